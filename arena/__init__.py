@@ -1,0 +1,1 @@
+"""Tarot Arena: a gRPC arena for French Tarot bots with duplicate scoring."""

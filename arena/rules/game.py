@@ -1,0 +1,744 @@
+"""The French Tarot engine: one deal, from bidding to the settlement.
+
+``legal_actions(state)`` is the only source of legality: :func:`apply` accepts exactly the
+actions it lists and raises :class:`IllegalActionError` (saying why) for anything else.
+
+A :class:`GameState` is mutable and :func:`apply` changes it in place. That is a deliberate
+choice for speed: a deal is about 80 decisions and the arena must play thousands of deals per
+second, so copying the state at every step would cost more than the rules themselves. Use
+:meth:`GameState.copy` to branch (search bots, tests).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Final
+
+from .actions import (
+    ANNOUNCE_CHELEM,
+    BIDS,
+    CALLS,
+    DISCARDS,
+    NO_CHELEM,
+    PASS,
+    PLAYS,
+    POIGNEE_THRESHOLDS,
+    POIGNEES,
+    Action,
+    Bid,
+    CallCard,
+    ChelemChoice,
+    Contract,
+    DeclarePoignee,
+    Discard,
+    Pass,
+    Play,
+    PoigneeLevel,
+)
+from .cards import (
+    BOUTS_MASK,
+    CAVALIER,
+    EXCUSE,
+    EXCUSE_BIT,
+    HALF_POINTS,
+    JACK,
+    KING,
+    KINGS_MASK,
+    PETIT,
+    QUEEN,
+    RANK_MASKS,
+    SUIT_MASKS,
+    SUIT_NAMES,
+    TRUMP_MASK,
+    Card,
+    Hand,
+    card_long_name,
+    card_name,
+    cards_of,
+    mask_of,
+)
+from .deal import CHIEN_SIZES, HAND_SIZES, Deal, is_petit_sec, seeded_deal
+from .scoring import DealSummary, ScoreBreakdown, Side, score_deal, settle
+
+
+class Direction(Enum):
+    """How seats are shown around the table; never changes the turn order."""
+
+    COUNTER_CLOCKWISE = "counter-clockwise"
+    CLOCKWISE = "clockwise"
+
+
+@dataclass(frozen=True, slots=True)
+class TableOptions:
+    """The table's variant. ``beginner``: Petite and Garde only, no poignée, no chelem."""
+
+    players: int = 4
+    beginner: bool = False
+    direction: Direction = Direction.COUNTER_CLOCKWISE
+
+    def __post_init__(self) -> None:
+        if self.players not in HAND_SIZES:
+            raise ValueError(f"French Tarot is played by 3, 4 or 5 players, not {self.players}")
+
+    @property
+    def contracts(self) -> tuple[Contract, ...]:
+        return (Contract.PETITE, Contract.GARDE) if self.beginner else tuple(Contract)
+
+
+class Phase(Enum):
+    BIDDING = "bidding"
+    CALLING = "calling"
+    DISCARDING = "discarding"
+    CHELEM = "chelem"
+    PLAYING = "playing"
+    FINISHED = "finished"
+
+
+class DealOutcome(Enum):
+    PLAYED = "played"
+    ALL_PASSED = "all-passed"
+    PETIT_SEC = "petit-sec"
+
+
+class IllegalActionError(ValueError):
+    """An action the rules do not allow now; ``reason`` says why in plain words."""
+
+    def __init__(self, reason: str, action: Action | None = None, seat: int | None = None):
+        super().__init__(reason)
+        self.reason = reason
+        self.action = action
+        self.seat = seat
+
+
+class WrongTurnError(IllegalActionError):
+    """A seat tried to act when it is not its turn."""
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    """A finished trick: ``cards`` in play order, the first led by ``leader``."""
+
+    leader: int
+    cards: tuple[Card, ...]
+    winner: int
+
+    def seat_of(self, index: int) -> int:
+        return (self.leader + index) % len(self.cards)
+
+    def played_by(self) -> tuple[tuple[int, Card], ...]:
+        n = len(self.cards)
+        return tuple(((self.leader + i) % n, c) for i, c in enumerate(self.cards))
+
+
+@dataclass(frozen=True, slots=True)
+class ShownPoignee:
+    seat: int
+    level: PoigneeLevel
+    cards: tuple[Card, ...]
+    """Shown in descending order, as the rules ask."""
+
+
+@dataclass(frozen=True, slots=True)
+class DealResult:
+    """How a deal ended and what every seat scores (zero-sum)."""
+
+    outcome: DealOutcome
+    scores: tuple[int, ...]
+    taker: int | None = None
+    partner: int | None = None
+    contract: Contract | None = None
+    called_card: Card | None = None
+    summary: DealSummary | None = None
+    breakdown: ScoreBreakdown | None = None
+    petit_sec_seat: int | None = None
+    excuse_debt_unpaid: bool = False
+    """The Excuse's side never won a trick, so it gave nothing for the Excuse."""
+
+
+def poignee_cards(hand: Hand, players: int, level: PoigneeLevel) -> tuple[Card, ...] | None:
+    """The trumps shown for ``level``, or None when the hand does not qualify.
+
+    Exactly the threshold count is shown: the lowest trumps of the hand; the Excuse stands in for
+    one missing trump only, which tells the table the player holds no other trump.
+    """
+    need = POIGNEE_THRESHOLDS[players][level]
+    trumps = cards_of(hand & TRUMP_MASK)
+    if len(trumps) >= need:
+        shown = trumps[:need]
+    elif len(trumps) == need - 1 and hand & EXCUSE_BIT:
+        shown = [*trumps, EXCUSE]
+    else:
+        return None
+    return tuple(sorted(shown, reverse=True))
+
+
+_LED_TRUMP: Final = 4
+_NO_LEAD: Final = -1
+
+
+def legal_play_mask(hand: Hand, led: int, best: Card) -> Hand:
+    """Cards of ``hand`` that may be played to a trick.
+
+    ``led`` is the led suit (0..3), 4 for trumps, -1 when nothing but perhaps the Excuse has been
+    played; ``best`` the highest card so far that can win (a trump, if any, beats every suit card
+    since trumps have higher ids).
+    """
+    if led < 0:
+        return hand
+    excuse = hand & EXCUSE_BIT
+    if led < 4:
+        follow = hand & SUIT_MASKS[led]
+        if follow:
+            return follow | excuse
+    trumps = hand & TRUMP_MASK
+    if not trumps:
+        return hand
+    if best >= 56:
+        higher = trumps & ~((2 << best) - 1)
+        if higher:
+            return higher | excuse
+    return trumps | excuse
+
+
+class GameState:
+    """One deal in progress. Read it through attributes; change it only with :func:`apply`."""
+
+    __slots__ = (
+        "_best",
+        "_best_pos",
+        "_led",
+        "_legal",
+        "bids",
+        "called_card",
+        "chelem_announced",
+        "contract",
+        "deal",
+        "discard",
+        "discarded_trumps",
+        "history",
+        "hands",
+        "options",
+        "partner",
+        "partner_revealed",
+        "phase",
+        "players",
+        "poignee_done",
+        "poignees",
+        "result",
+        "taker",
+        "to_act",
+        "trick",
+        "trick_leader",
+        "tricks",
+    )
+
+    options: TableOptions
+    deal: Deal
+    players: int
+    hands: list[Hand]
+    phase: Phase
+    to_act: int | None
+    history: list[tuple[int, Action]]
+    bids: list[tuple[int, Action]]
+    contract: Contract | None
+    taker: int | None
+    called_card: Card | None
+    partner: int | None
+    partner_revealed: bool
+    discard: Hand
+    discarded_trumps: list[Card]
+    chelem_announced: bool
+    poignees: list[ShownPoignee]
+    poignee_done: int
+    tricks: list[Trick]
+    trick: list[Card]
+    trick_leader: int
+    result: DealResult | None
+    _led: int
+    _best: Card
+    _best_pos: int
+    _legal: tuple[Action, ...] | None
+
+    def __init__(self, deal: Deal, options: TableOptions | None = None) -> None:
+        options = options or TableOptions(players=deal.players)
+        if options.players != deal.players:
+            raise ValueError(
+                f"a {deal.players}-player deal cannot be played at a {options.players}-player table"
+            )
+        self.options = options
+        self.deal = deal
+        self.players = deal.players
+        self.hands = list(deal.hand_masks)
+        self.history = []
+        self.bids = []
+        self.contract = None
+        self.taker = None
+        self.called_card = None
+        self.partner = None
+        self.partner_revealed = False
+        self.discard = 0
+        self.discarded_trumps = []
+        self.chelem_announced = False
+        self.poignees = []
+        self.poignee_done = 0
+        self.tricks = []
+        self.trick = []
+        self.trick_leader = self.first_seat
+        self.result = None
+        self._led = _NO_LEAD
+        self._best = -1
+        self._best_pos = 0
+        self._legal = None
+        self.phase = Phase.BIDDING
+        self.to_act = self.first_seat
+        for seat, hand in enumerate(self.hands):
+            if is_petit_sec(hand):
+                self.result = DealResult(
+                    DealOutcome.PETIT_SEC, (0,) * self.players, petit_sec_seat=seat
+                )
+                self.phase = Phase.FINISHED
+                self.to_act = None
+                break
+
+    @classmethod
+    def from_seed(
+        cls, seed: int, options: TableOptions | None = None, dealer: int = 0
+    ) -> GameState:
+        options = options or TableOptions()
+        return cls(seeded_deal(seed, options.players, dealer), options)
+
+    @property
+    def dealer(self) -> int:
+        return self.deal.dealer
+
+    @property
+    def first_seat(self) -> int:
+        """The seat after the dealer: speaks first and, without a chelem, leads first."""
+        return (self.deal.dealer + 1) % self.players
+
+    @property
+    def chien(self) -> Hand:
+        return mask_of(self.deal.chien)
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.FINISHED
+
+    @property
+    def current_trick(self) -> tuple[tuple[int, Card], ...]:
+        n = self.players
+        return tuple(((self.trick_leader + i) % n, c) for i, c in enumerate(self.trick))
+
+    def copy(self) -> GameState:
+        other = GameState.__new__(GameState)
+        for name in GameState.__slots__:
+            value = getattr(self, name)
+            setattr(other, name, value.copy() if isinstance(value, list) else value)
+        return other
+
+    def __repr__(self) -> str:
+        return (
+            f"<GameState {self.players}p dealer={self.dealer} phase={self.phase.value} "
+            f"to_act={self.to_act} tricks={len(self.tricks)}>"
+        )
+
+
+def legal_actions(state: GameState) -> tuple[Action, ...]:
+    """Every action the seat to act may take now, in a fixed order; empty once the deal is over."""
+    legal = state._legal
+    if legal is None:
+        legal = state._legal = _compute_legal(state)
+    return legal
+
+
+def _compute_legal(state: GameState) -> tuple[Action, ...]:
+    phase = state.phase
+    if phase is Phase.PLAYING:
+        seat = state.to_act
+        assert seat is not None
+        hand = state.hands[seat]
+        mask = legal_play_mask(hand, state._led, state._best)
+        if not state.tricks and not state.trick and state.called_card is not None:
+            mask = _without_called_suit(mask, state.called_card)
+        plays = [PLAYS[c] for c in cards_of(mask)]
+        if state.poignee_done >> seat & 1 or state.options.beginner:
+            return tuple(plays)
+        return (*_poignee_options(hand, state.players), *plays)
+    if phase is Phase.BIDDING:
+        floor = state.contract or 0
+        return (PASS, *(BIDS[c] for c in state.options.contracts if c > floor))
+    if phase is Phase.DISCARDING:
+        return tuple(DISCARDS[c] for c in cards_of(_discardable(state)))
+    if phase is Phase.CALLING:
+        assert state.taker is not None
+        return tuple(CALLS[c] for c in cards_of(_callable(state.hands[state.taker])))
+    if phase is Phase.CHELEM:
+        return (NO_CHELEM, ANNOUNCE_CHELEM)
+    return ()
+
+
+def _without_called_suit(mask: Hand, called: Card) -> Hand:
+    """Five players, first card of the deal: not the called suit, unless the called card."""
+    allowed = mask & ~SUIT_MASKS[called // 14] | mask & (1 << called)
+    return allowed or mask
+
+
+def _poignee_options(hand: Hand, players: int) -> list[DeclarePoignee]:
+    return [
+        POIGNEES[level]
+        for level in PoigneeLevel
+        if poignee_cards(hand, players, level) is not None
+    ]
+
+
+_CALL_RANKS: Final = (KING, QUEEN, CAVALIER, JACK)
+
+
+def _callable(hand: Hand) -> Hand:
+    """Kings; a Queen once the hand holds all Kings; a Cavalier once all Queens too; ..."""
+    mask = 0
+    for rank in _CALL_RANKS:
+        mask |= RANK_MASKS[rank]
+        if hand & RANK_MASKS[rank] != RANK_MASKS[rank]:
+            break
+    return mask
+
+
+def _discardable(state: GameState) -> Hand:
+    """Never a King or a bout; a trump only when too few other cards are left to discard."""
+    assert state.taker is not None
+    hand = state.hands[state.taker]
+    plain = hand & ~(TRUMP_MASK | EXCUSE_BIT | KINGS_MASK)
+    left = CHIEN_SIZES[state.players] - state.discard.bit_count()
+    if plain.bit_count() >= left:
+        return plain
+    return plain | (hand & TRUMP_MASK & ~BOUTS_MASK)
+
+
+def apply(state: GameState, action: Action, seat: int | None = None) -> None:
+    """Play ``action`` for the seat to act (checked against ``seat`` when given).
+
+    Raises :class:`WrongTurnError` when ``seat`` is not the seat to act and
+    :class:`IllegalActionError` for an action :func:`legal_actions` does not list; the state is
+    left unchanged by a refused action.
+    """
+    if state.phase is Phase.FINISHED:
+        raise IllegalActionError("the deal is over: no more actions", action, seat)
+    actor = state.to_act
+    assert actor is not None
+    if seat is not None and seat != actor:
+        raise WrongTurnError(f"it is seat {actor}'s turn, not seat {seat}'s", action, seat)
+    legal = state._legal or legal_actions(state)
+    if action not in legal:
+        raise IllegalActionError(explain_illegal(state, action), action, actor)
+    state._legal = None
+    state.history.append((actor, action))
+    kind = type(action)
+    if kind is Play:
+        _play(state, actor, action.card)  # type: ignore[union-attr]
+    elif kind is DeclarePoignee:
+        level = action.level  # type: ignore[union-attr]
+        shown = poignee_cards(state.hands[actor], state.players, level)
+        assert shown is not None
+        state.poignees.append(ShownPoignee(actor, level, shown))
+        state.poignee_done |= 1 << actor
+    elif kind is Pass or kind is Bid:
+        _bid(state, actor, action)
+    elif kind is Discard:
+        _discard(state, action.card)  # type: ignore[union-attr]
+    elif kind is CallCard:
+        _call(state, action.card)  # type: ignore[union-attr]
+    elif kind is ChelemChoice:
+        state.chelem_announced = action.announce  # type: ignore[union-attr]
+        _start_play(state)
+    else:  # pragma: no cover - legal_actions lists nothing else
+        raise IllegalActionError(f"unknown action {action!r}", action, actor)
+
+
+def _bid(state: GameState, seat: int, action: Action) -> None:
+    state.bids.append((seat, action))
+    if isinstance(action, Bid):
+        state.contract = action.contract
+        state.taker = seat
+    n = state.players
+    if len(state.bids) < n:
+        state.to_act = (seat + 1) % n
+        return
+    if state.contract is None:
+        state.phase = Phase.FINISHED
+        state.to_act = None
+        state.result = DealResult(DealOutcome.ALL_PASSED, (0,) * n)
+        return
+    state.to_act = state.taker
+    if n == 5:
+        state.phase = Phase.CALLING
+    else:
+        _after_call(state)
+
+
+def _call(state: GameState, card: Card) -> None:
+    state.called_card = card
+    holder = next(s for s, hand in enumerate(state.hands) if hand >> card & 1) if not (
+        state.chien >> card & 1
+    ) else None
+    state.partner = None if holder == state.taker else holder
+    _after_call(state)
+
+
+def _after_call(state: GameState) -> None:
+    assert state.contract is not None and state.taker is not None
+    if state.contract.chien_shown:
+        state.hands[state.taker] |= state.chien
+        state.phase = Phase.DISCARDING
+    else:
+        _ask_chelem(state)
+
+
+def _discard(state: GameState, card: Card) -> None:
+    assert state.taker is not None
+    state.hands[state.taker] &= ~(1 << card)
+    state.discard |= 1 << card
+    if card >= 56:
+        state.discarded_trumps.append(card)
+    if state.discard.bit_count() == CHIEN_SIZES[state.players]:
+        _ask_chelem(state)
+
+
+def _ask_chelem(state: GameState) -> None:
+    if state.options.beginner:
+        _start_play(state)
+    else:
+        state.phase = Phase.CHELEM
+        state.to_act = state.taker
+
+
+def _start_play(state: GameState) -> None:
+    state.phase = Phase.PLAYING
+    leader = state.taker if state.chelem_announced else state.first_seat
+    assert leader is not None
+    state.trick_leader = leader
+    state.to_act = leader
+
+
+def _play(state: GameState, seat: int, card: Card) -> None:
+    state.hands[seat] ^= 1 << card
+    state.poignee_done |= 1 << seat
+    trick = state.trick
+    if card != EXCUSE:
+        led = state._led
+        if led < 0:
+            state._led = _LED_TRUMP if card >= 56 else card // 14
+            state._best = card
+            state._best_pos = len(trick)
+        elif card > state._best and (card >= 56 or card // 14 == led):
+            state._best = card
+            state._best_pos = len(trick)
+    if card == state.called_card:
+        state.partner_revealed = True
+    trick.append(card)
+    n = state.players
+    if len(trick) < n:
+        state.to_act = (seat + 1) % n
+        return
+    leader = state.trick_leader
+    winner = (leader + state._best_pos) % n
+    last = len(state.tricks) == HAND_SIZES[n] - 1
+    if last and trick[0] == EXCUSE and _side_took_all(state, leader):
+        winner = leader  # the Excuse, led to the last trick of a chelem, wins it
+    state.tricks.append(Trick(leader, tuple(trick), winner))
+    state.trick = []
+    state._led = _NO_LEAD
+    state._best = -1
+    if last:
+        _finish(state)
+    else:
+        state.trick_leader = winner
+        state.to_act = winner
+
+
+def _side_took_all(state: GameState, seat: int) -> bool:
+    side = _taker_side_mask(state)
+    mine = side >> seat & 1
+    return all((side >> t.winner & 1) == mine for t in state.tricks)
+
+
+def _taker_side_mask(state: GameState) -> int:
+    assert state.taker is not None
+    mask = 1 << state.taker
+    if state.partner is not None:
+        mask |= 1 << state.partner
+    return mask
+
+
+def _finish(state: GameState) -> None:
+    summary, debt_unpaid = summarize(state)
+    assert state.taker is not None
+    breakdown = score_deal(summary)
+    scores = settle(summary, state.taker, state.partner)
+    state.result = DealResult(
+        DealOutcome.PLAYED,
+        scores,
+        taker=state.taker,
+        partner=state.partner,
+        contract=state.contract,
+        called_card=state.called_card,
+        summary=summary,
+        breakdown=breakdown,
+        excuse_debt_unpaid=debt_unpaid,
+    )
+    state.phase = Phase.FINISHED
+    state.to_act = None
+
+
+def summarize(state: GameState) -> tuple[DealSummary, bool]:
+    """The score-sheet summary of a fully played deal, and whether the Excuse went unpaid.
+
+    Card ownership: each trick goes to its winner's side, except the Excuse, which stays with
+    its owner's side (who gives a half-point card in exchange from a trick it has won or wins
+    later; never, if it wins none); played to the last trick it goes to the other side, unless it
+    won that trick in a chelem.
+    """
+    assert state.contract is not None and state.taker is not None
+    side = _taker_side_mask(state)
+    last = len(state.tricks) - 1
+    taker_cards = 0
+    taker_tricks = 0
+    excuse_owner_side: int | None = None
+    excuse_exchange = False
+    for index, trick in enumerate(state.tricks):
+        winner_side = side >> trick.winner & 1
+        taker_tricks += winner_side
+        cards = mask_of(trick.cards)
+        if cards & EXCUSE_BIT:
+            owner = trick.seat_of(trick.cards.index(EXCUSE))
+            owner_side = side >> owner & 1
+            cards ^= EXCUSE_BIT
+            if trick.winner == owner:  # the Excuse won the last trick of a chelem
+                excuse_side = owner_side
+            elif index == last:
+                excuse_side = 1 - owner_side
+            else:
+                excuse_side = owner_side
+                excuse_exchange = owner_side != winner_side
+                excuse_owner_side = owner_side
+            if excuse_side:
+                taker_cards |= EXCUSE_BIT
+        if winner_side:
+            taker_cards |= cards
+    contract = state.contract
+    if contract.chien_shown:
+        taker_cards |= state.discard
+    elif contract is Contract.GARDE_SANS:
+        taker_cards |= state.chien
+    half = sum(HALF_POINTS[c] for c in cards_of(taker_cards))
+    debt_unpaid = False
+    if excuse_exchange:
+        owner_won_a_trick = taker_tricks > 0 if excuse_owner_side else taker_tricks <= last
+        if owner_won_a_trick:
+            half += -1 if excuse_owner_side else 1  # a half-point card crosses to the winner
+        else:
+            debt_unpaid = True
+    tricks_total = last + 1
+    excuse_won_last = state.tricks[last].winner == state.tricks[last].leader and (
+        state.tricks[last].cards[0] == EXCUSE
+    )
+    petit_trick = state.tricks[last - 1] if excuse_won_last else state.tricks[last]
+    petit_au_bout = None
+    if PETIT in petit_trick.cards:
+        petit_au_bout = Side.TAKER if side >> petit_trick.winner & 1 else Side.DEFENCE
+    chelem = None
+    if taker_tricks == tricks_total:
+        chelem = Side.TAKER
+    elif taker_tricks == 0:
+        chelem = Side.DEFENCE
+    beginner = state.options.beginner
+    summary = DealSummary(
+        players=state.players,
+        contract=contract,
+        taker_half_points=half,
+        bouts=(taker_cards & BOUTS_MASK).bit_count(),
+        petit_au_bout=petit_au_bout,
+        poignees=tuple(p.level for p in state.poignees),
+        chelem_announced=state.chelem_announced,
+        chelem=None if beginner else chelem,
+        taker_alone=state.players == 5 and state.partner is None,
+    )
+    return summary, debt_unpaid
+
+
+def explain_illegal(state: GameState, action: Action) -> str:
+    """Why ``action`` is not legal now, in the words a player would use."""
+    phase = state.phase
+    seat = state.to_act
+    expected = {
+        Phase.BIDDING: (Pass, Bid),
+        Phase.CALLING: (CallCard,),
+        Phase.DISCARDING: (Discard,),
+        Phase.CHELEM: (ChelemChoice,),
+        Phase.PLAYING: (Play, DeclarePoignee),
+    }.get(phase, ())
+    if not isinstance(action, expected):
+        return f"{action} is not an action of the {phase.value} phase"
+    if isinstance(action, Bid):
+        if action.contract not in state.options.contracts:
+            return f"{action.contract.label} is not a contract of the beginner variant"
+        assert state.contract is not None
+        return f"a bid must be higher than {state.contract.label}"
+    assert seat is not None
+    hand = state.hands[seat]
+    if isinstance(action, CallCard):
+        return _explain_call(hand, action.card)
+    if isinstance(action, Discard):
+        return _explain_discard(state, hand, action.card)
+    if isinstance(action, DeclarePoignee):
+        return _explain_poignee(state, seat, hand, action.level)
+    if isinstance(action, Play):
+        return _explain_play(state, hand, action.card)
+    return f"{action} is not allowed now"  # pragma: no cover
+
+
+def _explain_call(hand: Hand, card: Card) -> str:
+    if not 0 <= card < 56 or card % 14 not in _CALL_RANKS:
+        return f"only a King (or a Queen, Cavalier, Jack) can be called, not {card_name(card)}"
+    return (f"{card_long_name(card)} cannot be called: a lower rank may be called only when "
+            "the taker holds all four cards of every higher rank")
+
+
+def _explain_discard(state: GameState, hand: Hand, card: Card) -> str:
+    if not hand >> card & 1:
+        return f"{card_name(card)} is not in the taker's hand"
+    if card % 14 == KING and card < 56:
+        return "a King may never be discarded"
+    if BOUTS_MASK >> card & 1:
+        return f"{card_long_name(card)} is a bout and may never be discarded"
+    return f"{card_name(card)} is a trump: trumps may be discarded only when nothing else can be"
+
+
+def _explain_poignee(state: GameState, seat: int, hand: Hand, level: PoigneeLevel) -> str:
+    if state.options.beginner:
+        return "the beginner variant has no poignée"
+    if state.poignee_done >> seat & 1:
+        return "a poignée is shown just before one's first card, and only once"
+    need = POIGNEE_THRESHOLDS[state.players][level]
+    have = (hand & TRUMP_MASK).bit_count()
+    return (f"a {level.label} poignée needs {need} trumps (the Excuse may replace one), "
+            f"this hand has {have}")
+
+
+def _explain_play(state: GameState, hand: Hand, card: Card) -> str:
+    if not hand >> card & 1:
+        return f"{card_name(card)} is not in this hand"
+    led = state._led
+    if not state.trick and state.called_card is not None and not state.tricks:
+        suit = SUIT_NAMES[state.called_card // 14]
+        return f"the first card of the deal may not be of {suit}, the called suit"
+    if led < 0:  # pragma: no cover - any card in hand may be led
+        return f"{card_name(card)} cannot be played now"
+    if led < 4 and hand & SUIT_MASKS[led]:
+        return f"must follow {SUIT_NAMES[led]}"
+    trumps = hand & TRUMP_MASK
+    if card < 56 and trumps:
+        return "must trump" if led < 4 else "must play a trump"
+    best = state._best
+    return f"must play a trump higher than {best - 55}"

@@ -1,0 +1,87 @@
+"""What one seat may see of a deal: the only view of the state that leaves the engine for a bot.
+
+Hidden until the deal ends: the other hands, a chien that is not shown (Garde Sans, Garde
+Contre), the taker's discard (except the trumps in it, which are shown to all; the taker sees
+the whole discard) and, with five players, who holds the called card until it is played.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .actions import Action, Contract
+from .cards import Card, cards_of
+from .deal import Deal
+from .game import (
+    DealResult,
+    GameState,
+    Phase,
+    ShownPoignee,
+    TableOptions,
+    Trick,
+    legal_actions,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    seat: int
+    options: TableOptions
+    dealer: int
+    phase: Phase
+    to_act: int | None
+    hand: tuple[Card, ...]
+    legal_actions: tuple[Action, ...]
+    """Empty unless this seat is to act."""
+    bids: tuple[tuple[int, Action], ...]
+    contract: Contract | None
+    taker: int | None
+    called_card: Card | None
+    partner: int | None
+    """The taker's partner once the called card has been played (5 players)."""
+    chien: tuple[Card, ...] | None
+    """The chien once shown to all (Petite, Garde)."""
+    discard: tuple[Card, ...] | None
+    """The taker's own discard; None for every other seat."""
+    discarded_trumps: tuple[Card, ...]
+    chelem_announced: bool
+    poignees: tuple[ShownPoignee, ...]
+    tricks: tuple[Trick, ...]
+    current_trick: tuple[tuple[int, Card], ...]
+    result: DealResult | None
+    deal: Deal | None
+    """The whole deal, revealed once it is over."""
+
+
+def observe(state: GameState, seat: int) -> Observation:
+    """The view of ``seat``: its own cards and everything public, nothing else."""
+    if not 0 <= seat < state.players:
+        raise ValueError(f"seat {seat} is not a seat of a {state.players}-player table")
+    over = state.phase is Phase.FINISHED
+    chien_shown = state.contract is not None and state.contract.chien_shown and state.phase in (
+        Phase.DISCARDING, Phase.CHELEM, Phase.PLAYING, Phase.FINISHED
+    )
+    partner = state.partner if (state.partner_revealed or over) else None
+    return Observation(
+        seat=seat,
+        options=state.options,
+        dealer=state.dealer,
+        phase=state.phase,
+        to_act=state.to_act,
+        hand=tuple(cards_of(state.hands[seat])),
+        legal_actions=legal_actions(state) if state.to_act == seat else (),
+        bids=tuple(state.bids),
+        contract=state.contract,
+        taker=state.taker,
+        called_card=state.called_card,
+        partner=partner,
+        chien=state.deal.chien if chien_shown or over else None,
+        discard=tuple(cards_of(state.discard)) if seat == state.taker or over else None,
+        discarded_trumps=tuple(state.discarded_trumps),
+        chelem_announced=state.chelem_announced,
+        poignees=tuple(state.poignees),
+        tricks=tuple(state.tricks),
+        current_trick=state.current_trick,
+        result=state.result,
+        deal=state.deal if over else None,
+    )

@@ -1,0 +1,250 @@
+"""JSON deal records: the deal, every action, the result; exact round trip and replay.
+
+A record is plain JSON so that anybody can read and check it::
+
+    {
+      "format": "tarot-arena/deal-record/1",
+      "options": {"players": 4, "beginner": false, "direction": "counter-clockwise"},
+      "seed": 42,                                   # optional: where the deal came from
+      "dealer": 0,
+      "hands": ["AS 3S ... T21", ...],              # per seat, card notation
+      "chien": "5H KD ...",
+      "actions": [[1, "pass"], [2, "bid garde"], [2, "discard 4C"], [2, "no-chelem"],
+                  [1, "play 7H"], ...],
+      "result": {"outcome": "played", "scores": [-106, -106, 318, -106], ...}
+    }
+
+:func:`replay` plays the actions through the engine: it returns the final state, or raises
+:class:`ReplayError` saying which action is illegal (and why) or how the result differs.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Final
+
+from .actions import Action, Contract, PoigneeLevel, format_action, parse_action
+from .cards import card_name, format_cards, parse_card, parse_cards
+from .deal import Deal, seeded_deal
+from .game import (
+    DealOutcome,
+    DealResult,
+    Direction,
+    GameState,
+    IllegalActionError,
+    TableOptions,
+    apply,
+)
+from .scoring import DealSummary, ScoreBreakdown, Side
+
+FORMAT: Final = "tarot-arena/deal-record/1"
+
+
+class RecordError(ValueError):
+    """A record that is not well-formed JSON of this format."""
+
+
+class ReplayError(ValueError):
+    """A record whose actions or result the rules do not reproduce."""
+
+    def __init__(self, message: str, index: int | None = None) -> None:
+        super().__init__(message)
+        self.index = index
+
+
+@dataclass(frozen=True, slots=True)
+class DealRecord:
+    options: TableOptions
+    deal: Deal
+    actions: tuple[tuple[int, Action], ...]
+    result: DealResult | None = None
+    seed: int | None = None
+
+    @classmethod
+    def of(cls, state: GameState, seed: int | None = None) -> DealRecord:
+        return cls(state.options, state.deal, tuple(state.history), state.result, seed)
+
+    @classmethod
+    def from_seed(cls, seed: int, options: TableOptions, dealer: int = 0) -> DealRecord:
+        return cls(options, seeded_deal(seed, options.players, dealer), (), None, seed)
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "format": FORMAT,
+            "options": {
+                "players": self.options.players,
+                "beginner": self.options.beginner,
+                "direction": self.options.direction.value,
+            },
+        }
+        if self.seed is not None:
+            data["seed"] = self.seed
+        data["dealer"] = self.deal.dealer
+        data["hands"] = [format_cards(h) for h in self.deal.hands]
+        data["chien"] = format_cards(self.deal.chien)
+        data["actions"] = [[seat, format_action(a)] for seat, a in self.actions]
+        data["result"] = None if self.result is None else result_to_json(self.result)
+        return data
+
+    def dumps(self, indent: int | None = None) -> str:
+        return json.dumps(self.to_json(), indent=indent, ensure_ascii=False)
+
+    @classmethod
+    def from_json(cls, data: Any) -> DealRecord:
+        try:
+            return _record_from_json(data)
+        except RecordError:
+            raise
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise RecordError(f"malformed deal record: {exc}") from exc
+
+    @classmethod
+    def loads(cls, text: str) -> DealRecord:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise RecordError(f"a deal record must be JSON: {exc}") from exc
+        return cls.from_json(data)
+
+
+def _record_from_json(data: Any) -> DealRecord:
+    if not isinstance(data, dict):
+        raise RecordError("a deal record is a JSON object")
+    if data.get("format") != FORMAT:
+        raise RecordError(f"unknown record format {data.get('format')!r}, expected {FORMAT!r}")
+    raw = data["options"]
+    options = TableOptions(
+        players=_int(raw["players"], "options.players"),
+        beginner=_bool(raw.get("beginner", False), "options.beginner"),
+        direction=Direction(raw.get("direction", Direction.COUNTER_CLOCKWISE.value)),
+    )
+    deal = Deal(
+        options.players,
+        _int(data["dealer"], "dealer"),
+        tuple(tuple(sorted(parse_cards(h))) for h in data["hands"]),
+        tuple(sorted(parse_cards(data["chien"]))),
+    )
+    actions = []
+    for i, item in enumerate(data["actions"]):
+        if not (isinstance(item, list) and len(item) == 2 and isinstance(item[1], str)):
+            raise RecordError(f"action {i} must be [seat, \"action\"], got {item!r}")
+        actions.append((_int(item[0], f"actions[{i}] seat"), parse_action(item[1])))
+    result = data.get("result")
+    seed = data.get("seed")
+    return DealRecord(
+        options,
+        deal,
+        tuple(actions),
+        None if result is None else result_from_json(result),
+        None if seed is None else _int(seed, "seed"),
+    )
+
+
+def _int(value: Any, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RecordError(f"{where} must be an integer, got {value!r}")
+    return value
+
+
+def _bool(value: Any, where: str) -> bool:
+    if not isinstance(value, bool):
+        raise RecordError(f"{where} must be true or false, got {value!r}")
+    return value
+
+
+def result_to_json(result: DealResult) -> dict[str, Any]:
+    data: dict[str, Any] = {"outcome": result.outcome.value, "scores": list(result.scores)}
+    if result.outcome is DealOutcome.PETIT_SEC:
+        data["petit_sec_seat"] = result.petit_sec_seat
+    if result.outcome is not DealOutcome.PLAYED:
+        return data
+    assert result.summary is not None and result.breakdown is not None
+    s, b = result.summary, result.breakdown
+    data.update(
+        taker=result.taker,
+        partner=result.partner,
+        contract=s.contract.label,
+        called_card=None if result.called_card is None else card_name(result.called_card),
+        taker_points=s.taker_half_points / 2,
+        bouts=s.bouts,
+        petit_au_bout=None if s.petit_au_bout is None else s.petit_au_bout.value,
+        poignees=[level.label for level in s.poignees],
+        chelem_announced=s.chelem_announced,
+        chelem=None if s.chelem is None else s.chelem.value,
+        taker_alone=s.taker_alone,
+        excuse_debt_unpaid=result.excuse_debt_unpaid,
+        breakdown={
+            "target": b.target,
+            "won": b.won,
+            "margin": b.margin,
+            "contract_points": b.contract_points,
+            "petit_au_bout": b.petit_au_bout,
+            "poignee": b.poignee,
+            "chelem": b.chelem,
+            "per_defender": b.per_defender,
+            "taker": b.taker,
+            "partner": b.partner,
+            "defender": b.defender,
+        },
+    )
+    return data
+
+
+_CONTRACTS: Final = {c.label: c for c in Contract}
+_LEVELS: Final = {level.label: level for level in PoigneeLevel}
+
+
+def result_from_json(data: dict[str, Any]) -> DealResult:
+    outcome = DealOutcome(data["outcome"])
+    scores = tuple(_int(v, "result.scores") for v in data["scores"])
+    if outcome is not DealOutcome.PLAYED:
+        return DealResult(outcome, scores, petit_sec_seat=data.get("petit_sec_seat"))
+    summary = DealSummary(
+        players=len(scores),
+        contract=_CONTRACTS[data["contract"]],
+        taker_half_points=int(round(data["taker_points"] * 2)),
+        bouts=data["bouts"],
+        petit_au_bout=None if data["petit_au_bout"] is None else Side(data["petit_au_bout"]),
+        poignees=tuple(_LEVELS[level] for level in data["poignees"]),
+        chelem_announced=data["chelem_announced"],
+        chelem=None if data["chelem"] is None else Side(data["chelem"]),
+        taker_alone=data["taker_alone"],
+    )
+    called = data["called_card"]
+    return DealResult(
+        outcome,
+        scores,
+        taker=data["taker"],
+        partner=data["partner"],
+        contract=summary.contract,
+        called_card=None if called is None else parse_card(called),
+        summary=summary,
+        breakdown=ScoreBreakdown(**data["breakdown"]),
+        excuse_debt_unpaid=data["excuse_debt_unpaid"],
+    )
+
+
+def replay(record: DealRecord, check_result: bool = True) -> GameState:
+    """Play a record's actions; the final state, or a :class:`ReplayError` saying where it fails."""
+    state = GameState(record.deal, record.options)
+    for index, (seat, action) in enumerate(record.actions):
+        try:
+            apply(state, action, seat)
+        except IllegalActionError as exc:
+            raise ReplayError(
+                f"action {index} ({format_action(action)} by seat {seat}) is illegal: {exc.reason}",
+                index,
+            ) from exc
+    if check_result and record.result is not None:
+        if state.result is None:
+            raise ReplayError(
+                f"the record has a result but its {len(record.actions)} actions do not finish "
+                f"the deal (phase {state.phase.value}, seat {state.to_act} to act)"
+            )
+        if state.result != record.result:
+            raise ReplayError(
+                f"the recorded result {result_to_json(record.result)} differs from the rules' "
+                f"{result_to_json(state.result)}"
+            )
+    return state
