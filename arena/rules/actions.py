@@ -171,9 +171,12 @@ def parse_action(text: str) -> Action:
             return BIDS[_CONTRACTS_BY_LABEL[arg]]
         if verb == "poignee" and arg in _LEVELS_BY_LABEL:
             return POIGNEES[_LEVELS_BY_LABEL[arg]]
-        if verb in ("call", "discard", "play"):
-            card = parse_card(arg)
-            return {"call": CALLS, "discard": DISCARDS, "play": PLAYS}[verb][card]
+        if verb == "call":
+            return CALLS[parse_card(arg)]
+        if verb == "discard":
+            return DISCARDS[parse_card(arg)]
+        if verb == "play":
+            return PLAYS[parse_card(arg)]
     raise ValueError(
         f"unknown action {text!r}: expected pass, bid petite|garde|garde-sans|garde-contre, "
         "call CARD, discard CARD, chelem, no-chelem, poignee simple|double|triple or play CARD"

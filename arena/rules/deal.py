@@ -4,12 +4,11 @@ Nothing here uses :mod:`random`, whose algorithms may change between Python vers
 algorithm is fixed and documented so that any implementation, in any language, can reproduce a
 deal from its seed (golden vectors in ``tests/rules/test_deal.py`` pin it):
 
-1. **Generator.** SplitMix64 (Steele, Lea & Flood 2014) with the seed (an int in
-   ``0 .. 2**64 - 1``) as its initial state: ``state += 0x9E3779B97F4A7C15``; then
-   ``z = state``, ``z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9``, ``z = (z ^ (z >> 27)) *
-   0x94D049BB133111EB``, output ``z ^ (z >> 31)``, all modulo ``2**64``.
-2. **Unbiased draw** of an integer in ``0 .. n-1``: draw ``x``; reject and draw again while
-   ``x < 2**64 mod n``; the answer is ``x mod n``.
+1. **Stream.** The seed is an int in ``0 .. 2**64 - 1``. Block ``k`` (k = 0, 1, 2, ...) of the
+   stream is ``SHA-256(b"tarot-arena/deal/v1" + seed as 8 bytes little-endian + k as 4 bytes
+   little-endian)``; the stream is the blocks' bytes in order, read as 32-bit little-endian words.
+2. **Unbiased draw** of an integer in ``0 .. n-1``: take the next word ``x``; while
+   ``x >= 2**32 - 2**32 mod n``, take the next word instead; the answer is ``x mod n``.
 3. **Shuffle.** Start from the pack in card-id order (0..77, see :mod:`arena.rules.cards`);
    Fisher-Yates from the top: for ``i`` from 77 down to 1, swap positions ``i`` and ``draw(i + 1)``.
    Position 0 is the top of the pack.
@@ -19,13 +18,15 @@ deal from its seed (golden vectors in ``tests/rules/test_deal.py`` pin it):
    ``k = 1 .. c``, where ``P`` is the number of packets and ``c`` the chien size. So the chien
    never gets the first or the last card of the pack.
 5. **Petit sec.** If a hand holds the Petit as its only trump and not the Excuse, the deal would be
-   annulled: the generator shuffles the ordered pack again (step 3) with the same generator,
-   continuing its stream, until no hand is petit sec.
+   annulled: the pack is shuffled again from card-id order (step 3), continuing the same stream,
+   until no hand is petit sec.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import hashlib
+import struct
+from dataclasses import dataclass, field
 from typing import Final
 
 from .cards import (
@@ -36,51 +37,80 @@ from .cards import (
     TRUMP_MASK,
     Card,
     Hand,
-    card_name,
     format_cards,
     mask_of,
 )
 
-MASK64: Final = (1 << 64) - 1
-MAX_SEED: Final = MASK64
+MAX_SEED: Final = (1 << 64) - 1
+_DOMAIN: Final = b"tarot-arena/deal/v1"
 
 HAND_SIZES: Final = {3: 24, 4: 18, 5: 15}
 CHIEN_SIZES: Final = {3: 6, 4: 6, 5: 3}
 PACKET_SIZES: Final = {3: 4, 4: 3, 5: 3}
 
 
-class SplitMix64:
-    """The deal generator (step 1 and 2 of the module docstring)."""
+class DealStream:
+    """Steps 1 and 2 of the module docstring: SHA-256 in counter mode, unbiased draws."""
 
-    __slots__ = ("state",)
+    __slots__ = ("_block", "_pos", "_prefix", "_words")
 
     def __init__(self, seed: int) -> None:
-        if not 0 <= seed <= MAX_SEED:
-            raise ValueError(f"seed {seed} is not an integer in 0 .. 2**64 - 1")
-        self.state = seed
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+            raise ValueError(f"seed {seed!r} is not an integer in 0 .. 2**64 - 1")
+        self._prefix = _DOMAIN + seed.to_bytes(8, "little")
+        self._block = 0
+        self._words: list[int] = []
+        self._pos = 0
 
-    def next(self) -> int:
-        self.state = (self.state + 0x9E3779B97F4A7C15) & MASK64
-        z = self.state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-        return z ^ (z >> 31)
+    def _ensure(self, count: int) -> None:
+        """Make at least ``count`` unread words available."""
+        words = self._words
+        if self._pos:
+            del words[: self._pos]
+            self._pos = 0
+        while len(words) < count:
+            digest = hashlib.sha256(self._prefix + self._block.to_bytes(4, "little")).digest()
+            self._block += 1
+            words.extend(struct.unpack("<8I", digest))
 
     def below(self, n: int) -> int:
         """An unbiased integer in ``0 .. n-1``."""
-        threshold = (1 << 64) % n
-        x = self.next()
-        while x < threshold:
-            x = self.next()
-        return x % n
+        limit = _LIMITS[n] if n < len(_LIMITS) else (1 << 32) - (1 << 32) % n
+        while True:
+            self._ensure(1)
+            x = self._words[self._pos]
+            self._pos += 1
+            if x < limit:
+                return x % n
 
 
-def shuffled_pack(rng: SplitMix64) -> list[Card]:
-    """Step 3: Fisher-Yates over the ordered pack; index 0 is the top card."""
+_LIMITS: Final = tuple((1 << 32) - (1 << 32) % n if n else 0 for n in range(DECK_SIZE + 1))
+
+
+def shuffled_pack(stream: DealStream) -> list[Card]:
+    """Step 3: Fisher-Yates over the ordered pack; index 0 is the top card.
+
+    Equivalent to calling :meth:`DealStream.below` 77 times, with the draws inlined: shuffling
+    would otherwise be a fifth of a random deal's cost.
+    """
     pack = list(range(DECK_SIZE))
+    stream._ensure(DECK_SIZE - 1)
+    words = stream._words
+    pos = stream._pos
     for i in range(DECK_SIZE - 1, 0, -1):
-        j = rng.below(i + 1)
+        n = i + 1
+        x = words[pos]
+        pos += 1
+        if x >= _LIMITS[n]:  # about once in 50 million draws
+            stream._pos = pos
+            j = stream.below(n)
+            words = stream._words
+            stream._ensure(i - 1)
+            pos = stream._pos
+        else:
+            j = x % n
         pack[i], pack[j] = pack[j], pack[i]
+    stream._pos = pos
     return pack
 
 
@@ -106,6 +136,8 @@ class Deal:
     dealer: int
     hands: tuple[tuple[Card, ...], ...]
     chien: tuple[Card, ...]
+    hand_masks: tuple[Hand, ...] = field(init=False, repr=False, compare=False)
+    chien_mask: Hand = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         n = self.players
@@ -123,19 +155,26 @@ class Deal:
         if len(self.chien) != CHIEN_SIZES[n]:
             raise ValueError(f"the chien has {len(self.chien)} cards, it must have "
                              f"{CHIEN_SIZES[n]} with {n} players")
+        try:
+            masks = tuple(mask_of(part) for part in (*self.hands, self.chien))
+        except (TypeError, ValueError):  # a negative shift or a non-int: reported just below
+            masks = ()
         seen = 0
-        for card in (c for part in (*self.hands, self.chien) for c in part):
-            if not 0 <= card < DECK_SIZE:
-                raise ValueError(f"{card} is not a card id")
-            if seen >> card & 1:
-                raise ValueError(f"{card_name(card)} is dealt twice")
-            seen |= 1 << card
-        if seen != FULL_DECK:  # pragma: no cover - sizes and uniqueness already imply it
-            raise ValueError("the deal does not hold the whole pack")
-
-    @property
-    def hand_masks(self) -> tuple[Hand, ...]:
-        return tuple(mask_of(h) for h in self.hands)
+        for mask in masks:
+            seen |= mask
+        if seen != FULL_DECK:  # 78 cards in all, so a missing card means a repeated one
+            cards = [c for part in (*self.hands, self.chien) for c in part]
+            for card in cards:
+                if isinstance(card, bool) or not isinstance(card, int) or not (
+                    0 <= card < DECK_SIZE
+                ):
+                    raise ValueError(f"{card!r} is not a card id")
+            repeated = sorted({c for c in cards if cards.count(c) > 1})
+            raise ValueError(f"dealt more than once: {format_cards(repeated)}")
+        object.__setattr__(self, "hands", tuple(tuple(sorted(h)) for h in self.hands))
+        object.__setattr__(self, "chien", tuple(sorted(self.chien)))
+        object.__setattr__(self, "hand_masks", masks[:-1])
+        object.__setattr__(self, "chien_mask", masks[-1])
 
     def petit_sec_seats(self) -> list[int]:
         return [seat for seat, hand in enumerate(self.hand_masks) if is_petit_sec(hand)]
@@ -165,13 +204,13 @@ def deal_pack(pack: list[Card], players: int, dealer: int) -> Deal:
         if number in chien_after:
             chien.append(pack[pos])
             pos += 1
-    return Deal(players, dealer, tuple(tuple(sorted(h)) for h in hands), tuple(sorted(chien)))
+    return Deal(players, dealer, tuple(map(tuple, hands)), tuple(chien))
 
 
 def seeded_deal(seed: int, players: int, dealer: int = 0) -> Deal:
     """The deal for ``seed`` (steps 1-5 of the module docstring); never petit sec."""
-    rng = SplitMix64(seed)
+    stream = DealStream(seed)
     while True:
-        deal = deal_pack(shuffled_pack(rng), players, dealer)
+        deal = deal_pack(shuffled_pack(stream), players, dealer)
         if not deal.petit_sec_seats():
             return deal

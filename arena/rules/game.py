@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import Final
+from typing import Final, NamedTuple
 
 from .actions import (
     ANNOUNCE_CHELEM,
@@ -56,7 +56,6 @@ from .cards import (
     card_long_name,
     card_name,
     cards_of,
-    mask_of,
 )
 from .deal import CHIEN_SIZES, HAND_SIZES, Deal, is_petit_sec, seeded_deal
 from .scoring import DealSummary, ScoreBreakdown, Side, score_deal, settle
@@ -95,6 +94,10 @@ class Phase(Enum):
     FINISHED = "finished"
 
 
+_PLAYING: Final = Phase.PLAYING  # module constants: enum attribute look-ups cost on hot paths
+_FINISHED: Final = Phase.FINISHED
+
+
 class DealOutcome(Enum):
     PLAYED = "played"
     ALL_PASSED = "all-passed"
@@ -115,9 +118,11 @@ class WrongTurnError(IllegalActionError):
     """A seat tried to act when it is not its turn."""
 
 
-@dataclass(frozen=True, slots=True)
-class Trick:
-    """A finished trick: ``cards`` in play order, the first led by ``leader``."""
+class Trick(NamedTuple):
+    """A finished trick: ``cards`` in play order, the first led by ``leader``.
+
+    A named tuple rather than a frozen dataclass: a deal makes up to 24 of them on its hot path.
+    """
 
     leader: int
     cards: tuple[Card, ...]
@@ -216,8 +221,8 @@ class GameState:
         "deal",
         "discard",
         "discarded_trumps",
-        "history",
         "hands",
+        "history",
         "options",
         "partner",
         "partner_revealed",
@@ -281,7 +286,7 @@ class GameState:
         self.discarded_trumps = []
         self.chelem_announced = False
         self.poignees = []
-        self.poignee_done = 0
+        self.poignee_done = (1 << deal.players) - 1 if options.beginner else 0
         self.tricks = []
         self.trick = []
         self.trick_leader = self.first_seat
@@ -319,7 +324,7 @@ class GameState:
 
     @property
     def chien(self) -> Hand:
-        return mask_of(self.deal.chien)
+        return self.deal.chien_mask
 
     @property
     def is_over(self) -> bool:
@@ -354,17 +359,17 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
 
 def _compute_legal(state: GameState) -> tuple[Action, ...]:
     phase = state.phase
-    if phase is Phase.PLAYING:
+    if phase is _PLAYING:  # first: it is 90% of the decisions
         seat = state.to_act
         assert seat is not None
         hand = state.hands[seat]
         mask = legal_play_mask(hand, state._led, state._best)
         if not state.tricks and not state.trick and state.called_card is not None:
             mask = _without_called_suit(mask, state.called_card)
-        plays = [PLAYS[c] for c in cards_of(mask)]
-        if state.poignee_done >> seat & 1 or state.options.beginner:
-            return tuple(plays)
-        return (*_poignee_options(hand, state.players), *plays)
+        plays = _plays_of(mask)
+        if state.poignee_done >> seat & 1:
+            return plays
+        return _poignee_options(hand, state.players) + plays
     if phase is Phase.BIDDING:
         floor = state.contract or 0
         return (PASS, *(BIDS[c] for c in state.options.contracts if c > floor))
@@ -378,18 +383,48 @@ def _compute_legal(state: GameState) -> tuple[Action, ...]:
     return ()
 
 
+def _region_tables(first: Card, bits: int) -> list[tuple[Play, ...]]:
+    """``table[m]``: the plays of the cards ``first + i`` for each bit ``i`` of ``m``."""
+    table: list[tuple[Play, ...]] = [()] * (1 << bits)
+    for m in range(1, 1 << bits):
+        low = m & -m
+        table[m] = (PLAYS[first + low.bit_length() - 1], *table[m ^ low])
+    return table
+
+
+# A hand is cut into six regions (the four suits, trumps 1-11, trumps 12-21 and the Excuse) so
+# that the legal plays of any mask are six table look-ups instead of a loop over its bits.
+_SPADES, _HEARTS, _DIAMONDS, _CLUBS = (_region_tables(14 * s, 14) for s in range(4))
+_TRUMPS_LOW = _region_tables(56, 11)
+_TRUMPS_HIGH = _region_tables(67, 11)
+
+
+def _plays_of(mask: Hand) -> tuple[Play, ...]:
+    """The plays of the cards in ``mask``, lowest card id first."""
+    return (
+        _SPADES[mask & 0x3FFF]
+        + _HEARTS[mask >> 14 & 0x3FFF]
+        + _DIAMONDS[mask >> 28 & 0x3FFF]
+        + _CLUBS[mask >> 42 & 0x3FFF]
+        + _TRUMPS_LOW[mask >> 56 & 0x7FF]
+        + _TRUMPS_HIGH[mask >> 67]
+    )
+
+
 def _without_called_suit(mask: Hand, called: Card) -> Hand:
     """Five players, first card of the deal: not the called suit, unless the called card."""
     allowed = mask & ~SUIT_MASKS[called // 14] | mask & (1 << called)
     return allowed or mask
 
 
-def _poignee_options(hand: Hand, players: int) -> list[DeclarePoignee]:
-    return [
+def _poignee_options(hand: Hand, players: int) -> tuple[DeclarePoignee, ...]:
+    """The levels this hand may show (same test as :func:`poignee_cards`, by counting)."""
+    trumps = (hand & TRUMP_MASK).bit_count() + (1 if hand & EXCUSE_BIT else 0)
+    return tuple(
         POIGNEES[level]
-        for level in PoigneeLevel
-        if poignee_cards(hand, players, level) is not None
-    ]
+        for level, need in POIGNEE_THRESHOLDS[players].items()
+        if trumps >= need
+    )
 
 
 _CALL_RANKS: Final = (KING, QUEEN, CAVALIER, JACK)
@@ -423,13 +458,15 @@ def apply(state: GameState, action: Action, seat: int | None = None) -> None:
     :class:`IllegalActionError` for an action :func:`legal_actions` does not list; the state is
     left unchanged by a refused action.
     """
-    if state.phase is Phase.FINISHED:
+    if state.phase is _FINISHED:
         raise IllegalActionError("the deal is over: no more actions", action, seat)
     actor = state.to_act
     assert actor is not None
     if seat is not None and seat != actor:
         raise WrongTurnError(f"it is seat {actor}'s turn, not seat {seat}'s", action, seat)
-    legal = state._legal or legal_actions(state)
+    legal = state._legal
+    if legal is None:
+        legal = state._legal = _compute_legal(state)
     if action not in legal:
         raise IllegalActionError(explain_illegal(state, action), action, actor)
     state._legal = None
@@ -609,11 +646,9 @@ def summarize(state: GameState) -> tuple[DealSummary, bool]:
     for index, trick in enumerate(state.tricks):
         winner_side = side >> trick.winner & 1
         taker_tricks += winner_side
-        cards = mask_of(trick.cards)
-        if cards & EXCUSE_BIT:
+        if EXCUSE in trick.cards:
             owner = trick.seat_of(trick.cards.index(EXCUSE))
             owner_side = side >> owner & 1
-            cards ^= EXCUSE_BIT
             if trick.winner == owner:  # the Excuse won the last trick of a chelem
                 excuse_side = owner_side
             elif index == last:
@@ -625,7 +660,9 @@ def summarize(state: GameState) -> tuple[DealSummary, bool]:
             if excuse_side:
                 taker_cards |= EXCUSE_BIT
         if winner_side:
-            taker_cards |= cards
+            for card in trick.cards:
+                if card != EXCUSE:
+                    taker_cards |= 1 << card
     contract = state.contract
     if contract.chien_shown:
         taker_cards |= state.discard

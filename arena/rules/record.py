@@ -203,7 +203,7 @@ def result_from_json(data: dict[str, Any]) -> DealResult:
     summary = DealSummary(
         players=len(scores),
         contract=_CONTRACTS[data["contract"]],
-        taker_half_points=int(round(data["taker_points"] * 2)),
+        taker_half_points=round(data["taker_points"] * 2),
         bouts=data["bouts"],
         petit_au_bout=None if data["petit_au_bout"] is None else Side(data["petit_au_bout"]),
         poignees=tuple(_LEVELS[level] for level in data["poignees"]),
