@@ -28,3 +28,8 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+
+proto: $(STAMP)
+	$(PY) -m grpc_tools.protoc -I proto --python_out=arena/proto_gen --pyi_out=arena/proto_gen \
+		--grpc_python_out=arena/proto_gen proto/tarot_arena/v1/arena.proto
+	$(PY) scripts/fix_proto_imports.py arena/proto_gen

@@ -1,0 +1,230 @@
+"""Plays one deal with a seat channel per seat: time control, checks, fallbacks, infractions.
+
+The runner knows nothing of gRPC: a seat is anything with the :class:`SeatChannel` methods, so
+timeouts, illegal answers and disconnections are tested with scripted fake seats and trio's fake
+clock. Whatever a seat does, the deal completes: a missing, late, illegal or malformed answer is
+recorded as an infraction with its reason and replaced by the deterministic
+:func:`fallback_action`; what that costs the bot is the tournament's decision.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import trio
+
+from arena.rules import (
+    Action,
+    Deal,
+    DealRecord,
+    DealResult,
+    GameState,
+    Play,
+    TableOptions,
+    apply,
+    legal_actions,
+    observe,
+)
+from arena.rules.cards import cards_of
+from arena.rules.game import explain_illegal
+
+from .events import events_after
+from .messages import (
+    Answer,
+    DecisionRequest,
+    Infraction,
+    InfractionKind,
+    Malformed,
+    Notice,
+    PlayerInfo,
+    TableEnd,
+    TableEvent,
+    TableStart,
+    TimeControl,
+    ViewFn,
+)
+
+
+class BotGone(Exception):
+    """The seat's bot is gone and will not answer (the transport says so)."""
+
+
+class SeatChannel(Protocol):
+    """How the runner talks to the bot holding one seat.
+
+    ``start``, ``send``, ``notice`` and ``end`` must not block for long (queue and return);
+    ``ask`` waits for the answer to ``request`` and may raise :class:`BotGone`. The runner
+    bounds ``ask`` with a cancel scope, so ``ask`` needs no timeout of its own.
+    """
+
+    @property
+    def connected(self) -> bool: ...
+
+    async def start(self, start: TableStart, view: ViewFn) -> None: ...
+
+    async def send(self, event: TableEvent) -> None: ...
+
+    async def ask(self, request: DecisionRequest) -> Answer: ...
+
+    async def notice(self, notice: Notice) -> None: ...
+
+    async def end(self, end: TableEnd) -> None: ...
+
+
+def fallback_action(state: GameState) -> Action:
+    """What the arena plays for a seat that did not answer properly: documented and fixed.
+
+    The lowest legal card when playing (never a poignée), otherwise the first legal action in
+    the engine's order: pass when bidding, the lowest callable King, the lowest discardable card,
+    no chelem.
+    """
+    legal = legal_actions(state)
+    for action in legal:
+        if isinstance(action, Play):
+            return action
+    return legal[0]
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionLog:
+    index: int
+    seat: int
+    action: Action
+    seconds: float
+    """Time the seat took, measured on the server."""
+    infraction: Infraction | None = None
+
+    @property
+    def fallback(self) -> bool:
+        return self.infraction is not None
+
+
+@dataclass(slots=True)
+class TableOutcome:
+    table_id: str
+    state: GameState
+    decisions: list[DecisionLog] = field(default_factory=list)
+    infractions: list[Infraction] = field(default_factory=list)
+
+    @property
+    def result(self) -> DealResult:
+        assert self.state.result is not None
+        return self.state.result
+
+    @property
+    def record(self) -> DealRecord:
+        return DealRecord.of(self.state)
+
+
+_request_ids = itertools.count(1)
+
+
+class TableRunner:
+    """One deal at one table. ``await run()`` plays it to the end and returns the outcome."""
+
+    def __init__(
+        self,
+        table_id: str,
+        deal: Deal,
+        options: TableOptions,
+        seats: Sequence[SeatChannel],
+        players: Sequence[PlayerInfo],
+        time_control: TimeControl | None = None,
+    ) -> None:
+        if len(seats) != options.players or len(players) != options.players:
+            raise ValueError(f"a {options.players}-player table needs {options.players} seats")
+        self.table_id = table_id
+        self.state = GameState(deal, options)
+        self.seats = list(seats)
+        self.players = tuple(players)
+        self.time_control = time_control or TimeControl()
+        self.bank = [self.time_control.time_bank] * options.players
+        self.sequence = [0] * options.players
+        self.outcome = TableOutcome(table_id, self.state)
+
+    def view(self, seat: int) -> ViewFn:
+        return lambda: observe(self.state, seat)
+
+    async def run(self) -> TableOutcome:
+        state = self.state
+        for seat, channel in enumerate(self.seats):
+            start = TableStart(
+                self.table_id, seat, state.options, state.dealer, self.players,
+                observe(state, seat),
+            )
+            await channel.start(start, self.view(seat))
+        while state.to_act is not None:
+            await self._decide(state.to_act)
+        await self._end()
+        return self.outcome
+
+    async def _decide(self, seat: int) -> None:
+        state = self.state
+        channel = self.seats[seat]
+        legal = legal_actions(state)
+        limit = self.time_control.per_decision
+        request = DecisionRequest(
+            self.table_id, seat, next(_request_ids), state.phase, legal, limit, self.bank[seat],
+            tuple(cards_of(state.hands[seat])),
+        )
+        index = len(self.outcome.decisions)
+        began = trio.current_time()
+        answer: Answer | None = None
+        problem: tuple[InfractionKind, str] | None = None
+        with trio.move_on_after(limit + self.bank[seat]) as scope:
+            try:
+                answer = await channel.ask(request)
+            except BotGone as exc:
+                problem = (InfractionKind.DISCONNECTED, f"the bot is gone: {exc}")
+        seconds = trio.current_time() - began
+        self.bank[seat] = max(0.0, self.bank[seat] - max(0.0, seconds - limit))
+        if scope.cancelled_caught:
+            if channel.connected:
+                problem = (InfractionKind.TIMEOUT,
+                           f"no answer within {limit + request.time_bank:.3f} s")
+            else:
+                problem = (InfractionKind.DISCONNECTED,
+                           "the bot was disconnected and did not come back in time")
+        elif isinstance(answer, Malformed):
+            problem = (InfractionKind.MALFORMED_ACTION, answer.reason)
+        elif answer is not None and answer not in legal:
+            problem = (InfractionKind.ILLEGAL_ACTION, explain_illegal(state, answer))
+        action: Action
+        infraction = None
+        if problem is None:
+            assert answer is not None and not isinstance(answer, Malformed)
+            action = answer
+        else:
+            action = fallback_action(state)
+            infraction = Infraction(seat, problem[0], problem[1], index)
+            self.outcome.infractions.append(infraction)
+            await channel.notice(
+                Notice(self.table_id, seat, request.request_id, problem[0], problem[1], action)
+            )
+        tricks_before = len(state.tricks)
+        apply(state, action, seat)
+        self.outcome.decisions.append(DecisionLog(index, seat, action, seconds, infraction))
+        for recipient, event in events_after(state, seat, action, tricks_before):
+            for target in range(state.players) if recipient is None else (recipient,):
+                await self._send(target, event)
+
+    async def _send(self, seat: int, event: object) -> None:
+        message = TableEvent(self.table_id, seat, self.sequence[seat], event)  # type: ignore[arg-type]
+        self.sequence[seat] += 1
+        await self.seats[seat].send(message)
+
+    async def _end(self) -> None:
+        state = self.state
+        assert state.result is not None
+        record = self.outcome.record
+        discard = tuple(cards_of(state.discard))
+        for seat, channel in enumerate(self.seats):
+            await channel.end(
+                TableEnd(self.table_id, seat, state.result, state.deal, discard, record)
+            )
+
+    def next_sequence(self, seat: int) -> int:
+        return self.sequence[seat]
