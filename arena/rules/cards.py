@@ -126,10 +126,14 @@ def half_points(card: Card) -> int:
     return HALF_POINTS[card]
 
 
-def card_name(card: Card) -> str:
-    """ASCII notation used in records: ``KS``, ``10H``, ``CD``, ``T21``, ``EX``."""
+def _check_card(card: Card) -> None:
     if not 0 <= card < DECK_SIZE:
         raise ValueError(f"{card} is not a card id (0..77)")
+
+
+def card_name(card: Card) -> str:
+    """ASCII notation used in records: ``KS``, ``10H``, ``CD``, ``T21``, ``EX``."""
+    _check_card(card)
     if card == EXCUSE:
         return "EX"
     if card >= 56:
@@ -139,6 +143,7 @@ def card_name(card: Card) -> str:
 
 def card_symbol(card: Card) -> str:
     """Display form with suit symbols: ``K♠``, ``10♥``, ``21``, ``Excuse``."""
+    _check_card(card)
     if card == EXCUSE:
         return "Excuse"
     if card >= 56:
@@ -148,6 +153,7 @@ def card_symbol(card: Card) -> str:
 
 def card_long_name(card: Card) -> str:
     """English words: ``King of spades``, ``trump 21``, ``the Excuse``."""
+    _check_card(card)
     if card == EXCUSE:
         return "the Excuse"
     if card >= 56:

@@ -26,7 +26,7 @@ from typing import Any, Final
 
 from .actions import Action, Contract, PoigneeLevel, format_action, parse_action
 from .cards import card_name, format_cards, parse_card, parse_cards
-from .deal import Deal, seeded_deal
+from .deal import MAX_SEED, Deal, seeded_deal
 from .game import (
     DealOutcome,
     DealResult,
@@ -113,32 +113,51 @@ def _record_from_json(data: Any) -> DealRecord:
         raise RecordError("a deal record is a JSON object")
     if data.get("format") != FORMAT:
         raise RecordError(f"unknown record format {data.get('format')!r}, expected {FORMAT!r}")
-    raw = data["options"]
+    raw = _object(_field(data, "options"), "options")
     options = TableOptions(
-        players=_int(raw["players"], "options.players"),
+        players=_int(_field(raw, "players", "options."), "options.players"),
         beginner=_bool(raw.get("beginner", False), "options.beginner"),
         direction=Direction(raw.get("direction", Direction.COUNTER_CLOCKWISE.value)),
     )
+    hands = _field(data, "hands")
+    if not (isinstance(hands, list) and all(isinstance(h, str) for h in hands)):
+        raise RecordError(f"hands must be a list of strings of cards, got {hands!r}")
     deal = Deal(
         options.players,
-        _int(data["dealer"], "dealer"),
-        tuple(tuple(sorted(parse_cards(h))) for h in data["hands"]),
-        tuple(sorted(parse_cards(data["chien"]))),
+        _int(_field(data, "dealer"), "dealer"),
+        tuple(tuple(sorted(parse_cards(h))) for h in hands),
+        tuple(sorted(parse_cards(_str(_field(data, "chien"), "chien")))),
     )
+    raw_actions = _field(data, "actions")
+    if not isinstance(raw_actions, list):
+        raise RecordError(f"actions must be a list, got {raw_actions!r}")
     actions = []
-    for i, item in enumerate(data["actions"]):
+    for i, item in enumerate(raw_actions):
         if not (isinstance(item, list) and len(item) == 2 and isinstance(item[1], str)):
             raise RecordError(f"action {i} must be [seat, \"action\"], got {item!r}")
         actions.append((_int(item[0], f"actions[{i}] seat"), parse_action(item[1])))
-    result = data.get("result")
+    raw_result = data.get("result")
+    result = None if raw_result is None else result_from_json(_object(raw_result, "result"))
+    if result is not None and len(result.scores) != options.players:
+        raise RecordError(
+            f"result.scores has {len(result.scores)} scores for {options.players} players"
+        )
     seed = data.get("seed")
-    return DealRecord(
-        options,
-        deal,
-        tuple(actions),
-        None if result is None else result_from_json(result),
-        None if seed is None else _int(seed, "seed"),
-    )
+    if seed is not None and not 0 <= _int(seed, "seed") <= MAX_SEED:
+        raise RecordError(f"seed {seed} is not in 0 .. 2**64 - 1")
+    return DealRecord(options, deal, tuple(actions), result, seed)
+
+
+def _field(data: dict[str, Any], key: str, where: str = "") -> Any:
+    if key not in data:
+        raise RecordError(f"missing field {where}{key}")
+    return data[key]
+
+
+def _object(value: Any, where: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise RecordError(f"{where} must be a JSON object, got {value!r}")
+    return value
 
 
 def _int(value: Any, where: str) -> int:
@@ -147,10 +166,26 @@ def _int(value: Any, where: str) -> int:
     return value
 
 
+def _optional_int(value: Any, where: str) -> int | None:
+    return None if value is None else _int(value, where)
+
+
 def _bool(value: Any, where: str) -> bool:
     if not isinstance(value, bool):
         raise RecordError(f"{where} must be true or false, got {value!r}")
     return value
+
+
+def _str(value: Any, where: str) -> str:
+    if not isinstance(value, str):
+        raise RecordError(f"{where} must be a string, got {value!r}")
+    return value
+
+
+def _label(table: dict[str, Any], value: Any, where: str) -> Any:
+    if not isinstance(value, str) or value not in table:
+        raise RecordError(f"{where} must be one of {', '.join(table)}, got {value!r}")
+    return table[value]
 
 
 def result_to_json(result: DealResult) -> dict[str, Any]:
@@ -196,32 +231,60 @@ _LEVELS: Final = {level.label: level for level in PoigneeLevel}
 
 
 def result_from_json(data: dict[str, Any]) -> DealResult:
-    outcome = DealOutcome(data["outcome"])
-    scores = tuple(_int(v, "result.scores") for v in data["scores"])
+    outcome = DealOutcome(_field(data, "outcome", "result."))
+    raw_scores = _field(data, "scores", "result.")
+    if not isinstance(raw_scores, list):
+        raise RecordError(f"result.scores must be a list, got {raw_scores!r}")
+    scores = tuple(_int(v, "result.scores") for v in raw_scores)
     if outcome is not DealOutcome.PLAYED:
-        return DealResult(outcome, scores, petit_sec_seat=data.get("petit_sec_seat"))
+        seat = _optional_int(data.get("petit_sec_seat"), "result.petit_sec_seat")
+        return DealResult(outcome, scores, petit_sec_seat=seat)
+
+    def get(key: str) -> Any:
+        return _field(data, key, "result.")
+
+    points = get("taker_points")
+    if isinstance(points, bool) or not isinstance(points, int | float) or (points * 2) % 1:
+        raise RecordError(f"result.taker_points must be a number of half-points, got {points!r}")
+    petit = get("petit_au_bout")
+    chelem = get("chelem")
+    poignees = get("poignees")
+    if not isinstance(poignees, list):
+        raise RecordError(f"result.poignees must be a list, got {poignees!r}")
     summary = DealSummary(
         players=len(scores),
-        contract=_CONTRACTS[data["contract"]],
-        taker_half_points=round(data["taker_points"] * 2),
-        bouts=data["bouts"],
-        petit_au_bout=None if data["petit_au_bout"] is None else Side(data["petit_au_bout"]),
-        poignees=tuple(_LEVELS[level] for level in data["poignees"]),
-        chelem_announced=data["chelem_announced"],
-        chelem=None if data["chelem"] is None else Side(data["chelem"]),
-        taker_alone=data["taker_alone"],
+        contract=_label(_CONTRACTS, get("contract"), "result.contract"),
+        taker_half_points=round(points * 2),
+        bouts=_int(get("bouts"), "result.bouts"),
+        petit_au_bout=None if petit is None else Side(petit),
+        poignees=tuple(_label(_LEVELS, level, "result.poignees") for level in poignees),
+        chelem_announced=_bool(get("chelem_announced"), "result.chelem_announced"),
+        chelem=None if chelem is None else Side(chelem),
+        taker_alone=_bool(get("taker_alone"), "result.taker_alone"),
     )
-    called = data["called_card"]
+    called = get("called_card")
+    breakdown = _object(get("breakdown"), "result.breakdown")
+    fields = ScoreBreakdown.__dataclass_fields__
+    if set(breakdown) != set(fields):
+        raise RecordError(
+            f"result.breakdown must have exactly the fields {', '.join(fields)}, "
+            f"got {', '.join(breakdown)}"
+        )
+    for key, value in breakdown.items():
+        if key == "won":
+            _bool(value, "result.breakdown.won")
+        else:
+            _int(value, f"result.breakdown.{key}")
     return DealResult(
         outcome,
         scores,
-        taker=data["taker"],
-        partner=data["partner"],
+        taker=_int(get("taker"), "result.taker"),
+        partner=_optional_int(get("partner"), "result.partner"),
         contract=summary.contract,
-        called_card=None if called is None else parse_card(called),
+        called_card=None if called is None else parse_card(_str(called, "result.called_card")),
         summary=summary,
-        breakdown=ScoreBreakdown(**data["breakdown"]),
-        excuse_debt_unpaid=data["excuse_debt_unpaid"],
+        breakdown=ScoreBreakdown(**breakdown),
+        excuse_debt_unpaid=_bool(get("excuse_debt_unpaid"), "result.excuse_debt_unpaid"),
     )
 
 

@@ -1,0 +1,1 @@
+"""Storage through SQLModel: SQLite by default, PostgreSQL through a database URL."""

@@ -1,0 +1,193 @@
+"""The trio side of bot connections: one :class:`BotConnection` per stream, one
+:class:`RemoteSeat` per seat a bot holds. Everything here runs in trio.
+
+Answers are matched to requests by ``(table_id, request_id)`` within the connection that was
+asked, so a connection can only ever answer its own seats' open requests: an answer for another
+bot, seat or table, or for a request already settled, is dropped with a notice to the sender.
+"""
+
+from __future__ import annotations
+
+import collections
+import itertools
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import trio
+
+from arena.proto_gen.tarot_arena.v1 import arena_pb2 as pb
+from arena.table import (
+    Answer,
+    BotGone,
+    DecisionRequest,
+    Notice,
+    TableEnd,
+    TableEvent,
+    TableStart,
+)
+from arena.table.messages import InfractionKind, ViewFn
+
+from . import convert
+
+log = logging.getLogger(__name__)
+_connection_ids = itertools.count(1)
+SETTLED_MEMORY = 4096
+
+
+@dataclass(eq=False)
+class BotConnection:
+    """One live stream of one bot. ``post`` queues a message for the gRPC writer."""
+
+    bot_id: str
+    bot_name: str
+    bot_version: str
+    max_tables: int
+    outbox: Callable[[pb.ArenaMessage | None], None]
+    id: int = field(default_factory=lambda: next(_connection_ids))
+    seats: dict[tuple[str, int], RemoteSeat] = field(default_factory=dict)
+    pending: dict[tuple[str, int], RemoteSeat] = field(default_factory=dict)
+    settled: collections.OrderedDict[tuple[str, int], None] = field(
+        default_factory=collections.OrderedDict
+    )
+    closed: bool = False
+    dropped_answers: int = 0
+
+    @property
+    def free_seats(self) -> int:
+        return self.max_tables - len(self.seats)
+
+    def post(self, message: pb.ArenaMessage) -> None:
+        if not self.closed:
+            self.outbox(message)
+
+    def close(self) -> None:
+        """Ask the writer to end the stream (the bot may reconnect)."""
+        if not self.closed:
+            self.closed = True
+            self.outbox(None)
+
+    def remember_settled(self, key: tuple[str, int]) -> None:
+        self.settled[key] = None
+        while len(self.settled) > SETTLED_MEMORY:
+            self.settled.popitem(last=False)
+
+    def on_decision(self, decision: pb.Decision) -> None:
+        key = (decision.table_id, decision.request_id)
+        seat = self.pending.get(key)
+        if seat is not None and seat.answer(decision.request_id, decision.action):
+            return
+        self.dropped_answers += 1
+        if key in self.settled:
+            kind = InfractionKind.LATE_ANSWER
+            text = (f"request {decision.request_id} of table {decision.table_id!r} was already "
+                    "settled: answer dropped")
+        else:
+            kind = InfractionKind.UNKNOWN_REQUEST
+            text = (f"no open request {decision.request_id} of table {decision.table_id!r} on "
+                    "this connection: answer dropped")
+        self.post(pb.ArenaMessage(notice=pb.Notice(
+            table_id=decision.table_id[:200], request_id=decision.request_id,
+            kind=convert.infraction_kind_to_pb(kind), message=text,
+        )))
+
+
+class RemoteSeat:
+    """A seat held by a remote bot: the table runner's :class:`~arena.table.SeatChannel`."""
+
+    def __init__(
+        self,
+        table_id: str,
+        seat: int,
+        bot_id: str,
+        connection: BotConnection,
+        is_revoked: Callable[[str], bool],
+    ) -> None:
+        self.table_id = table_id
+        self.seat = seat
+        self.bot_id = bot_id
+        self.connection = connection
+        self._is_revoked = is_revoked
+        self._start: TableStart | None = None
+        self._view: ViewFn | None = None
+        self._next_sequence = 0
+        self._request: DecisionRequest | None = None
+        self._answer: Answer | None = None
+        self._wake = trio.Event()
+        self.finished = False
+        connection.seats[self.key] = self
+
+    @property
+    def key(self) -> tuple[str, int]:
+        return (self.table_id, self.seat)
+
+    @property
+    def connected(self) -> bool:
+        return not self.connection.closed
+
+    async def start(self, start: TableStart, view: ViewFn) -> None:
+        self._start = start
+        self._view = view
+        self.connection.post(convert.start_to_pb(start))
+
+    async def send(self, event: TableEvent) -> None:
+        self._next_sequence = event.sequence + 1
+        self.connection.post(convert.event_to_pb(event))
+
+    async def ask(self, request: DecisionRequest) -> Answer:
+        if self._is_revoked(self.bot_id):
+            raise BotGone("the bot's token was revoked")
+        self._request = request
+        self._answer = None
+        self._wake = trio.Event()
+        key = (self.table_id, request.request_id)
+        self.connection.pending[key] = self
+        self.connection.post(convert.request_to_pb(request))
+        try:
+            await self._wake.wait()
+            if self._answer is None:
+                raise BotGone("the bot's token was revoked")
+            return self._answer
+        finally:
+            self.connection.pending.pop(key, None)
+            self.connection.remember_settled(key)
+            self._request = None
+
+    def revoked(self) -> None:
+        """The bot's token was revoked: an open request ends at once with :class:`BotGone`."""
+        self._wake.set()
+
+    def answer(self, request_id: int, action: pb.Action) -> bool:
+        """Called by the connection; False when ``request_id`` is not the open request."""
+        if self._request is None or self._request.request_id != request_id:
+            return False
+        self._answer = convert.action_from_pb(action)
+        self._wake.set()
+        return True
+
+    async def notice(self, notice: Notice) -> None:
+        self.connection.post(convert.notice_to_pb(notice))
+
+    async def end(self, end: TableEnd) -> None:
+        self.connection.post(convert.end_to_pb(end))
+        self.finished = True
+        self.connection.seats.pop(self.key, None)
+
+    def rebind(self, connection: BotConnection) -> None:
+        """The bot came back on a new connection: re-send the table and any open request."""
+        old = self.connection
+        old.seats.pop(self.key, None)
+        self.connection = connection
+        connection.seats[self.key] = self
+        if self._start is not None and self._view is not None:
+            start = TableStart(
+                self._start.table_id, self.seat, self._start.options, self._start.dealer,
+                self._start.players, self._view(), resumed=True,
+                next_sequence=self._next_sequence,
+            )
+            connection.post(convert.start_to_pb(start))
+        if self._request is not None:
+            key = (self.table_id, self._request.request_id)
+            old.pending.pop(key, None)
+            connection.pending[key] = self
+            connection.post(convert.request_to_pb(self._request))

@@ -1,0 +1,427 @@
+"""The one place where protocol messages and domain values meet, both directions.
+
+The server encodes table messages and decodes answers; the Python SDK decodes what the server
+sends. Decoding a bot's answer never raises: a bad answer becomes :class:`Malformed` with the
+reason, which the table runner records as an infraction.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from arena.proto_gen.tarot_arena.v1 import arena_pb2 as pb
+from arena.rules import (
+    ANNOUNCE_CHELEM,
+    NO_CHELEM,
+    PASS,
+    Action,
+    Bid,
+    CallCard,
+    ChelemChoice,
+    Contract,
+    DealOutcome,
+    DeclarePoignee,
+    Direction,
+    Discard,
+    Observation,
+    Pass,
+    Phase,
+    Play,
+    PoigneeLevel,
+    ShownPoignee,
+    TableOptions,
+    Trick,
+    parse_action,
+)
+from arena.rules.actions import BIDS, CALLS, DISCARDS, PLAYS, POIGNEES
+from arena.rules.cards import DECK_SIZE
+from arena.table.messages import (
+    BidMade,
+    CardCalled,
+    CardDiscarded,
+    CardPlayed,
+    ChelemDecided,
+    ChienShown,
+    DecisionRequest,
+    Event,
+    InfractionKind,
+    Malformed,
+    Notice,
+    PartnerRevealed,
+    PlayerInfo,
+    PoigneeShown,
+    TableEnd,
+    TableEvent,
+    TableStart,
+    TrickWon,
+    TrumpDiscarded,
+)
+
+PROTOCOL_VERSION: Final = 1
+
+_CONTRACT_TO_PB: Final = {
+    Contract.PETITE: pb.PETITE, Contract.GARDE: pb.GARDE,
+    Contract.GARDE_SANS: pb.GARDE_SANS, Contract.GARDE_CONTRE: pb.GARDE_CONTRE,
+}
+_CONTRACT_FROM_PB: Final = {v: k for k, v in _CONTRACT_TO_PB.items()}
+_LEVEL_TO_PB: Final = {
+    PoigneeLevel.SIMPLE: pb.SIMPLE, PoigneeLevel.DOUBLE: pb.DOUBLE, PoigneeLevel.TRIPLE: pb.TRIPLE,
+}
+_LEVEL_FROM_PB: Final = {v: k for k, v in _LEVEL_TO_PB.items()}
+_PHASE_TO_PB: Final = {
+    Phase.BIDDING: pb.BIDDING, Phase.CALLING: pb.CALLING, Phase.DISCARDING: pb.DISCARDING,
+    Phase.CHELEM: pb.CHELEM, Phase.PLAYING: pb.PLAYING, Phase.FINISHED: pb.FINISHED,
+}
+_PHASE_FROM_PB: Final = {v: k for k, v in _PHASE_TO_PB.items()}
+_DECISION_KIND: Final = {
+    Phase.BIDDING: pb.DECIDE_BID, Phase.CALLING: pb.DECIDE_CALL,
+    Phase.DISCARDING: pb.DECIDE_DISCARD, Phase.CHELEM: pb.DECIDE_CHELEM,
+    Phase.PLAYING: pb.DECIDE_PLAY,
+}
+_DECISION_PHASE: Final = {v: k for k, v in _DECISION_KIND.items()}
+_DIRECTION_TO_PB: Final = {
+    Direction.COUNTER_CLOCKWISE: pb.COUNTER_CLOCKWISE, Direction.CLOCKWISE: pb.CLOCKWISE,
+}
+_DIRECTION_FROM_PB: Final = {v: k for k, v in _DIRECTION_TO_PB.items()}
+_INFRACTION_TO_PB: Final = {
+    InfractionKind.TIMEOUT: pb.TIMEOUT,
+    InfractionKind.ILLEGAL_ACTION: pb.ILLEGAL_ACTION,
+    InfractionKind.MALFORMED_ACTION: pb.MALFORMED_ACTION,
+    InfractionKind.DISCONNECTED: pb.DISCONNECTED,
+    InfractionKind.LATE_ANSWER: pb.LATE_ANSWER,
+    InfractionKind.UNKNOWN_REQUEST: pb.UNKNOWN_REQUEST,
+}
+_INFRACTION_FROM_PB: Final = {v: k for k, v in _INFRACTION_TO_PB.items()}
+_OUTCOME_TO_PB: Final = {
+    DealOutcome.PLAYED: pb.PLAYED, DealOutcome.ALL_PASSED: pb.ALL_PASSED,
+    DealOutcome.PETIT_SEC: pb.PETIT_SEC,
+}
+
+
+# ------------------------------------------------------------------------------- actions
+
+def action_to_pb(action: Action) -> pb.Action:
+    if isinstance(action, Play):
+        return pb.Action(play=action.card)
+    if isinstance(action, Pass):
+        return pb.Action(**{"pass": pb.Empty()})
+    if isinstance(action, Bid):
+        return pb.Action(bid=_CONTRACT_TO_PB[action.contract])
+    if isinstance(action, CallCard):
+        return pb.Action(call=action.card)
+    if isinstance(action, Discard):
+        return pb.Action(discard=action.card)
+    if isinstance(action, ChelemChoice):
+        return pb.Action(chelem=action.announce)
+    if isinstance(action, DeclarePoignee):
+        return pb.Action(poignee=_LEVEL_TO_PB[action.level])
+    raise TypeError(f"not an action: {action!r}")
+
+
+def action_from_pb(message: pb.Action) -> Action | Malformed:
+    """The action a protocol message names, or :class:`Malformed` saying what is wrong."""
+    kind = message.WhichOneof("kind")
+    if kind is None:
+        return Malformed("the action is empty: set exactly one field of Action")
+    if kind == "pass":
+        return PASS
+    if kind == "bid":
+        contract = _CONTRACT_FROM_PB.get(message.bid)
+        return BIDS[contract] if contract else Malformed(f"unknown contract {message.bid}")
+    if kind == "chelem":
+        return ANNOUNCE_CHELEM if message.chelem else NO_CHELEM
+    if kind == "poignee":
+        level = _LEVEL_FROM_PB.get(message.poignee)
+        return POIGNEES[level] if level else Malformed(
+            f"unknown poignee level {message.poignee}"
+        )
+    if kind == "notation":
+        try:
+            return parse_action(message.notation[:64])
+        except ValueError as exc:
+            return Malformed(str(exc))
+    card = getattr(message, kind)
+    if not 0 <= card < DECK_SIZE:
+        return Malformed(f"card {card} does not exist: cards are numbered 0..77")
+    table = {"call": CALLS, "discard": DISCARDS, "play": PLAYS}[kind]
+    return table[card]
+
+
+def action_or_raise(message: pb.Action) -> Action:
+    """Decode an action the arena itself sent (legal lists): malformed is a protocol bug."""
+    action = action_from_pb(message)
+    if isinstance(action, Malformed):
+        raise ValueError(action.reason)
+    return action
+
+
+# ------------------------------------------------------------------------------- views
+
+def options_to_pb(options: TableOptions) -> pb.TableOptions:
+    return pb.TableOptions(
+        players=options.players, beginner=options.beginner,
+        direction=_DIRECTION_TO_PB[options.direction],
+    )
+
+
+def options_from_pb(message: pb.TableOptions) -> TableOptions:
+    return TableOptions(
+        players=message.players,
+        beginner=message.beginner,
+        direction=_DIRECTION_FROM_PB.get(message.direction, Direction.COUNTER_CLOCKWISE),
+    )
+
+
+def trick_to_pb(trick: Trick) -> pb.Trick:
+    return pb.Trick(leader=trick.leader, cards=trick.cards, winner=trick.winner)
+
+
+def poignee_to_pb(poignee: ShownPoignee) -> pb.ShownPoignee:
+    return pb.ShownPoignee(
+        seat=poignee.seat, level=_LEVEL_TO_PB[poignee.level], cards=poignee.cards
+    )
+
+
+def poignee_from_pb(message: pb.ShownPoignee) -> ShownPoignee:
+    return ShownPoignee(message.seat, _LEVEL_FROM_PB[message.level], tuple(message.cards))
+
+
+def view_to_pb(view: Observation) -> pb.SeatView:
+    current = view.current_trick
+    message = pb.SeatView(
+        phase=_PHASE_TO_PB[view.phase],
+        hand=view.hand,
+        bids=[pb.SeatAction(seat=s, action=action_to_pb(a)) for s, a in view.bids],
+        has_contract=view.contract is not None,
+        contract=_CONTRACT_TO_PB[view.contract] if view.contract else pb.CONTRACT_UNSPECIFIED,
+        taker=view.taker or 0,
+        has_called_card=view.called_card is not None,
+        called_card=view.called_card or 0,
+        partner_revealed=view.partner is not None,
+        partner=view.partner or 0,
+        chien=view.chien or (),
+        discard=view.discard or (),
+        discarded_trumps=view.discarded_trumps,
+        chelem_announced=view.chelem_announced,
+        poignees=[poignee_to_pb(p) for p in view.poignees],
+        tricks=[trick_to_pb(t) for t in view.tricks],
+        current_trick=pb.Trick(
+            leader=current[0][0] if current else 0, cards=[c for _, c in current]
+        ),
+        to_act=view.to_act or 0,
+        has_to_act=view.to_act is not None,
+    )
+    return message
+
+
+def view_from_pb(
+    message: pb.SeatView, seat: int, options: TableOptions, dealer: int
+) -> Observation:
+    """A seat's view as the bot receives it (no legal actions, result or revealed deal)."""
+    current = message.current_trick
+    n = options.players
+    return Observation(
+        seat=seat,
+        options=options,
+        dealer=dealer,
+        phase=_PHASE_FROM_PB[message.phase],
+        to_act=message.to_act if message.has_to_act else None,
+        hand=tuple(message.hand),
+        legal_actions=(),
+        bids=tuple((b.seat, action_or_raise(b.action)) for b in message.bids),
+        contract=_CONTRACT_FROM_PB[message.contract] if message.has_contract else None,
+        taker=message.taker if message.has_contract else None,
+        called_card=message.called_card if message.has_called_card else None,
+        partner=message.partner if message.partner_revealed else None,
+        chien=tuple(message.chien) or None,
+        discard=tuple(message.discard) or None,
+        discarded_trumps=tuple(message.discarded_trumps),
+        chelem_announced=message.chelem_announced,
+        poignees=tuple(poignee_from_pb(p) for p in message.poignees),
+        tricks=tuple(Trick(t.leader, tuple(t.cards), t.winner) for t in message.tricks),
+        current_trick=tuple(
+            ((current.leader + i) % n, c) for i, c in enumerate(current.cards)
+        ),
+        result=None,
+        deal=None,
+    )
+
+
+# ------------------------------------------------------------------------ table messages
+
+def start_to_pb(start: TableStart) -> pb.ArenaMessage:
+    return pb.ArenaMessage(table_start=pb.TableStart(
+        table_id=start.table_id,
+        seat=start.seat,
+        options=options_to_pb(start.options),
+        dealer=start.dealer,
+        players=[pb.Player(seat=p.seat, bot_id=p.bot_id, bot_name=p.bot_name)
+                 for p in start.players],
+        view=view_to_pb(start.view),
+        resumed=start.resumed,
+        next_sequence=start.next_sequence,
+    ))
+
+
+def start_from_pb(message: pb.TableStart) -> TableStart:
+    options = options_from_pb(message.options)
+    return TableStart(
+        table_id=message.table_id,
+        seat=message.seat,
+        options=options,
+        dealer=message.dealer,
+        players=tuple(PlayerInfo(p.seat, p.bot_id, p.bot_name) for p in message.players),
+        view=view_from_pb(message.view, message.seat, options, message.dealer),
+        resumed=message.resumed,
+        next_sequence=message.next_sequence,
+    )
+
+
+def event_to_pb(message: TableEvent) -> pb.ArenaMessage:
+    out = pb.TableEvent(table_id=message.table_id, sequence=message.sequence, seat=message.seat)
+    _fill_event(out, message.event)
+    return pb.ArenaMessage(event=out)
+
+
+def _fill_event(out: pb.TableEvent, event: Event) -> None:
+    if isinstance(event, CardPlayed):
+        out.card_played.CopyFrom(pb.SeatAction(seat=event.seat, action=pb.Action(play=event.card)))
+    elif isinstance(event, TrickWon):
+        out.trick_won.CopyFrom(trick_to_pb(event.trick))
+    elif isinstance(event, BidMade):
+        out.bid.CopyFrom(pb.SeatAction(seat=event.seat, action=action_to_pb(event.action)))
+    elif isinstance(event, CardCalled):
+        out.card_called = event.card
+    elif isinstance(event, ChienShown):
+        out.chien_shown.CopyFrom(pb.CardList(cards=event.cards))
+    elif isinstance(event, CardDiscarded):
+        out.card_discarded = event.card
+    elif isinstance(event, TrumpDiscarded):
+        out.trump_discarded = event.card
+    elif isinstance(event, ChelemDecided):
+        out.chelem.CopyFrom(pb.SeatAction(seat=event.seat, action=pb.Action(chelem=event.announce)))
+    elif isinstance(event, PoigneeShown):
+        out.poignee.CopyFrom(poignee_to_pb(event.poignee))
+    elif isinstance(event, PartnerRevealed):
+        out.partner_revealed = event.seat
+    else:  # pragma: no cover - the Event union is closed
+        raise TypeError(f"not an event: {event!r}")
+
+
+def event_from_pb(message: pb.TableEvent) -> Event:
+    kind = message.WhichOneof("kind")
+    if kind == "card_played":
+        return CardPlayed(message.card_played.seat, message.card_played.action.play)
+    if kind == "trick_won":
+        t = message.trick_won
+        return TrickWon(-1, Trick(t.leader, tuple(t.cards), t.winner))
+    if kind == "bid":
+        return BidMade(message.bid.seat, action_or_raise(message.bid.action))
+    if kind == "card_called":
+        return CardCalled(message.card_called)
+    if kind == "chien_shown":
+        return ChienShown(tuple(message.chien_shown.cards))
+    if kind == "card_discarded":
+        return CardDiscarded(message.card_discarded)
+    if kind == "trump_discarded":
+        return TrumpDiscarded(message.trump_discarded)
+    if kind == "chelem":
+        return ChelemDecided(message.chelem.seat, message.chelem.action.chelem)
+    if kind == "poignee":
+        return PoigneeShown(poignee_from_pb(message.poignee))
+    if kind == "partner_revealed":
+        return PartnerRevealed(message.partner_revealed)
+    raise ValueError(f"unknown event kind {kind!r}")
+
+
+def request_to_pb(request: DecisionRequest) -> pb.ArenaMessage:
+    return pb.ArenaMessage(request=pb.DecisionRequest(
+        table_id=request.table_id,
+        request_id=request.request_id,
+        kind=_DECISION_KIND[request.phase],
+        legal_actions=[action_to_pb(a) for a in request.legal_actions],
+        time_limit_ms=round(request.time_limit * 1000),
+        time_bank_ms=round(request.time_bank * 1000),
+        hand=request.hand,
+        seat=request.seat,
+    ))
+
+
+def request_from_pb(message: pb.DecisionRequest) -> DecisionRequest:
+    return DecisionRequest(
+        table_id=message.table_id,
+        seat=message.seat,
+        request_id=message.request_id,
+        phase=_DECISION_PHASE[message.kind],
+        legal_actions=tuple(action_or_raise(a) for a in message.legal_actions),
+        time_limit=message.time_limit_ms / 1000,
+        time_bank=message.time_bank_ms / 1000,
+        hand=tuple(message.hand),
+    )
+
+
+def notice_to_pb(notice: Notice) -> pb.ArenaMessage:
+    return pb.ArenaMessage(notice=pb.Notice(
+        table_id=notice.table_id,
+        request_id=notice.request_id,
+        kind=_INFRACTION_TO_PB[notice.kind],
+        message=notice.message,
+        fallback=action_to_pb(notice.fallback) if notice.fallback is not None else None,
+        seat=notice.seat,
+    ))
+
+
+def infraction_kind_to_pb(kind: InfractionKind) -> pb.InfractionKind.ValueType:
+    return _INFRACTION_TO_PB[kind]
+
+
+def infraction_kind_from_pb(kind: int) -> InfractionKind:
+    return _INFRACTION_FROM_PB[kind]  # type: ignore[index]
+
+
+def end_to_pb(end: TableEnd) -> pb.ArenaMessage:
+    return pb.ArenaMessage(table_end=table_end_message(end))
+
+
+def table_end_message(end: TableEnd) -> pb.TableEnd:
+    return pb.TableEnd(
+        table_id=end.table_id,
+        outcome=_OUTCOME_TO_PB[end.result.outcome],
+        scores=end.result.scores,
+        hands=[pb.CardList(cards=h) for h in end.deal.hands],
+        chien=end.deal.chien,
+        discard=end.discard,
+        record_json=end.record.dumps(),
+        seat=end.seat,
+    )
+
+
+def describe_action(message: pb.Action) -> str:
+    """Short text of a protocol action for logs."""
+    action = action_from_pb(message)
+    if isinstance(action, Malformed):
+        return f"<malformed: {action.reason}>"
+    return str(action)
+
+
+__all__ = [
+    "PROTOCOL_VERSION",
+    "action_from_pb",
+    "action_or_raise",
+    "action_to_pb",
+    "end_to_pb",
+    "event_from_pb",
+    "event_to_pb",
+    "infraction_kind_from_pb",
+    "infraction_kind_to_pb",
+    "notice_to_pb",
+    "options_from_pb",
+    "options_to_pb",
+    "request_from_pb",
+    "request_to_pb",
+    "start_from_pb",
+    "start_to_pb",
+    "table_end_message",
+    "view_from_pb",
+    "view_to_pb",
+]
