@@ -1,9 +1,17 @@
-"""The tables. Bot tokens are never stored: only their SHA-256 hash."""
+"""The tables. Bot tokens are never stored: only their SHA-256 hash.
+
+A tournament's whole state lives here, its remaining work included: every table to play is a
+row in ``arena_table`` with a status, so any worker sharing the database can claim the next one
+(``SELECT ... FOR UPDATE SKIP LOCKED`` on PostgreSQL) and a restarted server resumes where the
+last one stopped.
+"""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from enum import StrEnum
 
+from sqlalchemy import Column, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 
@@ -22,3 +30,81 @@ class Bot(SQLModel, table=True):
     @property
     def revoked(self) -> bool:
         return self.revoked_at is not None
+
+
+class TournamentStatus(StrEnum):
+    CREATED = "created"
+    RUNNING = "running"
+    FINISHED = "finished"
+
+
+class Tournament(SQLModel, table=True):
+    id: str = Field(primary_key=True, max_length=40)
+    name: str = Field(max_length=100)
+    seed: str = Field(max_length=24)
+    """The tournament seed (0 .. 2**64-1, wider than BIGINT) as a decimal string."""
+    settings_json: str = Field(sa_column=Column(Text, nullable=False))
+    """Every setting (variant, seating, boards, time control, penalties, bots) as JSON."""
+    status: TournamentStatus = Field(default=TournamentStatus.CREATED)
+    created_at: datetime = Field(default_factory=utcnow)
+    finished_at: datetime | None = None
+
+
+class Board(SQLModel, table=True):
+    __table_args__ = (UniqueConstraint("tournament_id", "number"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    tournament_id: str = Field(foreign_key="tournament.id", index=True, max_length=40)
+    number: int
+    deal_seed: str = Field(max_length=24)
+    """The deal's seed (0 .. 2**64-1) as a decimal string."""
+    dealer: int
+    deal_json: str = Field(sa_column=Column(Text, nullable=False))
+
+
+class TableStatus(StrEnum):
+    PENDING = "pending"
+    RUNNING = "running"
+    DONE = "done"
+
+
+class ArenaTable(SQLModel, table=True):
+    """One table of one board: the unit of work a worker claims, plays and commits."""
+
+    __tablename__ = "arena_table"
+    __table_args__ = (UniqueConstraint("tournament_id", "board_number", "number"),)
+
+    id: str = Field(primary_key=True, max_length=80)
+    tournament_id: str = Field(foreign_key="tournament.id", index=True, max_length=40)
+    board_number: int
+    number: int
+    """The table's number within its board (0, 1, ...)."""
+    status: TableStatus = Field(default=TableStatus.PENDING, index=True)
+    claimed_by: str | None = Field(default=None, max_length=120)
+    lease_until: datetime | None = None
+    attempts: int = 0
+    finished_at: datetime | None = None
+    outcome: str | None = Field(default=None, max_length=20)
+    record_json: str | None = Field(default=None, sa_column=Column(Text))
+
+
+class TableSeat(SQLModel, table=True):
+    __tablename__ = "table_seat"
+
+    table_id: str = Field(foreign_key="arena_table.id", primary_key=True, max_length=80)
+    seat: int = Field(primary_key=True)
+    bot_id: str = Field(foreign_key="bot.id", index=True, max_length=40)
+    scored: bool = True
+    """Counted in its board's duplicate comparison (a gauntlet's filler seats are not)."""
+    score: int | None = None
+    infractions: int = 0
+
+
+class Decision(SQLModel, table=True):
+    table_id: str = Field(foreign_key="arena_table.id", primary_key=True, max_length=80)
+    index: int = Field(primary_key=True)
+    seat: int
+    action: str = Field(max_length=40)
+    seconds: float
+    infraction: str | None = Field(default=None, max_length=40)
+    reason: str | None = Field(default=None, sa_column=Column(Text))

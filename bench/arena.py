@@ -1,0 +1,514 @@
+"""The arena over gRPC with remote bots: throughput, decision latency, the floor, memory.
+
+Everything runs on loopback (127.0.0.1), each part in a process of its own:
+
+* the arena server (``ArenaServer``, trio core + grpc.aio thread), 4 registered bots, each one
+  process of ``bench/arena_bot.py`` on one connection answering every request at once with its
+  first legal action. At 1, 16 and 64 concurrent 4-player tables, a fixed number of deals:
+  decisions and deals per second, and the decision round trip the server measures
+  (``DecisionLog.seconds``; the bot's own think time is ~0) at p50 and p99;
+* the floor, right after each arena level: a bare grpc.aio echo server (asyncio only, no trio)
+  with one bidi stream per "table", the server sending a small DecisionRequest and one client
+  process answering it, for a fixed time: round trips per second, p50, p99; and the ratio
+  arena decisions/s / echo round trips/s;
+* memory: a fresh arena server with 4 bots that never answer (``--hold``); its resident memory
+  (VmRSS) when idle, then with 1,000 tables open at once, each waiting on its first decision.
+
+Human-readable lines go to stderr; the last line on stdout is one JSON object of all figures.
+
+    python bench/arena.py [--quick] [--deals-1 N] [--deals-16 N] [--deals-64 N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import ctypes
+import json
+import logging
+import os
+import queue
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+BOT = ROOT / "bench" / "arena_bot.py"
+HOST = "127.0.0.1"
+PLAYERS = 4
+BOTS = 4
+LEVELS = (1, 16, 64)
+# Deals per level of a default run, sized for ~5-10 s each on a 2-core machine.
+DEFAULT_DEALS = {1: 80, 16: 300, 64: 360}
+QUICK_DEALS = {1: 15, 16: 48, 64: 128}
+HOLD_TABLES = 1000
+
+sys.path.insert(0, str(ROOT))
+
+
+def emit(payload: dict[str, Any]) -> None:
+    """A child's report to the parent: one JSON line on stdout."""
+    sys.stdout.write(json.dumps(payload) + "\n")
+    sys.stdout.flush()
+
+
+def percentile(values: Sequence[float], fraction: float) -> float:
+    """Nearest-rank percentile (``values`` need not be sorted); 0 for no values."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    rank = max(0, min(len(ordered) - 1, round(fraction * len(ordered) + 0.5) - 1))
+    return ordered[rank]
+
+
+def latency_figures(seconds: Sequence[float]) -> dict[str, float]:
+    return {
+        "p50_ms": round(percentile(seconds, 0.50) * 1000, 3),
+        "p99_ms": round(percentile(seconds, 0.99) * 1000, 3),
+        "max_ms": round(max(seconds, default=0.0) * 1000, 3),
+    }
+
+
+def quiet_logs() -> None:
+    logging.basicConfig(level=logging.CRITICAL)
+    logging.getLogger().setLevel(logging.CRITICAL)
+
+
+# ================================================================== child: the arena server
+def arena_server(profile: str | None) -> None:
+    """Register the bots, serve, and obey JSON commands on stdin (one per line)."""
+    import trio
+
+    from arena.rules import TableOptions, seeded_deal
+    from arena.storage.bots import BotRegistry
+    from arena.storage.db import make_engine
+    from arena.table import TimeControl
+    from arena.transport.server import ArenaServer
+
+    quiet_logs()
+    registry = BotRegistry(make_engine("sqlite://"))
+    registered = [registry.register(f"bench{i}") for i in range(BOTS)]
+    bot_ids = [summary.id for summary, _ in registered]
+    options = TableOptions(PLAYERS)
+
+    async def command() -> dict[str, Any]:
+        line = await trio.to_thread.run_sync(sys.stdin.readline)
+        return json.loads(line) if line.strip() else {"cmd": "quit"}
+
+    async def level(server: ArenaServer, tables: int, deals: int, seed: int) -> dict[str, Any]:
+        deal_numbers = iter(range(deals))
+        seconds: list[float] = []
+        infractions = 0
+
+        async def worker() -> None:
+            nonlocal infractions
+            for number in deal_numbers:  # shared: each worker takes the next deal
+                outcome = await server.play_table(
+                    f"L{tables}-{number}", seeded_deal(seed + number, PLAYERS, number % PLAYERS),
+                    options, bot_ids, TimeControl(10.0),
+                )
+                seconds.extend(decision.seconds for decision in outcome.decisions)
+                infractions += len(outcome.infractions)
+
+        cpu, began = time.process_time(), time.perf_counter()
+        async with trio.open_nursery() as nursery:
+            for _ in range(tables):
+                nursery.start_soon(worker)
+        wall = time.perf_counter() - began
+        cpu = time.process_time() - cpu
+        return {
+            "tables": tables,
+            "deals": deals,
+            "decisions": len(seconds),
+            "seconds": round(wall, 3),
+            "decisions_per_s": round(len(seconds) / wall, 1),
+            "deals_per_s": round(deals / wall, 2),
+            **latency_figures(seconds),
+            "infractions": infractions,
+            "server_cpu_s": round(cpu, 3),
+            "server_cpu_us_per_decision": round(cpu / max(1, len(seconds)) * 1e6, 1),
+        }
+
+    async def hold(server: ArenaServer, tables: int) -> None:
+        """Seat ``tables`` tables whose bots hold the first decision; report once all ask."""
+
+        def asking() -> int:
+            return sum(len(c.pending) for c in server.connections.values())
+
+        began = time.perf_counter()
+        async with trio.open_nursery() as nursery:
+            for number in range(tables):
+                nursery.start_soon(
+                    lambda n=number: server.play_table(
+                        f"H{n}", seeded_deal(n, PLAYERS, n % PLAYERS), options, bot_ids,
+                        TimeControl(3600.0), seat_timeout=60.0,
+                    )
+                )
+            with trio.fail_after(120):
+                while asking() < tables:
+                    await trio.sleep(0.02)
+            emit({"open": tables, "asking": asking(), "seconds": round(time.perf_counter() - began, 3)})
+            await command()  # "release": the tables end, cancelled
+            nursery.cancel_scope.cancel()
+        emit({"released": tables})
+
+    async def main() -> None:
+        server = ArenaServer(registry, host=HOST)
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(server.serve)
+            emit({"port": port, "tokens": [token for _, token in registered]})
+            await server.wait_for_bots(bot_ids, 60)
+            emit({"ready": True})
+            while True:
+                order = await command()
+                if order["cmd"] == "level":
+                    emit(await level(server, order["tables"], order["deals"], order["seed"]))
+                elif order["cmd"] == "hold":
+                    await hold(server, order["tables"])
+                else:
+                    break
+            nursery.cancel_scope.cancel()
+
+    if profile:
+        import cProfile
+
+        cProfile.runctx("trio.run(main)", globals(), {"trio": trio, "main": main}, profile)
+    else:
+        trio.run(main)
+
+
+# ============================================================ child: the bare echo server
+def echo_server(streams: int, seconds: float) -> None:
+    """grpc.aio only: one bidi stream per "table", request -> answer round trips for a while."""
+    import asyncio
+
+    import grpc
+
+    from arena.proto_gen.tarot_arena.v1 import arena_pb2 as pb
+    from arena.proto_gen.tarot_arena.v1 import arena_pb2_grpc as pb_grpc
+
+    quiet_logs()
+    hand = [3, 7, 12, 16, 20, 25, 29, 33, 40, 44, 51, 57, 60, 64, 69, 72, 76, 77]
+    legal = [pb.Action(play=card) for card in hand[:6]]
+
+    async def main() -> None:
+        connected = 0
+        finished = 0
+        start = asyncio.Event()
+        done = asyncio.Event()
+        deadline = [0.0]
+        latencies: list[float] = []
+
+        class Echo(pb_grpc.BotServiceServicer):
+            async def Connect(  # noqa: N802
+                self, request_iterator: Any, context: grpc.aio.ServicerContext
+            ) -> None:
+                nonlocal connected, finished
+                await context.read()  # the Hello
+                connected += 1
+                if connected == streams:
+                    deadline[0] = time.perf_counter() + seconds
+                    start.set()
+                await start.wait()
+                clock = time.perf_counter
+                number = 0
+                mine: list[float] = []
+                try:
+                    while clock() < deadline[0]:
+                        number += 1
+                        request = pb.ArenaMessage(request=pb.DecisionRequest(
+                            table_id="echo", request_id=number, kind=pb.DECIDE_PLAY,
+                            legal_actions=legal, time_limit_ms=10_000, hand=hand, seat=1,
+                        ))
+                        began = clock()
+                        await context.write(request)
+                        answer = await context.read()
+                        if answer is grpc.aio.EOF:
+                            break
+                        mine.append(clock() - began)
+                finally:
+                    latencies.extend(mine)
+                    finished += 1
+                    if finished == streams:
+                        done.set()
+
+        server = grpc.aio.server(options=[("grpc.so_reuseport", 0)])
+        pb_grpc.add_BotServiceServicer_to_server(Echo(), server)
+        port = server.add_insecure_port(f"{HOST}:0")
+        await server.start()
+        emit({"port": port})
+        await asyncio.wait_for(start.wait(), 60)
+        cpu, began = time.process_time(), time.perf_counter()
+        await asyncio.wait_for(done.wait(), seconds + 60)
+        wall = time.perf_counter() - began
+        cpu = time.process_time() - cpu
+        emit({
+            "streams": streams,
+            "round_trips": len(latencies),
+            "seconds": round(wall, 3),
+            "round_trips_per_s": round(len(latencies) / wall, 1),
+            **latency_figures(latencies),
+            "server_cpu_s": round(cpu, 3),
+            "server_cpu_us_per_round_trip": round(cpu / max(1, len(latencies)) * 1e6, 1),
+        })
+        await server.stop(0.2)
+
+    asyncio.run(main())
+
+
+# ======================================================================== the parent side
+def _die_with_parent() -> None:
+    """In the child before exec: SIGTERM when the parent dies, so nothing is left behind."""
+    with contextlib.suppress(Exception):
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
+class Child:
+    """A child process; JSON lines from its stdout arrive on a queue."""
+
+    def __init__(self, name: str, args: Sequence[str]) -> None:
+        self.name = name
+        self.process = subprocess.Popen(
+            [sys.executable, *args], cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            text=True, preexec_fn=_die_with_parent,
+        )
+        self.lines: queue.Queue[dict[str, Any] | None] = queue.Queue()
+        threading.Thread(target=self._pump, daemon=True).start()
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def _pump(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            line = line.strip()
+            if line.startswith("{"):
+                with contextlib.suppress(ValueError):
+                    self.lines.put(json.loads(line))
+        self.lines.put(None)
+
+    def send(self, payload: dict[str, Any]) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(json.dumps(payload) + "\n")
+        self.process.stdin.flush()
+
+    def receive(self, timeout: float) -> dict[str, Any]:
+        try:
+            payload = self.lines.get(timeout=timeout)
+        except queue.Empty:
+            raise TimeoutError(f"{self.name}: no report within {timeout:.0f} s") from None
+        if payload is None:
+            raise RuntimeError(f"{self.name} ended (exit code {self.process.wait()})")
+        return payload
+
+    def wait(self, timeout: float) -> None:
+        self.process.wait(timeout)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(3)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(3)
+        for stream in (self.process.stdin, self.process.stdout):
+            if stream is not None:
+                with contextlib.suppress(Exception):
+                    stream.close()
+
+
+class Children:
+    """Every child started, stopped in reverse order at the end whatever happens."""
+
+    def __init__(self) -> None:
+        self.started: list[Child] = []
+
+    def start(self, name: str, args: Sequence[str]) -> Child:
+        child = Child(name, args)
+        self.started.append(child)
+        return child
+
+    def stop(self, children: Sequence[Child] | None = None) -> None:
+        for child in reversed(list(self.started if children is None else children)):
+            child.stop()
+            if child in self.started:
+                self.started.remove(child)
+
+
+def rss_mb(pid: int) -> tuple[float, float]:
+    """(VmRSS, VmHWM) of a process in MB, from /proc/PID/status."""
+    fields: dict[str, float] = {}
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            key, _, value = line.partition(":")
+            if key in ("VmRSS", "VmHWM"):
+                fields[key] = int(value.split()[0]) / 1024
+    return fields["VmRSS"], fields["VmHWM"]
+
+
+def cpu_seconds(pids: Sequence[int]) -> float:
+    """User + system CPU time of processes (all threads), from /proc/PID/stat."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            with open(f"/proc/{pid}/stat") as stat:
+                fields = stat.read().rpartition(")")[2].split()
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / ticks
+
+
+def log(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
+def start_arena(children: Children, hold: bool, profile: str | None = None) -> tuple[Child, list[Child]]:
+    args = [str(Path(__file__)), "--role", "arena-server"]
+    if profile:
+        args += ["--profile", profile]
+    server = children.start("arena server", args)
+    hello = server.receive(60)
+    bots = [
+        children.start(f"bot {i}", [str(BOT), "--port", str(hello["port"]), "--token", token,
+                                    "--max-tables", "1024", *(["--hold"] if hold else [])])
+        for i, token in enumerate(hello["tokens"])
+    ]
+    server.receive(60)  # ready: every bot connected
+    return server, bots
+
+
+def run_echo(children: Children, streams: int, seconds: float) -> dict[str, Any]:
+    server = children.start("echo server", [str(Path(__file__)), "--role", "echo-server",
+                                            "--streams", str(streams), "--seconds", str(seconds)])
+    port = server.receive(60)["port"]
+    client = children.start("echo client", [str(BOT), "--port", str(port), "--echo", str(streams)])
+    before = cpu_seconds([client.pid])
+    figures = server.receive(seconds + 90)
+    figures["client_cpu_s"] = round(cpu_seconds([client.pid]) - before, 3)
+    server.wait(10)
+    client.wait(10)
+    children.stop([client, server])
+    return figures
+
+
+def sample_rss(pid: int, samples: int, interval: float) -> tuple[float, float]:
+    """The highest VmRSS seen over ``samples`` samples, and the final VmHWM."""
+    peak = 0.0
+    hwm = 0.0
+    for _ in range(samples):
+        rss, hwm = rss_mb(pid)
+        peak = max(peak, rss)
+        time.sleep(interval)
+    return peak, hwm
+
+
+def parent(args: argparse.Namespace) -> dict[str, Any]:
+    deals = dict(QUICK_DEALS if args.quick else DEFAULT_DEALS)
+    for tables in LEVELS:
+        override = getattr(args, f"deals_{tables}")
+        if override:
+            deals[tables] = override
+    echo_seconds = args.echo_seconds or (1.5 if args.quick else 4.0)
+    hold_tables = args.hold_tables
+    figures: dict[str, Any] = {"quick": args.quick, "cpus": os.cpu_count(),
+                               "players": PLAYERS, "bots": BOTS}
+    children = Children()
+    began = time.perf_counter()
+    try:
+        # ---------------------------------------------------------- throughput and the floor
+        server, bots = start_arena(children, hold=False, profile=args.profile)
+        log(f"arena server pid {server.pid}, {len(bots)} bot processes connected")
+        server.send({"cmd": "level", "tables": 4, "deals": 8, "seed": 10**6})  # warm-up
+        server.receive(120)
+        figures["echo"] = {}
+        for tables in LEVELS:
+            bots_cpu = cpu_seconds([b.pid for b in bots])
+            server.send({"cmd": "level", "tables": tables, "deals": deals[tables], "seed": 0})
+            level = server.receive(600)
+            level["bots_cpu_s"] = round(cpu_seconds([b.pid for b in bots]) - bots_cpu, 3)
+            figures[f"tables_{tables}"] = level
+            log(f"arena {tables:3d} tables: {level['decisions_per_s']:8.0f} decisions/s "
+                f"{level['deals_per_s']:7.1f} deals/s  round trip p50 {level['p50_ms']:.2f} ms "
+                f"p99 {level['p99_ms']:.2f} ms  ({level['deals']} deals, {level['seconds']:.1f} s, "
+                f"server CPU {level['server_cpu_us_per_decision']:.0f} us/decision, "
+                f"{level['infractions']} infractions)")
+            echo = run_echo(children, tables, echo_seconds)
+            figures["echo"][f"streams_{tables}"] = echo
+            ratio = level["decisions_per_s"] / echo["round_trips_per_s"]
+            figures[f"ratio_{tables}"] = round(ratio, 3)
+            log(f"echo  {tables:3d} streams: {echo['round_trips_per_s']:8.0f} round trips/s"
+                f"                 p50 {echo['p50_ms']:.2f} ms p99 {echo['p99_ms']:.2f} ms  "
+                f"(server CPU {echo['server_cpu_us_per_round_trip']:.0f} us/round trip)"
+                f"  -> ratio {ratio:.2f}")
+        figures["rss_mb_after_levels"] = round(rss_mb(server.pid)[0], 1)
+        server.send({"cmd": "quit"})
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            server.wait(15)  # a clean exit writes the profile, if any
+        children.stop()
+
+        # -------------------------------------------------------------------------- memory
+        server, bots = start_arena(children, hold=True)
+        time.sleep(0.5)
+        idle, _ = sample_rss(server.pid, 5, 0.1)
+        figures["rss_mb_idle"] = round(idle, 1)
+        server.send({"cmd": "hold", "tables": hold_tables})
+        opened = server.receive(180)
+        time.sleep(1.0)  # let the requests reach the bots
+        busy, hwm = sample_rss(server.pid, 10, 0.1)
+        figures[f"rss_mb_{hold_tables}_tables"] = round(busy, 1)
+        figures["rss_mb_hwm_hold"] = round(hwm, 1)
+        figures["hold_seconds_to_open"] = opened["seconds"]
+        figures["rss_kb_per_table"] = round((busy - idle) * 1024 / hold_tables, 1)
+        log(f"arena server RSS: idle {idle:.1f} MB, {hold_tables} tables open {busy:.1f} MB "
+            f"({(busy - idle) * 1024 / hold_tables:.0f} kB per table, opened in "
+            f"{opened['seconds']:.1f} s)")
+        server.send({"cmd": "release"})
+        server.receive(60)
+        server.send({"cmd": "quit"})
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            server.wait(15)
+    finally:
+        children.stop()
+    figures["ratio_16_target"] = 0.5
+    figures["meets_ratio_16"] = figures.get("ratio_16", 0) >= 0.5
+    figures["rss_target_mb"] = 200
+    figures["meets_rss"] = figures.get(f"rss_mb_{hold_tables}_tables", 1e9) < 200
+    figures["total_seconds"] = round(time.perf_counter() - began, 1)
+    log(f"total {figures['total_seconds']:.0f} s")
+    return figures
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="a short run (fewer deals)")
+    for tables in LEVELS:
+        parser.add_argument(f"--deals-{tables}", type=int, default=0,
+                            help=f"deals at {tables} tables (default {DEFAULT_DEALS[tables]})")
+    parser.add_argument("--echo-seconds", type=float, default=0.0,
+                        help="seconds per echo level (default 4, quick 1.5)")
+    parser.add_argument("--hold-tables", type=int, default=HOLD_TABLES,
+                        help=f"tables open at once for the memory figure (default {HOLD_TABLES})")
+    parser.add_argument("--profile", metavar="FILE", default=None,
+                        help="cProfile the arena server's trio thread during the levels")
+    parser.add_argument("--role", choices=("arena-server", "echo-server"), help=argparse.SUPPRESS)
+    parser.add_argument("--streams", type=int, default=1, help=argparse.SUPPRESS)
+    parser.add_argument("--seconds", type=float, default=4.0, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.role == "arena-server":
+        arena_server(args.profile)
+    elif args.role == "echo-server":
+        echo_server(args.streams, args.seconds)
+    else:
+        figures = parent(args)
+        print(json.dumps(figures), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,136 @@
+"""A minimal remote bot (or echo client) for bench/arena.py, one process, grpc.aio.
+
+Bot mode: one BotService.Connect stream; every DecisionRequest is answered at once with its first
+legal action, except that the first bidder takes a Petite (first legal actions only would pass
+every deal out after four decisions); ``--hold``: never answered, to keep tables open for the
+memory figure. The process
+ends when the arena ends the stream.
+
+Echo mode (``--echo N``): N streams to bench/arena.py's bare echo server; every request received
+is answered at once.
+
+    python bench/arena_bot.py --port P --token T [--max-tables 1024] [--hold]
+    python bench/arena_bot.py --port P --echo N
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import signal
+import sys
+import time
+from pathlib import Path
+
+import grpc
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from arena.proto_gen.tarot_arena.v1 import arena_pb2 as pb  # noqa: E402
+from arena.proto_gen.tarot_arena.v1 import arena_pb2_grpc as pb_grpc  # noqa: E402
+
+HOST = "127.0.0.1"
+
+
+def _hello(token: str, max_tables: int) -> pb.BotMessage:
+    return pb.BotMessage(hello=pb.Hello(
+        token=token, bot_name="bench-first-legal", bot_version="1", protocol_version=1,
+        max_tables=max_tables,
+    ))
+
+
+def choose(request: pb.DecisionRequest) -> pb.Action:
+    """The first legal action, except that the first bidder takes a Petite.
+
+    The first legal action when bidding is a pass: with it alone every deal would end after
+    four passes, so the seat bids Petite while Petite is still open (nobody has bid yet).
+    """
+    legal = request.legal_actions
+    if request.kind == pb.DECIDE_BID:
+        for action in legal:
+            if action.WhichOneof("kind") == "bid" and action.bid == pb.PETITE:
+                return action
+    return legal[0]
+
+
+async def play(port: int, token: str, max_tables: int, hold: bool) -> dict[str, float]:
+    """Answer every request at once (or hold it); counts of what was received."""
+    counts: dict[str, float] = {"requests": 0, "messages": 0, "think_seconds": 0.0}
+    async with grpc.aio.insecure_channel(f"{HOST}:{port}") as channel:
+        call = pb_grpc.BotServiceStub(channel).Connect()
+        await call.write(_hello(token, max_tables))
+        Decision, BotMessage = pb.Decision, pb.BotMessage  # noqa: N806
+        clock = time.perf_counter
+        try:
+            while True:
+                message = await call.read()
+                if message is grpc.aio.EOF:
+                    break
+                counts["messages"] += 1
+                if message.WhichOneof("kind") != "request":
+                    continue
+                counts["requests"] += 1
+                if hold:
+                    continue
+                began = clock()
+                request = message.request
+                answer = BotMessage(decision=Decision(
+                    table_id=request.table_id, request_id=request.request_id,
+                    action=choose(request),
+                ))
+                counts["think_seconds"] += clock() - began
+                await call.write(answer)
+        except grpc.aio.AioRpcError as exc:
+            if exc.code() not in (grpc.StatusCode.CANCELLED, grpc.StatusCode.UNAVAILABLE):
+                print(f"bot: stream ended: {exc.code()} {exc.details()}", file=sys.stderr)
+    return counts
+
+
+async def echo(port: int, streams: int) -> int:
+    """``streams`` echo streams; the number of round trips answered."""
+    answered = 0
+
+    async def one(stub: pb_grpc.BotServiceStub) -> None:
+        nonlocal answered
+        call = stub.Connect()
+        await call.write(_hello("echo", 1))
+        with contextlib.suppress(grpc.aio.AioRpcError):
+            while True:
+                message = await call.read()
+                if message is grpc.aio.EOF:
+                    break
+                request = message.request
+                await call.write(pb.BotMessage(decision=pb.Decision(
+                    table_id=request.table_id, request_id=request.request_id,
+                    action=request.legal_actions[0],
+                )))
+                answered += 1
+
+    async with grpc.aio.insecure_channel(f"{HOST}:{port}") as channel:
+        stub = pb_grpc.BotServiceStub(channel)
+        await asyncio.gather(*(one(stub) for _ in range(streams)))
+    return answered
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--token", default="")
+    parser.add_argument("--max-tables", type=int, default=1024)
+    parser.add_argument("--hold", action="store_true", help="never answer (keeps tables open)")
+    parser.add_argument("--echo", type=int, default=0, metavar="N", help="echo client, N streams")
+    args = parser.parse_args()
+    # The parent ends us with SIGTERM: leave quietly.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    try:
+        if args.echo:
+            asyncio.run(echo(args.port, args.echo))
+        else:
+            asyncio.run(play(args.port, args.token, args.max_tables, args.hold))
+    except KeyboardInterrupt:
+        pass
+
+
+if __name__ == "__main__":
+    main()

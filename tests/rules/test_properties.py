@@ -1,0 +1,462 @@
+"""Random-simulation properties of the engine, over tens of thousands of random legal deals.
+
+Every deal is played by picking uniformly among ``legal_actions`` with a seeded
+:class:`random.Random`, so a failure names a (players, number) pair that reproduces it. What the
+engine reports (trick winners, card points, petit au bout, chelem, scores) is recomputed here
+from the tricks alone, straight from RULES.md, without the engine's helpers.
+
+A smaller sample checks at every step that ``legal_actions`` is exactly the set of actions
+:func:`apply` accepts, and that it agrees with a plain re-statement of the rules.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from arena.rules import (
+    ANNOUNCE_CHELEM,
+    EXCUSE,
+    NO_CHELEM,
+    PASS,
+    PETIT,
+    POIGNEE_THRESHOLDS,
+    Action,
+    Bid,
+    CallCard,
+    Contract,
+    DealOutcome,
+    DeclarePoignee,
+    Discard,
+    GameState,
+    IllegalActionError,
+    Phase,
+    Play,
+    PoigneeLevel,
+    Side,
+    TableOptions,
+    Trick,
+    WrongTurnError,
+    apply,
+    legal_actions,
+    score_deal,
+    settle,
+)
+
+DEALS_PER_PLAYER_COUNT = 10_000
+EXHAUSTIVE_DEALS_PER_PLAYER_COUNT = 300
+BEGINNER_EVERY = 8
+"""One deal in eight is played with the beginner variant."""
+
+FULL = (1 << 78) - 1
+HALF_POINTS = [1] * 78
+for _card in (PETIT, 76, EXCUSE):
+    HALF_POINTS[_card] = 9
+for _suit in range(4):
+    for _rank, _half in ((13, 9), (12, 7), (11, 5), (10, 3)):
+        HALF_POINTS[_suit * 14 + _rank] = _half
+assert sum(HALF_POINTS) == 182
+BOUTS = (PETIT, 76, EXCUSE)
+TRICKS = {3: 24, 4: 18, 5: 15}
+
+
+def is_trump(card: int) -> bool:
+    return 56 <= card <= 76
+
+
+def cards(mask: int) -> list[int]:
+    return [c for c in range(78) if mask >> c & 1]
+
+
+def deal_setup(players: int, number: int) -> tuple[GameState, random.Random]:
+    beginner = number % BEGINNER_EVERY == 0
+    options = TableOptions(players=players, beginner=beginner)
+    seed = players * 1_000_000_007 + number
+    state = GameState.from_seed(seed, options, dealer=number % players)
+    return state, random.Random(f"{players}/{number}")
+
+
+# --- independent re-statements of the rules ---------------------------------------------------
+
+
+def expected_winner(trick: Trick, players: int, last: bool, leader_side_took_all: bool) -> int:
+    """The highest trump, else the highest card of the led suit; the Excuse only in a chelem."""
+    played = trick.cards
+    if last and played[0] == EXCUSE and leader_side_took_all:
+        return trick.leader
+    trumps = [c for c in played if is_trump(c)]
+    if trumps:
+        best = max(trumps)
+    else:
+        led = next(c for c in played if c != EXCUSE) // 14
+        best = max(c for c in played if c < 56 and c // 14 == led)
+    return (trick.leader + played.index(best)) % players
+
+
+def check_played_deal(state: GameState) -> None:
+    """Tricks, card points, bouts, petit au bout, chelem and scores, recomputed from scratch."""
+    result = state.result
+    assert result is not None and result.outcome is DealOutcome.PLAYED
+    n = state.players
+    taker = state.taker
+    assert taker is not None and result.taker == taker
+    summary = result.summary
+    assert summary is not None
+    # the partner is whoever was dealt the called card, unless the taker or the chien has it
+    if n == 5:
+        called = state.called_card
+        assert called is not None and result.called_card == called
+        holders = [s for s in range(n) if state.deal.hand_masks[s] >> called & 1]
+        expected_partner = holders[0] if holders and holders[0] != taker else None
+        assert state.partner == expected_partner == result.partner
+    else:
+        assert state.partner is None and state.called_card is None
+    side = {taker} if state.partner is None else {taker, state.partner}
+
+    tricks = state.tricks
+    assert len(tricks) == TRICKS[n]
+    last = len(tricks) - 1
+    plays = [a.card for _, a in state.history if isinstance(a, Play)]
+    assert plays == [c for t in tricks for c in t.cards]
+    expected_leader = taker if state.chelem_announced else state.first_seat
+    winners_on_taker_side: list[bool] = []
+    for index, trick in enumerate(tricks):
+        assert trick.leader == expected_leader
+        assert len(trick.cards) == n
+        took_all = bool(winners_on_taker_side) and len(set(winners_on_taker_side)) == 1 and (
+            winners_on_taker_side[0] == (trick.leader in side)
+        )
+        assert trick.winner == expected_winner(trick, n, index == last, took_all)
+        assert 0 <= trick.winner < n
+        winner_card = trick.cards[(trick.winner - trick.leader) % n]
+        if winner_card == EXCUSE:
+            assert index == last and took_all
+        winners_on_taker_side.append(trick.winner in side)
+        expected_leader = trick.winner
+
+    # card ownership (RULES.md 'Play' and game.summarize): tricks to their winner's side, the
+    # Excuse to its owner's side (against a half-point card once that side has won a trick),
+    # played to the last trick it changes sides, unless it won that trick in a chelem
+    taker_side_won_any = any(winners_on_taker_side)
+    defence_won_any = not all(winners_on_taker_side)
+    taker_half = defence_half = 0
+    taker_cards = 0
+    excuse_unpaid = False
+    for index, trick in enumerate(tricks):
+        winner_taker = trick.winner in side
+        for position, card in enumerate(trick.cards):
+            seat = (trick.leader + position) % n
+            to_taker = winner_taker
+            if card == EXCUSE:
+                owner_taker = seat in side
+                if trick.winner == seat:
+                    to_taker = owner_taker
+                elif index == last:
+                    to_taker = not owner_taker
+                else:
+                    to_taker = owner_taker
+                    if owner_taker != winner_taker:
+                        can_pay = taker_side_won_any if owner_taker else defence_won_any
+                        if can_pay:
+                            exchange = 1 if winner_taker else -1
+                            taker_half += exchange
+                            defence_half -= exchange
+                        else:
+                            excuse_unpaid = True
+            if to_taker:
+                taker_half += HALF_POINTS[card]
+                taker_cards |= 1 << card
+            else:
+                defence_half += HALF_POINTS[card]
+    contract = state.contract
+    assert contract is not None
+    if contract.chien_shown:
+        aside, aside_to_taker = state.discard, True
+    else:
+        aside, aside_to_taker = state.chien, contract is Contract.GARDE_SANS
+    assert aside.bit_count() == {3: 6, 4: 6, 5: 3}[n]
+    for card in cards(aside):
+        if aside_to_taker:
+            taker_half += HALF_POINTS[card]
+            taker_cards |= 1 << card
+        else:
+            defence_half += HALF_POINTS[card]
+    assert taker_half + defence_half == 182  # 91 points, exactly
+    assert summary.taker_half_points == taker_half
+    assert summary.bouts == sum(1 for b in BOUTS if taker_cards >> b & 1)
+    assert result.excuse_debt_unpaid == excuse_unpaid
+
+    # petit au bout: the last trick, or the one before when the Excuse won the last
+    final = tricks[last]
+    excuse_won_last = final.cards[0] == EXCUSE and final.winner == final.leader
+    petit_trick = tricks[last - 1] if excuse_won_last else final
+    expected_petit = None
+    if PETIT in petit_trick.cards:
+        expected_petit = Side.TAKER if petit_trick.winner in side else Side.DEFENCE
+    assert summary.petit_au_bout is expected_petit
+    expected_chelem = None
+    if not state.options.beginner:
+        if all(winners_on_taker_side):
+            expected_chelem = Side.TAKER
+        elif not any(winners_on_taker_side):
+            expected_chelem = Side.DEFENCE
+    assert summary.chelem is expected_chelem
+    assert summary.chelem_announced == state.chelem_announced
+    assert summary.contract is contract and summary.players == n
+    assert summary.taker_alone == (n == 5 and state.partner is None)
+    assert summary.poignees == tuple(p.level for p in state.poignees)
+
+    assert result.breakdown == score_deal(summary)
+    assert result.scores == settle(summary, taker, state.partner)
+
+
+def check_bids_and_poignees(state: GameState) -> None:
+    n = state.players
+    first = state.first_seat
+    assert [seat for seat, _ in state.bids] == [(first + i) % n for i in range(len(state.bids))]
+    contracts = [a.contract for _, a in state.bids if isinstance(a, Bid)]
+    assert contracts == sorted(set(contracts))  # each bid higher than the one before
+    if state.options.beginner:
+        assert set(contracts) <= {Contract.PETITE, Contract.GARDE}
+        assert not state.poignees and not state.chelem_announced
+    for shown in state.poignees:
+        hand = state.deal.hand_masks[shown.seat]
+        if shown.seat == state.taker and state.contract and state.contract.chien_shown:
+            hand = (hand | state.chien) & ~state.discard
+        need = POIGNEE_THRESHOLDS[n][shown.level]
+        assert len(shown.cards) == need
+        assert list(shown.cards) == sorted(shown.cards, reverse=True)
+        assert all(hand >> c & 1 for c in shown.cards)
+        trumps = [c for c in cards(hand) if is_trump(c)]
+        if EXCUSE in shown.cards:
+            assert len(trumps) == need - 1
+        else:
+            assert all(is_trump(c) for c in shown.cards)
+    assert len({p.seat for p in state.poignees}) == len(state.poignees)
+
+
+def conservation(state: GameState, played: int, played_count: int) -> None:
+    """Hands + finished tricks + chien or discard + the current trick: the 78 cards, once each."""
+    merged = (
+        state.contract is not None
+        and state.contract.chien_shown
+        and state.phase is not Phase.BIDDING
+        and state.phase is not Phase.CALLING
+    )
+    trick = 0
+    for card in state.trick:
+        trick |= 1 << card
+    parts = [*state.hands, played, state.discard if merged else state.chien, trick]
+    union = 0
+    for part in parts:
+        union |= part
+    total = sum(p.bit_count() for p in parts) - played.bit_count() + played_count
+    assert union == FULL and total == 78, state
+    if not merged:
+        assert state.discard == 0
+
+
+def play_random_deal(players: int, number: int) -> GameState:
+    state, rnd = deal_setup(players, number)
+    random_value = rnd.random
+    played = 0
+    played_count = 0
+    tricks = 0
+    conservation(state, 0, 0)
+    while not state.is_over:
+        legal = legal_actions(state)
+        assert legal, state
+        action = legal[int(random_value() * len(legal))]
+        apply(state, action)
+        if len(state.tricks) != tricks:
+            assert len(state.tricks) == tricks + 1
+            tricks += 1
+            for card in state.tricks[-1].cards:
+                played |= 1 << card
+            played_count += players
+            conservation(state, played, played_count)
+        elif type(action) is not Play or len(state.trick) == 1:
+            conservation(state, played, played_count)
+    assert legal_actions(state) == ()
+    assert state.to_act is None
+    result = state.result
+    assert result is not None
+    assert sum(result.scores) == 0 and len(result.scores) == players
+    return state
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_random_deals(players: int) -> None:
+    outcomes: dict[DealOutcome, int] = dict.fromkeys(DealOutcome, 0)
+    features = dict.fromkeys(
+        ("beginner", "poignee", "chelem-announced", "petit-au-bout", "excuse-unpaid", "alone"), 0
+    )
+    for number in range(DEALS_PER_PLAYER_COUNT):
+        state = play_random_deal(players, number)
+        check_bids_and_poignees(state)
+        result = state.result
+        assert result is not None
+        outcomes[result.outcome] += 1
+        if result.outcome is DealOutcome.PLAYED:
+            check_played_deal(state)
+            summary = result.summary
+            assert summary is not None
+            features["beginner"] += state.options.beginner
+            features["poignee"] += bool(summary.poignees)
+            features["chelem-announced"] += summary.chelem_announced
+            features["petit-au-bout"] += summary.petit_au_bout is not None
+            features["excuse-unpaid"] += result.excuse_debt_unpaid
+            features["alone"] += summary.taker_alone
+        else:
+            assert result.outcome is DealOutcome.ALL_PASSED  # seeded deals are never petit sec
+            assert result.scores == (0,) * players and not state.tricks
+    # the sample really exercises the rare paths
+    assert outcomes[DealOutcome.PLAYED] > DEALS_PER_PLAYER_COUNT * 0.9
+    assert outcomes[DealOutcome.ALL_PASSED] > 0
+    for name, seen in features.items():
+        if name != "alone" or players == 5:
+            assert seen > 0, name
+
+
+# --- legal_actions is exactly what apply accepts ----------------------------------------------
+
+PHASE_CANDIDATES: dict[Phase, tuple[Action, ...]] = {
+    Phase.BIDDING: (PASS, *(Bid(c) for c in Contract)),
+    Phase.CALLING: tuple(CallCard(c) for c in range(78)),
+    Phase.DISCARDING: tuple(Discard(c) for c in range(78)),
+    Phase.CHELEM: (NO_CHELEM, ANNOUNCE_CHELEM),
+    Phase.PLAYING: (
+        *(Play(c) for c in range(78)),
+        *(DeclarePoignee(level) for level in PoigneeLevel),
+    ),
+}
+OTHER_PHASES: dict[Phase, tuple[Action, ...]] = {
+    phase: tuple(
+        a
+        for other, actions in PHASE_CANDIDATES.items()
+        if other is not phase
+        for a in (actions[0], actions[-1], actions[len(actions) // 2])
+    )
+    for phase in PHASE_CANDIDATES
+}
+
+
+def snapshot(state: GameState) -> tuple[Any, ...]:
+    """Everything in the state except the legal-actions cache."""
+    return tuple(
+        tuple(value) if isinstance(value, list) else value
+        for name in GameState.__slots__
+        if name != "_legal"
+        for value in (getattr(state, name),)
+    )
+
+
+def reference_legal(state: GameState) -> set[Action]:
+    """RULES.md restated plainly, for the seat to act."""
+    phase = state.phase
+    n = state.players
+    seat = state.to_act
+    assert seat is not None
+    hand = cards(state.hands[seat])
+    if phase is Phase.BIDDING:
+        allowed = [Contract.PETITE, Contract.GARDE] if state.options.beginner else list(Contract)
+        highest = max((a.contract for _, a in state.bids if isinstance(a, Bid)), default=0)
+        return {PASS, *(Bid(c) for c in allowed if c > highest)}
+    if phase is Phase.CALLING:
+        callable_ranks = []
+        for rank in (13, 12, 11, 10):  # King, Queen, Cavalier, Jack
+            callable_ranks.append(rank)
+            if not all(s * 14 + rank in hand for s in range(4)):
+                break
+        return {CallCard(s * 14 + r) for s in range(4) for r in callable_ranks}
+    if phase is Phase.DISCARDING:
+        left = {3: 6, 4: 6, 5: 3}[n] - state.discard.bit_count()
+        plain = [c for c in hand if c < 56 and c % 14 != 13]
+        if len(plain) < left:
+            plain += [c for c in hand if is_trump(c) and c not in BOUTS]
+        return {Discard(c) for c in plain}
+    if phase is Phase.CHELEM:
+        return {NO_CHELEM, ANNOUNCE_CHELEM}
+    assert phase is Phase.PLAYING
+    trick = state.trick
+    trumps = [c for c in hand if is_trump(c)]
+    excuse = [EXCUSE] if EXCUSE in hand else []
+    led_cards = [c for c in trick if c != EXCUSE]
+    if not led_cards:
+        allowed = hand
+        if not trick and not state.tricks and state.called_card is not None:
+            called = state.called_card
+            allowed = [c for c in hand if c >= 56 or c // 14 != called // 14 or c == called]
+            allowed = allowed or hand
+    else:
+        led = led_cards[0]
+        best_trump = max((c for c in trick if is_trump(c)), default=0)
+        higher = [c for c in trumps if c > best_trump]
+        follow = [] if is_trump(led) else [c for c in hand if c < 56 and c // 14 == led // 14]
+        if follow:
+            allowed = follow + excuse
+        elif trumps:
+            allowed = (higher or trumps) + excuse
+        else:
+            allowed = hand
+    options: set[Action] = {Play(c) for c in allowed}
+    first_card = not any(s == seat for s, a in state.history if isinstance(a, Play))
+    shown = any(p.seat == seat for p in state.poignees)
+    if first_card and not shown and not state.options.beginner:
+        for level, need in POIGNEE_THRESHOLDS[n].items():
+            if len(trumps) >= need or (len(trumps) == need - 1 and excuse):
+                options.add(DeclarePoignee(level))
+    return options
+
+
+def check_every_candidate(state: GameState) -> None:
+    legal = legal_actions(state)
+    assert len(set(legal)) == len(legal)
+    assert set(legal) == reference_legal(state), (state, legal)
+    seat = state.to_act
+    assert seat is not None
+    before = snapshot(state)
+    history = len(state.history)
+    for action in legal:  # each legal action is accepted, on its own copy
+        probe = state.copy()
+        apply(probe, action, seat)
+        assert probe.history[history:] == [(seat, action)]
+    probe = state.copy()
+    legal_set = set(legal)
+    candidates = PHASE_CANDIDATES[state.phase] + OTHER_PHASES[state.phase]
+    for action in candidates:  # everything else is refused, and changes nothing
+        if action in legal_set:
+            continue
+        try:
+            apply(probe, action)
+        except IllegalActionError as exc:
+            assert not isinstance(exc, WrongTurnError)
+            assert exc.reason and exc.action == action and exc.seat == seat
+        else:
+            raise AssertionError(f"{action} was accepted but is not in {legal}")
+    assert snapshot(probe) == before
+    other = (seat + 1) % state.players
+    with pytest.raises(WrongTurnError, match=f"it is seat {seat}'s turn, not seat {other}'s"):
+        apply(probe, legal[0], other)
+    assert snapshot(probe) == before
+    assert snapshot(state) == before
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_legal_actions_are_exactly_the_accepted_ones(players: int) -> None:
+    steps = 0
+    for number in range(EXHAUSTIVE_DEALS_PER_PLAYER_COUNT):
+        state, rnd = deal_setup(players, number)
+        while not state.is_over:
+            check_every_candidate(state)
+            steps += 1
+            legal = legal_actions(state)
+            apply(state, legal[int(rnd.random() * len(legal))])
+        for action in PHASE_CANDIDATES[Phase.PLAYING][:3] + (PASS,):
+            with pytest.raises(IllegalActionError, match="the deal is over: no more actions"):
+                apply(state, action)
+    assert steps > EXHAUSTIVE_DEALS_PER_PLAYER_COUNT * 60

@@ -1,0 +1,142 @@
+"""A tournament's settings: validated once, stored as JSON with the tournament."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from arena.rules import Direction, TableOptions
+from arena.rules.deal import MAX_SEED
+from arena.table import TimeControl
+
+
+class Seating(StrEnum):
+    ROTATION = "rotation"
+    FIELD = "field"
+    GAUNTLET = "gauntlet"
+
+
+class PenaltyKind(StrEnum):
+    NONE = "none"
+    POINTS = "points"
+    """A fixed number of points off the seat's score per infraction."""
+    FORFEIT = "forfeit"
+    """A seat with an infraction takes its comparison group's worst result."""
+
+
+class ScoringMethod(StrEnum):
+    DATUM = "datum"
+    """Butler: score minus the comparison group's mean."""
+    MATCHPOINTS = "matchpoints"
+    """FFT 'topage': best 100 %, worst 0 %, equal steps, ties share."""
+
+
+class SettingsError(ValueError):
+    """Settings that cannot make a tournament; the message says which and why."""
+
+
+@dataclass(frozen=True, slots=True)
+class Penalties:
+    kind: PenaltyKind = PenaltyKind.NONE
+    points: int = 0
+    disqualify_after: int | None = None
+    """Infractions after which a bot is disqualified (None: never)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentSettings:
+    name: str
+    bots: tuple[str, ...]
+    """Bot ids. Gauntlet: (candidate, reference)."""
+    seating: Seating = Seating.ROTATION
+    players: int = 4
+    boards: int = 8
+    seed: int = 0
+    beginner: bool = False
+    direction: Direction = Direction.COUNTER_CLOCKWISE
+    per_decision: float = 1.0
+    time_bank: float = 0.0
+    tables_per_board: int | None = None
+    """Field seating only: tables per board (default: enough to seat every bot, at least 2)."""
+    penalties: Penalties = field(default_factory=Penalties)
+    scoring: ScoringMethod = ScoringMethod.DATUM
+
+    def __post_init__(self) -> None:
+        problems = list(self._problems())
+        if problems:
+            raise SettingsError("; ".join(problems))
+
+    def _problems(self) -> list[str]:
+        out = []
+        if not self.name.strip() or len(self.name) > 100:
+            out.append("the name must be 1 to 100 characters")
+        if self.players not in (3, 4, 5):
+            out.append(f"French Tarot is played by 3, 4 or 5 players, not {self.players}")
+        if not 1 <= self.boards <= 100_000:
+            out.append(f"boards must be 1..100000, got {self.boards}")
+        if not 0 <= self.seed <= MAX_SEED:
+            out.append(f"the seed must be an integer in 0..{MAX_SEED}, got {self.seed}")
+        if len(set(self.bots)) != len(self.bots):
+            out.append("a bot is listed twice")
+        n = len(self.bots)
+        if self.seating is Seating.ROTATION and n != self.players:
+            out.append(f"rotation seating needs exactly {self.players} bots (one per seat), "
+                       f"got {n}")
+        if self.seating is Seating.FIELD:
+            if n <= self.players:
+                out.append(f"field seating needs more bots than seats ({self.players}), got {n}")
+            if self.tables_per_board is not None and not 2 <= self.tables_per_board <= 64:
+                out.append("tables per board must be 2..64")
+        elif self.tables_per_board is not None:
+            out.append("tables per board is a setting of field seating only")
+        if self.seating is Seating.GAUNTLET and n != 2:
+            out.append(f"gauntlet seating needs 2 bots (candidate, reference), got {n}")
+        if not 0 < self.per_decision <= 600:
+            out.append(f"time per decision must be in (0, 600] seconds, got {self.per_decision}")
+        if not 0 <= self.time_bank <= 3600:
+            out.append(f"the time bank must be 0..3600 seconds, got {self.time_bank}")
+        p = self.penalties
+        if p.kind is PenaltyKind.POINTS and p.points <= 0:
+            out.append("a points penalty needs a positive number of points")
+        if p.disqualify_after is not None and p.disqualify_after < 1:
+            out.append("disqualify after must be at least 1 infraction")
+        return out
+
+    @property
+    def table_options(self) -> TableOptions:
+        return TableOptions(self.players, self.beginner, self.direction)
+
+    @property
+    def time_control(self) -> TimeControl:
+        return TimeControl(self.per_decision, self.time_bank)
+
+    def to_json(self) -> str:
+        data: dict[str, Any] = asdict(self)
+        data["bots"] = list(self.bots)
+        data["seating"] = self.seating.value
+        data["direction"] = self.direction.value
+        data["scoring"] = self.scoring.value
+        data["penalties"]["kind"] = self.penalties.kind.value
+        data["seed"] = str(self.seed)
+        return json.dumps(data, sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str) -> TournamentSettings:
+        data = json.loads(text)
+        penalties = data.pop("penalties")
+        return cls(
+            **{
+                **data,
+                "bots": tuple(data["bots"]),
+                "seating": Seating(data["seating"]),
+                "direction": Direction(data["direction"]),
+                "scoring": ScoringMethod(data["scoring"]),
+                "seed": int(data["seed"]),
+                "penalties": Penalties(
+                    PenaltyKind(penalties["kind"]), penalties["points"],
+                    penalties["disqualify_after"],
+                ),
+            }
+        )

@@ -1,0 +1,390 @@
+"""A tournament in the database: its boards, its tables to play, results and decision logs.
+
+Synchronous on purpose (SQLModel sessions are): the trio runner calls every method through
+``trio.to_thread.run_sync`` so database work never blocks the event loop.
+
+Claiming work is safe with several workers on one database: a worker takes a pending table (or
+one whose lease ran out) with a conditional ``UPDATE`` that only one worker can win, and on
+PostgreSQL reads candidates with ``FOR UPDATE SKIP LOCKED`` so workers do not queue on each
+other. A finished table is committed in one transaction with its seats' scores and every
+decision, and only by the worker that still holds its claim: a deal is stored exactly once.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import socket
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+from sqlalchemy import delete, func, update
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, col, select
+
+from arena.rules import Deal, DealRecord, format_action
+from arena.storage.bots import BotRegistry, UnknownBotError
+from arena.storage.models import (
+    ArenaTable,
+    Board,
+    Decision,
+    TableSeat,
+    TableStatus,
+    Tournament,
+    TournamentStatus,
+)
+from arena.table import TableOutcome
+
+from .duplicate import Entry
+from .seatings import board_seed, plan_tables
+from .settings import SettingsError, TournamentSettings
+
+
+class UnknownTournamentError(LookupError):
+    pass
+
+
+def new_worker_id() -> str:
+    """``host:pid:nonce``: lets a restarted server on the same host spot its dead claims."""
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _aware(moment: datetime | None) -> datetime | None:
+    """SQLite hands datetimes back without a zone; they were stored in UTC."""
+    if moment is not None and moment.tzinfo is None:
+        return moment.replace(tzinfo=UTC)
+    return moment
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimedTable:
+    table_id: str
+    board: int
+    number: int
+    deal: Deal
+    bots: tuple[str, ...]
+    attempt: int
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    pending: int
+    running: int
+    done: int
+    infractions: int
+
+    @property
+    def total(self) -> int:
+        return self.pending + self.running + self.done
+
+
+class TournamentStore:
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.postgres = engine.dialect.name == "postgresql"
+
+    # --------------------------------------------------------------------------- creating
+    def create(self, settings: TournamentSettings, tournament_id: str | None = None) -> str:
+        """Store a tournament with all its boards and tables to play; its id."""
+        registry = BotRegistry(self.engine)
+        for bot_id in settings.bots:
+            try:
+                bot = registry.get(bot_id)
+            except UnknownBotError as exc:
+                raise SettingsError(str(exc)) from exc
+            if bot.revoked:
+                raise SettingsError(f"bot {bot_id} ({bot.name}) is revoked")
+        tid = tournament_id or "tour_" + secrets.token_hex(6)
+        options = settings.table_options
+        plans = plan_tables(settings)
+        with Session(self.engine) as session:
+            session.add(Tournament(id=tid, name=settings.name, seed=str(settings.seed),
+                                   settings_json=settings.to_json()))
+            session.flush()
+            for number in range(settings.boards):
+                seed = board_seed(settings.seed, number)
+                dealer = number % settings.players
+                record = DealRecord.from_seed(seed, options, dealer)
+                session.add(Board(tournament_id=tid, number=number, deal_seed=str(seed),
+                                  dealer=dealer, deal_json=record.dumps()))
+            session.flush()
+            for plan in plans:
+                table_id = table_id_for(tid, plan.board, plan.number)
+                session.add(ArenaTable(id=table_id, tournament_id=tid,
+                                       board_number=plan.board, number=plan.number))
+            session.flush()
+            for plan in plans:
+                table_id = table_id_for(tid, plan.board, plan.number)
+                for seat, bot_id in enumerate(plan.bots):
+                    session.add(TableSeat(table_id=table_id, seat=seat, bot_id=bot_id,
+                                          scored=plan.scored[seat]))
+            session.commit()
+        return tid
+
+    # ---------------------------------------------------------------------------- reading
+    def settings(self, tournament_id: str) -> TournamentSettings:
+        return TournamentSettings.from_json(self.tournament(tournament_id).settings_json)
+
+    def tournament(self, tournament_id: str) -> Tournament:
+        with Session(self.engine) as session:
+            row = session.get(Tournament, tournament_id)
+            if row is None:
+                raise UnknownTournamentError(f"no tournament with id {tournament_id!r}")
+            session.expunge(row)
+            return row
+
+    def list(self) -> list[Tournament]:
+        with Session(self.engine) as session:
+            rows = list(session.exec(select(Tournament).order_by(col(Tournament.created_at))))
+            for row in rows:
+                session.expunge(row)
+            return rows
+
+    def progress(self, tournament_id: str) -> Progress:
+        with Session(self.engine) as session:
+            counts = dict(session.exec(
+                select(ArenaTable.status, func.count())
+                .where(ArenaTable.tournament_id == tournament_id)
+                .group_by(ArenaTable.status)
+            ).all())
+            infractions = session.exec(
+                select(func.coalesce(func.sum(TableSeat.infractions), 0))
+                .join(ArenaTable, col(ArenaTable.id) == col(TableSeat.table_id))
+                .where(ArenaTable.tournament_id == tournament_id)
+            ).one()
+        return Progress(
+            counts.get(TableStatus.PENDING, 0), counts.get(TableStatus.RUNNING, 0),
+            counts.get(TableStatus.DONE, 0), int(infractions),
+        )
+
+    def entries(self, tournament_id: str) -> list[Entry]:
+        """Every scored seat of every finished table, for duplicate scoring."""
+        with Session(self.engine) as session:
+            rows = session.exec(
+                select(ArenaTable, TableSeat)
+                .join(TableSeat, col(TableSeat.table_id) == col(ArenaTable.id))
+                .where(ArenaTable.tournament_id == tournament_id,
+                       ArenaTable.status == TableStatus.DONE, col(TableSeat.scored))
+                .order_by(col(ArenaTable.board_number), col(ArenaTable.number),
+                          col(TableSeat.seat))
+            ).all()
+            kinds: dict[tuple[str, int], list[str]] = {}
+            for table_id, seat, kind in session.exec(
+                select(Decision.table_id, Decision.seat, Decision.infraction)
+                .join(ArenaTable, col(ArenaTable.id) == col(Decision.table_id))
+                .where(ArenaTable.tournament_id == tournament_id,
+                       col(Decision.infraction).is_not(None))
+                .order_by(col(Decision.table_id), col(Decision.index))
+            ).all():
+                kinds.setdefault((table_id, seat), []).append(str(kind))
+        return [
+            Entry(t.board_number, s.seat, t.id, s.bot_id, s.score or 0, s.infractions,
+                  tuple(kinds.get((t.id, s.seat), ())))
+            for t, s in rows
+        ]
+
+    # ----------------------------------------------------------------------------- work
+    def claim_next(
+        self, tournament_id: str, worker: str, lease: float = 60.0
+    ) -> ClaimedTable | None:
+        """Claim the next table to play (pending, or abandoned with an expired lease)."""
+        for _ in range(50):
+            with Session(self.engine) as session:
+                now = _now()
+                query = (
+                    select(ArenaTable)
+                    .where(ArenaTable.tournament_id == tournament_id)
+                    .where(
+                        (col(ArenaTable.status) == TableStatus.PENDING)
+                        | ((col(ArenaTable.status) == TableStatus.RUNNING)
+                           & (col(ArenaTable.lease_until) < now))
+                    )
+                    .order_by(col(ArenaTable.board_number), col(ArenaTable.number))
+                    .limit(1)
+                )
+                if self.postgres:
+                    query = query.with_for_update(skip_locked=True)
+                table = session.exec(query).first()
+                if table is None:
+                    return None
+                won = session.execute(
+                    update(ArenaTable)
+                    .where(col(ArenaTable.id) == table.id, ArenaTable.status == table.status,
+                           ArenaTable.attempts == table.attempts)
+                    .values(status=TableStatus.RUNNING, claimed_by=worker,
+                            lease_until=now + timedelta(seconds=lease),
+                            attempts=table.attempts + 1)
+                ).rowcount  # type: ignore[attr-defined]
+                session.commit()
+                if won != 1:
+                    continue  # another worker took it first
+                board = session.exec(
+                    select(Board).where(Board.tournament_id == tournament_id,
+                                        Board.number == table.board_number)
+                ).one()
+                seats = session.exec(
+                    select(TableSeat).where(TableSeat.table_id == table.id)
+                    .order_by(col(TableSeat.seat))
+                ).all()
+                deal = DealRecord.loads(board.deal_json).deal
+                return ClaimedTable(table.id, table.board_number, table.number, deal,
+                                    tuple(s.bot_id for s in seats), table.attempts + 1)
+        return None
+
+    def renew(self, table_ids: list[str], worker: str, lease: float = 60.0) -> None:
+        if not table_ids:
+            return
+        with Session(self.engine) as session:
+            session.execute(
+                update(ArenaTable)
+                .where(col(ArenaTable.id).in_(table_ids), ArenaTable.claimed_by == worker,
+                       ArenaTable.status == TableStatus.RUNNING)
+                .values(lease_until=_now() + timedelta(seconds=lease))
+            )
+            session.commit()
+
+    def release(self, table_id: str, worker: str) -> None:
+        """Give a claimed table back unplayed (e.g. the server is stopping)."""
+        with Session(self.engine) as session:
+            session.execute(
+                update(ArenaTable)
+                .where(col(ArenaTable.id) == table_id, ArenaTable.claimed_by == worker,
+                       ArenaTable.status == TableStatus.RUNNING)
+                .values(status=TableStatus.PENDING, claimed_by=None, lease_until=None)
+            )
+            session.commit()
+
+    def release_dead_claims(self, tournament_id: str) -> int:
+        """Tables claimed by a process of this host that no longer runs go back to pending."""
+        host = socket.gethostname()
+        freed = 0
+        with Session(self.engine) as session:
+            running = session.exec(
+                select(ArenaTable).where(ArenaTable.tournament_id == tournament_id,
+                                         ArenaTable.status == TableStatus.RUNNING)
+            ).all()
+            for table in running:
+                owner = (table.claimed_by or "").split(":")
+                if len(owner) == 3 and owner[0] == host and not _pid_alive(int(owner[1])):
+                    table.status = TableStatus.PENDING
+                    table.claimed_by = None
+                    table.lease_until = None
+                    session.add(table)
+                    freed += 1
+            session.commit()
+        return freed
+
+    def finish(self, table_id: str, worker: str, outcome: TableOutcome) -> bool:
+        """Commit a played deal with its full log, atomically; False if the claim was lost."""
+        result = outcome.result
+        infractions: dict[int, int] = {}
+        for infraction in outcome.infractions:
+            infractions[infraction.seat] = infractions.get(infraction.seat, 0) + 1
+        with Session(self.engine) as session:
+            query = select(ArenaTable).where(col(ArenaTable.id) == table_id)
+            if self.postgres:
+                query = query.with_for_update()
+            table = session.exec(query).one()
+            if table.status != TableStatus.RUNNING or table.claimed_by != worker:
+                return False
+            table.status = TableStatus.DONE
+            table.finished_at = _now()
+            table.outcome = result.outcome.value
+            table.record_json = outcome.record.dumps()
+            table.lease_until = None
+            session.add(table)
+            for seat in session.exec(select(TableSeat).where(TableSeat.table_id == table_id)):
+                seat.score = result.scores[seat.seat]
+                seat.infractions = infractions.get(seat.seat, 0)
+                session.add(seat)
+            session.execute(delete(Decision).where(col(Decision.table_id) == table_id))
+            session.add_all([
+                Decision(
+                    table_id=table_id, index=d.index, seat=d.seat, action=format_action(d.action),
+                    seconds=round(d.seconds, 6),
+                    infraction=d.infraction.kind.value if d.infraction else None,
+                    reason=d.infraction.message if d.infraction else None,
+                )
+                for d in outcome.decisions
+            ])
+            session.commit()
+        return True
+
+    def set_status(self, tournament_id: str, status: TournamentStatus) -> None:
+        with Session(self.engine) as session:
+            row = session.get(Tournament, tournament_id)
+            if row is None:
+                raise UnknownTournamentError(f"no tournament with id {tournament_id!r}")
+            row.status = status
+            if status is TournamentStatus.FINISHED:
+                row.finished_at = _now()
+            session.add(row)
+            session.commit()
+
+    # ---------------------------------------------------------------------------- export
+    def boards(self, tournament_id: str) -> list[Board]:
+        with Session(self.engine) as session:
+            rows = list(session.exec(
+                select(Board).where(Board.tournament_id == tournament_id)
+                .order_by(col(Board.number))
+            ))
+            for row in rows:
+                session.expunge(row)
+            return rows
+
+    def tables(self, tournament_id: str) -> list[tuple[ArenaTable, list[TableSeat]]]:
+        with Session(self.engine) as session:
+            tables = list(session.exec(
+                select(ArenaTable).where(ArenaTable.tournament_id == tournament_id)
+                .order_by(col(ArenaTable.board_number), col(ArenaTable.number))
+            ))
+            seats = list(session.exec(
+                select(TableSeat)
+                .join(ArenaTable, col(ArenaTable.id) == col(TableSeat.table_id))
+                .where(ArenaTable.tournament_id == tournament_id)
+                .order_by(col(TableSeat.table_id), col(TableSeat.seat))
+            ))
+            for row in [*tables, *seats]:
+                session.expunge(row)
+        by_table: dict[str, list[TableSeat]] = {}
+        for seat in seats:
+            by_table.setdefault(seat.table_id, []).append(seat)
+        return [(t, by_table.get(t.id, [])) for t in tables]
+
+    def decisions(self, table_id: str) -> list[Decision]:
+        with Session(self.engine) as session:
+            rows = list(session.exec(
+                select(Decision).where(Decision.table_id == table_id)
+                .order_by(col(Decision.index))
+            ))
+            for row in rows:
+                session.expunge(row)
+            return rows
+
+    def record(self, table_id: str) -> DealRecord:
+        with Session(self.engine) as session:
+            table = session.get(ArenaTable, table_id)
+            if table is None:
+                raise LookupError(f"no table with id {table_id!r}")
+            if table.record_json is None:
+                raise LookupError(f"table {table_id} has not been played yet")
+            return DealRecord.from_json(json.loads(table.record_json))
+
+
+def table_id_for(tournament_id: str, board: int, number: int) -> str:
+    return f"{tournament_id}-b{board:04d}-t{number}"
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
