@@ -33,3 +33,11 @@ proto: $(STAMP)
 	$(PY) -m grpc_tools.protoc -I proto --python_out=arena/proto_gen --pyi_out=arena/proto_gen \
 		--grpc_python_out=arena/proto_gen proto/tarot_arena/v1/arena.proto
 	$(PY) scripts/fix_proto_imports.py arena/proto_gen
+
+# Write a new schema migration after changing arena/storage/models.py: make migration m="why"
+migration: $(STAMP)
+	rm -f .migration.db
+	$(PY) -c "from arena.storage.db import make_engine; make_engine('sqlite:///.migration.db')"
+	$(PY) -c "from arena.storage.migrate import revise; revise('sqlite:///.migration.db', '$(m)')"
+	rm -f .migration.db
+	$(PY) -m ruff format arena/storage/migrations/versions

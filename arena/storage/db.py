@@ -10,13 +10,13 @@ from pathlib import Path
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlalchemy.pool import StaticPool
-from sqlmodel import SQLModel, create_engine
+from sqlmodel import create_engine
 
 DEFAULT_URL = "sqlite:///tarot-arena.db"
 
 
 def make_engine(url: str = DEFAULT_URL) -> Engine:
-    """An engine for ``url``, with the tables created if they are missing."""
+    """An engine for ``url``, its schema migrated to the latest revision."""
     if url.startswith("sqlite"):
         memory = url in ("sqlite://", "sqlite:///:memory:")
         if not memory:
@@ -30,9 +30,9 @@ def make_engine(url: str = DEFAULT_URL) -> Engine:
         event.listen(engine, "connect", _sqlite_pragmas)
     else:
         engine = create_engine(url, pool_pre_ping=True)
-    from . import models  # noqa: F401  (registers the tables)
+    from .migrate import upgrade
 
-    SQLModel.metadata.create_all(engine)
+    upgrade(engine)
     return engine
 
 
