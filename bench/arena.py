@@ -369,7 +369,9 @@ def log(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
 
 
-def start_arena(children: Children, hold: bool, profile: str | None = None) -> tuple[Child, list[Child]]:
+def start_arena(
+    children: Children, hold: bool, profile: str | None = None, impl: str = "aio"
+) -> tuple[Child, list[Child]]:
     args = [str(Path(__file__)), "--role", "arena-server"]
     if profile:
         args += ["--profile", profile]
@@ -377,7 +379,8 @@ def start_arena(children: Children, hold: bool, profile: str | None = None) -> t
     hello = server.receive(60)
     bots = [
         children.start(f"bot {i}", [str(BOT), "--port", str(hello["port"]), "--token", token,
-                                    "--max-tables", "1024", *(["--hold"] if hold else [])])
+                                    "--max-tables", "1024", "--impl", impl,
+                                    *(["--hold"] if hold else [])])
         for i, token in enumerate(hello["tokens"])
     ]
     server.receive(60)  # ready: every bot connected
@@ -423,7 +426,8 @@ def parent(args: argparse.Namespace) -> dict[str, Any]:
     began = time.perf_counter()
     try:
         # ---------------------------------------------------------- throughput and the floor
-        server, bots = start_arena(children, hold=False, profile=args.profile)
+        server, bots = start_arena(children, hold=False, profile=args.profile,
+                                   impl=args.bot_impl)
         log(f"arena server pid {server.pid}, {len(bots)} bot processes connected")
         server.send({"cmd": "level", "tables": 4, "deals": 8, "seed": 10**6})  # warm-up
         server.receive(120)
@@ -497,6 +501,8 @@ def main() -> None:
                         help=f"tables open at once for the memory figure (default {HOLD_TABLES})")
     parser.add_argument("--profile", metavar="FILE", default=None,
                         help="cProfile the arena server's trio thread during the levels")
+    parser.add_argument("--bot-impl", choices=("aio", "sync"), default="aio",
+                        help="the bots' gRPC API: grpc.aio (default) or synchronous")
     parser.add_argument("--role", choices=("arena-server", "echo-server"), help=argparse.SUPPRESS)
     parser.add_argument("--streams", type=int, default=1, help=argparse.SUPPRESS)
     parser.add_argument("--seconds", type=float, default=4.0, help=argparse.SUPPRESS)

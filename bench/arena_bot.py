@@ -18,9 +18,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import queue
 import signal
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import grpc
@@ -87,6 +89,43 @@ async def play(port: int, token: str, max_tables: int, hold: bool) -> dict[str, 
     return counts
 
 
+def play_sync(port: int, token: str, max_tables: int, hold: bool) -> dict[str, float]:
+    """The same bot with grpcio's synchronous API: requests are fed by a queue."""
+    counts: dict[str, float] = {"requests": 0, "messages": 0, "think_seconds": 0.0}
+    outbox: queue.SimpleQueue[pb.BotMessage | None] = queue.SimpleQueue()
+    outbox.put(_hello(token, max_tables))
+
+    def requests() -> Iterator[pb.BotMessage]:
+        while (message := outbox.get()) is not None:
+            yield message
+
+    Decision, BotMessage = pb.Decision, pb.BotMessage  # noqa: N806
+    clock = time.perf_counter
+    with grpc.insecure_channel(f"{HOST}:{port}") as channel:
+        try:
+            for message in pb_grpc.BotServiceStub(channel).Connect(requests()):
+                counts["messages"] += 1
+                if message.WhichOneof("kind") != "request":
+                    continue
+                counts["requests"] += 1
+                if hold:
+                    continue
+                began = clock()
+                request = message.request
+                answer = BotMessage(decision=Decision(
+                    table_id=request.table_id, request_id=request.request_id,
+                    action=choose(request),
+                ))
+                counts["think_seconds"] += clock() - began
+                outbox.put(answer)
+        except grpc.RpcError as exc:
+            if exc.code() not in (grpc.StatusCode.CANCELLED, grpc.StatusCode.UNAVAILABLE):
+                print(f"bot: stream ended: {exc.code()} {exc.details()}", file=sys.stderr)
+        finally:
+            outbox.put(None)
+    return counts
+
+
 async def echo(port: int, streams: int) -> int:
     """``streams`` echo streams; the number of round trips answered."""
     answered = 0
@@ -119,6 +158,8 @@ def main() -> None:
     parser.add_argument("--token", default="")
     parser.add_argument("--max-tables", type=int, default=1024)
     parser.add_argument("--hold", action="store_true", help="never answer (keeps tables open)")
+    parser.add_argument("--impl", choices=("aio", "sync"), default="aio",
+                        help="grpc.aio (default) or grpcio's synchronous API")
     parser.add_argument("--echo", type=int, default=0, metavar="N", help="echo client, N streams")
     args = parser.parse_args()
     # The parent ends us with SIGTERM: leave quietly.
@@ -126,6 +167,8 @@ def main() -> None:
     try:
         if args.echo:
             asyncio.run(echo(args.port, args.echo))
+        elif args.impl == "sync":
+            play_sync(args.port, args.token, args.max_tables, args.hold)
         else:
             asyncio.run(play(args.port, args.token, args.max_tables, args.hold))
     except KeyboardInterrupt:

@@ -73,7 +73,7 @@ class TournamentSettings:
         if not self.name.strip() or len(self.name) > 100:
             out.append("the name must be 1 to 100 characters")
         if self.players not in (3, 4, 5):
-            out.append(f"French Tarot is played by 3, 4 or 5 players, not {self.players}")
+            return [f"French Tarot is played by 3, 4 or 5 players, not {self.players}"]
         if not 1 <= self.boards <= 100_000:
             out.append(f"boards must be 1..100000, got {self.boards}")
         if not 0 <= self.seed <= MAX_SEED:

@@ -28,7 +28,7 @@ from arena.rules import (
     legal_actions,
     observe,
 )
-from arena.rules.cards import cards_of
+from arena.rules.cards import DECK_SIZE, cards_of
 from arena.rules.game import explain_illegal
 
 from .events import events_after
@@ -86,6 +86,24 @@ def fallback_action(state: GameState) -> Action:
         if isinstance(action, Play):
             return action
     return legal[0]
+
+
+def _refusal(state: GameState, answer: object) -> tuple[InfractionKind, str]:
+    """Why an answer that is not in the legal list is refused.
+
+    A seat may return anything, even a card that does not exist, which the rules cannot explain:
+    that is malformed, not illegal, and must not stop the deal.
+    """
+    if not isinstance(answer, Action):
+        return (InfractionKind.MALFORMED_ACTION, f"{answer!r} is not an action")
+    card = getattr(answer, "card", 0)
+    if not (isinstance(card, int) and 0 <= card < DECK_SIZE):
+        return (InfractionKind.MALFORMED_ACTION,
+                f"card {card!r} does not exist: cards are numbered 0..{DECK_SIZE - 1}")
+    try:
+        return (InfractionKind.ILLEGAL_ACTION, explain_illegal(state, answer))
+    except (AttributeError, KeyError, TypeError, ValueError):  # e.g. Bid(7): no such contract
+        return (InfractionKind.MALFORMED_ACTION, f"{answer!r} is not a valid action")
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,8 +208,8 @@ class TableRunner:
                            "the bot was disconnected and did not come back in time")
         elif isinstance(answer, Malformed):
             problem = (InfractionKind.MALFORMED_ACTION, answer.reason)
-        elif answer is not None and answer not in legal:
-            problem = (InfractionKind.ILLEGAL_ACTION, explain_illegal(state, answer))
+        elif problem is None and answer not in legal:
+            problem = _refusal(state, answer)
         action: Action
         infraction = None
         if problem is None:

@@ -7,6 +7,7 @@ reason, which the table runner records as an infraction.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Final
 
 from arena.proto_gen.tarot_arena.v1 import arena_pb2 as pb
@@ -20,6 +21,7 @@ from arena.rules import (
     ChelemChoice,
     Contract,
     DealOutcome,
+    DealRecord,
     DeclarePoignee,
     Direction,
     Discard,
@@ -28,6 +30,7 @@ from arena.rules import (
     Phase,
     Play,
     PoigneeLevel,
+    RecordError,
     ShownPoignee,
     TableOptions,
     Trick,
@@ -58,6 +61,23 @@ from arena.table.messages import (
 )
 
 PROTOCOL_VERSION: Final = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Welcome:
+    """The arena's answer to a Hello: the connection-level message has no table-domain
+    counterpart in :mod:`arena.table.messages`, so its value type lives here."""
+
+    bot_id: str
+    protocol_version: int
+    max_tables: int
+    """Tables the arena may seat this connection at, at once."""
+    max_message_bytes: int
+    """Bigger messages from the bot end the stream with RESOURCE_EXHAUSTED."""
+
+
+DecodedArenaMessage = Welcome | TableStart | TableEvent | DecisionRequest | Notice | TableEnd
+"""What a bot receives, decoded (see :func:`arena_message_from_pb`)."""
 
 _CONTRACT_TO_PB: Final = {
     Contract.PETITE: pb.PETITE, Contract.GARDE: pb.GARDE,
@@ -334,6 +354,11 @@ def event_from_pb(message: pb.TableEvent) -> Event:
     raise ValueError(f"unknown event kind {kind!r}")
 
 
+def table_event_from_pb(message: pb.TableEvent) -> TableEvent:
+    """A table event with its addressing; a ``TrickWon``'s index is -1 (not on the wire)."""
+    return TableEvent(message.table_id, message.seat, message.sequence, event_from_pb(message))
+
+
 def request_to_pb(request: DecisionRequest) -> pb.ArenaMessage:
     return pb.ArenaMessage(request=pb.DecisionRequest(
         table_id=request.table_id,
@@ -371,6 +396,17 @@ def notice_to_pb(notice: Notice) -> pb.ArenaMessage:
     ))
 
 
+def notice_from_pb(message: pb.Notice) -> Notice:
+    """Raises ValueError for an infraction kind this version does not know."""
+    kind = _INFRACTION_FROM_PB.get(message.kind)
+    if kind is None:
+        raise ValueError(f"unknown infraction kind {message.kind}")
+    fallback = action_or_raise(message.fallback) if message.HasField("fallback") else None
+    return Notice(
+        message.table_id, message.seat, message.request_id, kind, message.message, fallback
+    )
+
+
 def infraction_kind_to_pb(kind: InfractionKind) -> pb.InfractionKind.ValueType:
     return _INFRACTION_TO_PB[kind]
 
@@ -396,6 +432,61 @@ def table_end_message(end: TableEnd) -> pb.TableEnd:
     )
 
 
+def end_from_pb(message: pb.TableEnd) -> TableEnd:
+    """The result and the revealed deal, both taken from the JSON record the message carries.
+
+    Raises ValueError when the record is missing, malformed or has no result.
+    """
+    try:
+        record = DealRecord.loads(message.record_json)
+    except RecordError as exc:
+        raise ValueError(f"table end of {message.table_id!r}: {exc}") from exc
+    if record.result is None:
+        raise ValueError(f"table end of {message.table_id!r}: the record has no result")
+    return TableEnd(
+        message.table_id, message.seat, record.result, record.deal, tuple(message.discard), record
+    )
+
+
+# ------------------------------------------------------------------------- bot messages
+
+def hello_to_pb(token: str, name: str, version: str, max_tables: int) -> pb.BotMessage:
+    return pb.BotMessage(hello=pb.Hello(
+        token=token, bot_name=name, bot_version=version,
+        protocol_version=PROTOCOL_VERSION, max_tables=max_tables,
+    ))
+
+
+def decision_to_pb(table_id: str, request_id: int, action: Action) -> pb.BotMessage:
+    return pb.BotMessage(decision=pb.Decision(
+        table_id=table_id, request_id=request_id, action=action_to_pb(action),
+    ))
+
+
+def welcome_from_pb(message: pb.Welcome) -> Welcome:
+    return Welcome(
+        message.bot_id, message.protocol_version, message.max_tables, message.max_message_bytes
+    )
+
+
+def arena_message_from_pb(message: pb.ArenaMessage) -> DecodedArenaMessage:
+    """Decode anything the arena sends a bot; ValueError for what this version cannot read."""
+    kind = message.WhichOneof("kind")
+    if kind == "event":
+        return table_event_from_pb(message.event)
+    if kind == "request":
+        return request_from_pb(message.request)
+    if kind == "table_start":
+        return start_from_pb(message.table_start)
+    if kind == "notice":
+        return notice_from_pb(message.notice)
+    if kind == "table_end":
+        return end_from_pb(message.table_end)
+    if kind == "welcome":
+        return welcome_from_pb(message.welcome)
+    raise ValueError(f"unknown arena message kind {kind!r}")
+
+
 def describe_action(message: pb.Action) -> str:
     """Short text of a protocol action for logs."""
     action = action_from_pb(message)
@@ -406,14 +497,21 @@ def describe_action(message: pb.Action) -> str:
 
 __all__ = [
     "PROTOCOL_VERSION",
+    "DecodedArenaMessage",
+    "Welcome",
     "action_from_pb",
     "action_or_raise",
     "action_to_pb",
+    "arena_message_from_pb",
+    "decision_to_pb",
+    "end_from_pb",
     "end_to_pb",
     "event_from_pb",
     "event_to_pb",
+    "hello_to_pb",
     "infraction_kind_from_pb",
     "infraction_kind_to_pb",
+    "notice_from_pb",
     "notice_to_pb",
     "options_from_pb",
     "options_to_pb",
@@ -422,6 +520,8 @@ __all__ = [
     "start_from_pb",
     "start_to_pb",
     "table_end_message",
+    "table_event_from_pb",
     "view_from_pb",
     "view_to_pb",
+    "welcome_from_pb",
 ]

@@ -201,6 +201,7 @@ def play_out(
     poignees: Mapping[int, PoigneeLevel] | None = None,
 ) -> DealResult:
     """Finish the deal with :func:`choose_card`; seats in ``poignees`` show that level first."""
+    assert state.phase is Phase.PLAYING, state
     while state.phase is Phase.PLAYING:
         seat = state.to_act
         assert seat is not None

@@ -1,0 +1,32 @@
+"""A bot that picks uniformly among the legal actions, reproducibly.
+
+Its choices depend only on (seed, table id, seat, how many decisions that seat has been asked
+at that table): not on timing, on which tables run alongside, or on the arena's request ids
+(those are global counters). So replaying a tournament with the same seeds replays the same
+decisions. SHA-256 rather than :func:`hash`, whose value for strings changes with every process.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+
+from clients.sdk import Action, Bot, DecisionRequest, TableView
+
+
+class RandomBot(Bot):
+    name = "random"
+    version = "1"
+    threaded = False  # a choice costs less than a thread hop
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+
+    def rng_for(self, table: TableView) -> random.Random:
+        """The generator for ``table``'s current decision."""
+        key = f"tarot-arena/random-bot/{self.seed}/{table.table_id}/{table.seat}/{table.decisions}"
+        digest = hashlib.sha256(key.encode()).digest()
+        return random.Random(int.from_bytes(digest[:8], "little"))
+
+    def decide(self, table: TableView, request: DecisionRequest) -> Action:
+        return self.rng_for(table).choice(request.legal_actions)

@@ -1,0 +1,71 @@
+"""The Python bot SDK: write one decision method, the SDK plays it on the arena.
+
+::
+
+    from clients.sdk import Bot, run_bot
+
+    class FirstLegal(Bot):
+        def decide(self, table, request):
+            return request.legal_actions[0]
+
+    run_bot(FirstLegal(), "127.0.0.1:50051", token="tka_...", max_tables=4)
+
+or, for any bot class, ``python -m clients.run --server HOST:PORT --token TOKEN --bot
+module.path:ClassName``. A bot sees a :class:`TableView` per seat it holds, kept up to date from
+the arena's messages, and answers :class:`DecisionRequest` values with one of their
+``legal_actions``. The SDK speaks protocol version 1 (``proto/tarot_arena/v1/arena.proto``) over
+one gRPC stream per client, plays several tables at once, and reconnects when the stream breaks.
+
+The implementation modules are private; this module picks the public names.
+"""
+
+from arena.rules import Action, Phase
+from arena.table.messages import (
+    BidMade,
+    CardCalled,
+    CardDiscarded,
+    CardPlayed,
+    ChelemDecided,
+    ChienShown,
+    DecisionRequest,
+    Event,
+    Notice,
+    PartnerRevealed,
+    PlayerInfo,
+    PoigneeShown,
+    TableEnd,
+    TrickWon,
+    TrumpDiscarded,
+)
+from arena.transport.convert import Welcome
+
+from ._bot import Bot
+from ._client import ArenaClient, ArenaRejectedError, Backoff, run_bot
+from ._view import TableView
+
+__all__ = [
+    "Action",
+    "ArenaClient",
+    "ArenaRejectedError",
+    "Backoff",
+    "BidMade",
+    "Bot",
+    "CardCalled",
+    "CardDiscarded",
+    "CardPlayed",
+    "ChelemDecided",
+    "ChienShown",
+    "DecisionRequest",
+    "Event",
+    "Notice",
+    "PartnerRevealed",
+    "Phase",
+    "PlayerInfo",
+    "PoigneeShown",
+    "TableEnd",
+    "TableView",
+    "TrickWon",
+    "TrumpDiscarded",
+    "Welcome",
+    "run_bot",
+]

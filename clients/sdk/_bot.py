@@ -1,0 +1,94 @@
+"""The one class a bot author subclasses.
+
+A bot is a policy, not a network program: it gets a :class:`~clients.sdk.TableView` and a
+:class:`~arena.table.DecisionRequest` and returns one of ``request.legal_actions``. Everything
+else (streams, tables in parallel, reconnection, matching answers to requests) is the client's
+job, so that the same bot can also be driven by tests or an offline simulator.
+
+Every method may be a plain function or a coroutine function (trio). Plain decision methods run
+in a worker thread by default, so that a slow decision at one table never stalls the messages of
+the others; set ``threaded = False`` for bots so fast that a thread costs more than it saves.
+Hooks (``on_*``) run in the receive loop, in message order: keep them quick.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from arena.rules import Action, Phase
+from arena.table.messages import DecisionRequest, Event, Notice, TableEnd
+
+from ._view import TableView
+
+
+class Bot:
+    """Subclass and write :meth:`decide` (or the per-phase methods you care about)."""
+
+    name: ClassVar[str] = ""
+    """Shown in standings; defaults to the class name."""
+    version: ClassVar[str] = "0"
+    """Free text sent in the Hello, e.g. a release number or a git hash."""
+    threaded: ClassVar[bool] = True
+    """Run plain (non-async) decision methods in a worker thread."""
+
+    # -------------------------------------------------------------------------- decisions
+    def decide(self, table: TableView, request: DecisionRequest) -> Action | Any:
+        """Return one of ``request.legal_actions`` (an action, or its text notation such as
+        ``"play T21"``). Called by the per-phase methods unless they are overridden.
+
+        An exception is logged and the request is left unanswered: the arena then plays its
+        documented fallback when the time runs out, and records a timeout.
+        """
+        raise NotImplementedError(f"{type(self).__name__} must define decide() or the "
+                                  f"method for {request.phase.value}")
+
+    def bid(self, table: TableView, request: DecisionRequest) -> Action | Any:
+        """Pass or bid a contract."""
+        return self.decide(table, request)
+
+    def call(self, table: TableView, request: DecisionRequest) -> Action | Any:
+        """Five players: call a card (the taker only)."""
+        return self.decide(table, request)
+
+    def discard(self, table: TableView, request: DecisionRequest) -> Action | Any:
+        """Lay one card of the discard (asked once per card, the taker only)."""
+        return self.decide(table, request)
+
+    def chelem(self, table: TableView, request: DecisionRequest) -> Action | Any:
+        """Announce a chelem or not (the taker only)."""
+        return self.decide(table, request)
+
+    def play(self, table: TableView, request: DecisionRequest) -> Action | Any:
+        """Play a card; before one's first card the legal list may also offer poignees."""
+        return self.decide(table, request)
+
+    # ------------------------------------------------------------------------------ hooks
+    def on_table_start(self, table: TableView) -> Any:
+        """A new table, or a table resumed after a reconnection (``table.resumed``)."""
+
+    def on_event(self, table: TableView, event: Event) -> Any:
+        """A public event; ``table`` already includes it."""
+
+    def on_notice(self, table: TableView | None, notice: Notice) -> Any:
+        """The arena rejected or replaced an answer (``table`` is None if it is unknown)."""
+
+    def on_table_end(self, table: TableView, end: TableEnd) -> Any:
+        """The deal is over: ``end.result`` has the scores, ``end.deal`` every hand."""
+
+    # --------------------------------------------------------------------------- internal
+    def method_for(self, request: DecisionRequest) -> Any:
+        """The bound method that answers ``request``."""
+        return getattr(self, _METHOD_BY_PHASE.get(request.phase, "decide"))
+
+    @property
+    def display_name(self) -> str:
+        return self.name or type(self).__name__
+
+
+_METHOD_BY_PHASE = {
+    Phase.BIDDING: "bid",
+    Phase.CALLING: "call",
+    Phase.DISCARDING: "discard",
+    Phase.CHELEM: "chelem",
+    Phase.PLAYING: "play",
+}

@@ -1,0 +1,374 @@
+"""The connection to the arena: handshake, tables in parallel, answers, reconnection.
+
+Why it is shaped this way:
+
+- One stream carries every table of the connection, so messages are routed by
+  ``(table_id, seat)`` to a :class:`TableView` each, and decisions run as tasks of their own:
+  a slow decision at one table never holds up the messages of the others.
+- Answers are matched by ``(table_id, request_id)`` and remembered until the table ends, so a
+  request is decided once, answered once per stream, and a request the arena re-sends after a
+  reconnection gets the answer already computed (or the one still being computed).
+- A broken stream is retried with exponential backoff and jitter, so that a restarting arena is
+  not hammered by every bot at the same instant; a refusal that retrying cannot fix (bad token,
+  protocol version, malformed Hello) raises :class:`ArenaRejectedError` instead.
+- Cancellation is the way to stop (trio style): the stream is half-closed so that the arena
+  ends it with OK, then cancelled if it does not within a short grace.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import logging
+import random
+import signal
+from dataclasses import dataclass
+from typing import Any, Final, NoReturn
+
+import grpc
+import trio
+
+from arena.rules import Action, parse_action
+from arena.table.messages import DecisionRequest, Notice, TableEnd, TableEvent, TableStart
+from arena.transport import convert
+from arena.transport.convert import Welcome
+
+from ._bot import Bot
+from ._link import AsyncioThread, Stream, StreamEnded
+from ._view import TableView
+
+log = logging.getLogger("clients.sdk")
+
+FATAL_CODES: Final = frozenset({
+    grpc.StatusCode.UNAUTHENTICATED,
+    grpc.StatusCode.PERMISSION_DENIED,
+    grpc.StatusCode.FAILED_PRECONDITION,
+    grpc.StatusCode.INVALID_ARGUMENT,
+    grpc.StatusCode.UNIMPLEMENTED,
+})
+"""Status codes that end the client: retrying the same Hello would get the same answer."""
+
+CLOSE_GRACE: Final = 1.0
+"""Seconds to wait for the arena to end a half-closed stream before cancelling it."""
+RESUME_GRACE: Final = 5.0
+"""After a reconnection, tables the arena has not resumed within this time are forgotten: they
+ended while the bot was away (the protocol then sends no TableEnd)."""
+CHANNEL_OPTIONS: Final = (("grpc.max_receive_message_length", 16 * 1024 * 1024),)
+
+
+class ArenaRejectedError(Exception):
+    """The arena refused the connection for a reason retrying cannot fix."""
+
+    def __init__(self, code: grpc.StatusCode, details: str) -> None:
+        super().__init__(f"the arena refused the connection: {code.name}: {details}")
+        self.code = code
+        self.details = details
+
+
+@dataclass(frozen=True, slots=True)
+class Backoff:
+    """Delays between connection attempts: ``initial * multiplier ** failures``, capped at
+    ``maximum``, of which a random fraction up to ``jitter`` is taken off."""
+
+    initial: float = 0.25
+    maximum: float = 30.0
+    multiplier: float = 2.0
+    jitter: float = 0.5
+
+    def __post_init__(self) -> None:
+        if not (0 < self.initial <= self.maximum and self.multiplier >= 1
+                and 0 <= self.jitter <= 1):
+            raise ValueError(f"inconsistent backoff {self}")
+
+    def delay(self, failures: int, rng: random.Random) -> float:
+        """Seconds to wait after ``failures`` failed attempts in a row (0 = the first)."""
+        base = min(self.maximum, self.initial * self.multiplier ** min(failures, 64))
+        return base * (1 - self.jitter * rng.random())
+
+
+@dataclass(slots=True)
+class _Answer:
+    """One request, decided once: its answer when known, and the stream it last went on."""
+
+    seat: int
+    message: Any = None
+    sent_on: int | None = None
+
+
+class ArenaClient:
+    """Plays ``bot`` on the arena at ``server`` (``host:port``) until cancelled.
+
+    ``tables`` holds the view of every (table_id, seat) in play; ``welcome`` the arena's last
+    Welcome; ``connections`` counts the streams the arena accepted (more than one after a
+    reconnection).
+    """
+
+    def __init__(
+        self,
+        bot: Bot,
+        server: str,
+        token: str,
+        *,
+        max_tables: int = 1,
+        name: str | None = None,
+        version: str | None = None,
+        backoff: Backoff | None = None,
+        resume_grace: float = RESUME_GRACE,
+    ) -> None:
+        if not token:
+            raise ValueError("a bot token is needed (given once at registration)")
+        if not 1 <= max_tables:
+            raise ValueError(f"max_tables must be at least 1, got {max_tables}")
+        self.bot = bot
+        self.server = server
+        self.token = token
+        self.max_tables = max_tables
+        self.name = name or bot.display_name
+        self.version = version or bot.version
+        self.backoff = backoff or Backoff()
+        self.resume_grace = resume_grace
+        self.welcome: Welcome | None = None
+        self.tables: dict[tuple[str, int], TableView] = {}
+        self.connections = 0
+        self._stream: Stream | None = None
+        self._view_stream: dict[tuple[str, int], int] = {}
+        self._answers: dict[tuple[str, int], _Answer] = {}
+        self._rng = random.Random()
+        self._nursery: trio.Nursery | None = None
+
+    # --------------------------------------------------------------------------- running
+    async def run(self, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> NoReturn:
+        """Connect, play, reconnect; ``task_status.started(welcome)`` on the first Welcome.
+
+        Raises :class:`ArenaRejectedError` when the arena refuses the connection.
+        """
+        hello = convert.hello_to_pb(self.token, self.name, self.version, self.max_tables)
+        async with trio.open_nursery() as nursery:
+            self._nursery = nursery
+            thread: AsyncioThread = await nursery.start(AsyncioThread().run)
+            failures = 0
+            while True:
+                stream = Stream(thread, self.server, hello, CHANNEL_OPTIONS)
+                try:
+                    ended = await self._receive(stream, task_status)
+                finally:
+                    welcomed = self._stream is stream
+                    self._stream = None
+                    with trio.CancelScope(shield=True):
+                        await stream.aclose(CLOSE_GRACE)
+                if ended.code in FATAL_CODES:
+                    raise ArenaRejectedError(ended.code, ended.details)
+                if welcomed:
+                    failures = 0
+                delay = self.backoff.delay(failures, self._rng)
+                failures += 1
+                log.warning("connection to %s lost (%s: %s); reconnecting in %.2f s",
+                            self.server, ended.code.name, ended.details, delay)
+                await trio.sleep(delay)
+
+    async def _receive(self, stream: Stream, task_status: Any) -> StreamEnded:
+        async for item in stream.messages:
+            if isinstance(item, StreamEnded):
+                return item
+            try:
+                message = convert.arena_message_from_pb(item)
+            except ValueError as exc:
+                log.error("undecodable message from the arena, ignored: %s", exc)
+                continue
+            if isinstance(message, Welcome):
+                self._on_welcome(stream, message, task_status)
+            else:
+                await self._dispatch(stream, message)
+        return StreamEnded(grpc.StatusCode.CANCELLED, "closed by the client")
+
+    def _on_welcome(self, stream: Stream, welcome: Welcome, task_status: Any) -> None:
+        first = self.connections == 0
+        self.welcome = welcome
+        self.connections += 1
+        self._stream = stream
+        log.info("connected to %s as bot %s (%s %s), up to %d tables at once", self.server,
+                 welcome.bot_id, self.name, self.version, welcome.max_tables)
+        if first:
+            task_status.started(welcome)
+        elif self.tables:
+            assert self._nursery is not None
+            self._nursery.start_soon(self._forget_unresumed, stream, set(self.tables))
+
+    async def _forget_unresumed(self, stream: Stream, keys: set[tuple[str, int]]) -> None:
+        await trio.sleep(self.resume_grace)
+        if self._stream is not stream:
+            return  # yet another reconnection: its own check will run
+        for key in keys:
+            if key in self.tables and self._view_stream.get(key) != stream.id:
+                log.warning("table %r seat %d was not resumed after the reconnection: it ended "
+                            "while the bot was away; forgetting it", *key)
+                self._forget(key)
+
+    def _forget(self, key: tuple[str, int]) -> None:
+        self.tables.pop(key, None)
+        self._view_stream.pop(key, None)
+        table_id, seat = key
+        for answer_key in [k for k, a in self._answers.items()
+                           if k[0] == table_id and a.seat == seat]:
+            del self._answers[answer_key]
+
+    # ------------------------------------------------------------------------- messages
+    async def _dispatch(self, stream: Stream, message: object) -> None:
+        if isinstance(message, TableEvent):
+            await self._on_event(message)
+        elif isinstance(message, DecisionRequest):
+            self._on_request(stream, message)
+        elif isinstance(message, TableStart):
+            await self._on_start(stream, message)
+        elif isinstance(message, Notice):
+            log.warning("arena notice, table %r seat %d request %d: %s: %s%s", message.table_id,
+                        message.seat, message.request_id, message.kind.value, message.message,
+                        f" (played {message.fallback})" if message.fallback else "")
+            view = self.tables.get((message.table_id, message.seat))
+            await self._hook(self.bot.on_notice, view, message)
+        elif isinstance(message, TableEnd):
+            await self._on_end(message)
+
+    async def _on_start(self, stream: Stream, start: TableStart) -> None:
+        key = (start.table_id, start.seat)
+        old = self.tables.get(key)
+        view = TableView.from_start(start, old.decisions if old and start.resumed else 0)
+        self.tables[key] = view
+        self._view_stream[key] = stream.id
+        log.info("table %r seat %d %s", start.table_id, start.seat,
+                 "resumed" if start.resumed else "started")
+        await self._hook(self.bot.on_table_start, view)
+
+    async def _on_event(self, message: TableEvent) -> None:
+        key = (message.table_id, message.seat)
+        view = self.tables.get(key)
+        if view is None:
+            log.warning("event for table %r seat %d, which this bot does not hold: ignored", *key)
+            return
+        if message.sequence < view.next_sequence:
+            log.debug("event %d of table %r seat %d seen already: ignored", message.sequence,
+                      *key)
+            return
+        if message.sequence > view.next_sequence:
+            log.warning("events %d..%d of table %r seat %d are missing", view.next_sequence,
+                        message.sequence - 1, *key)
+        try:
+            view = view.apply(message.event)
+        except Exception:
+            log.exception("could not apply %r to table %r seat %d", message.event, *key)
+            return
+        view = dataclasses.replace(view, next_sequence=message.sequence + 1)
+        self.tables[key] = view
+        await self._hook(self.bot.on_event, view, message.event)
+
+    def _on_request(self, stream: Stream, request: DecisionRequest) -> None:
+        key = (request.table_id, request.request_id)
+        answer = self._answers.get(key)
+        if answer is not None:  # re-sent after a reconnection, or a duplicate
+            if answer.message is not None and answer.sent_on != stream.id:
+                log.info("request %d of table %r re-sent: answering it again on the new stream",
+                         request.request_id, request.table_id)
+                stream.send(answer.message)
+                answer.sent_on = stream.id
+            return
+        view_key = (request.table_id, request.seat)
+        view = self.tables.get(view_key)
+        if view is None:
+            log.error("request %d for table %r seat %d, which this bot does not hold: ignored",
+                      request.request_id, *view_key)
+            return
+        view = self.tables[view_key] = view.with_request(request)
+        answer = self._answers[key] = _Answer(request.seat)
+        assert self._nursery is not None
+        self._nursery.start_soon(self._decide, view, request, answer)
+
+    async def _decide(self, view: TableView, request: DecisionRequest, answer: _Answer) -> None:
+        method = self.bot.method_for(request)
+        try:
+            if inspect.iscoroutinefunction(method):
+                result = await method(view, request)
+            elif self.bot.threaded:
+                result = await trio.to_thread.run_sync(
+                    method, view, request, abandon_on_cancel=True
+                )
+            else:
+                result = method(view, request)
+            action = _as_action(result)
+        except Exception:
+            log.exception("%s failed to decide request %d of table %r seat %d: no answer sent",
+                          self.name, request.request_id, request.table_id, request.seat)
+            return
+        if action not in request.legal_actions:
+            log.warning("%s answered %s to request %d of table %r, which is not legal: the arena "
+                        "will play its fallback", self.name, action, request.request_id,
+                        request.table_id)
+        if self._answers.get((request.table_id, request.request_id)) is not answer:
+            log.info("answer to request %d of table %r dropped: the table is over",
+                     request.request_id, request.table_id)
+            return
+        answer.message = convert.decision_to_pb(request.table_id, request.request_id, action)
+        stream = self._stream
+        if stream is not None:
+            stream.send(answer.message)
+            answer.sent_on = stream.id
+
+    async def _on_end(self, end: TableEnd) -> None:
+        key = (end.table_id, end.seat)
+        view = self.tables.get(key)
+        self._forget(key)
+        log.info("table %r seat %d over: %s, score %+d", end.table_id, end.seat,
+                 end.result.outcome.value, end.result.scores[end.seat])
+        if view is not None:
+            await self._hook(self.bot.on_table_end, view, end)
+
+    async def _hook(self, fn: Any, *args: Any) -> None:
+        """Run a bot hook; its errors are logged, never allowed to break the connection."""
+        try:
+            result = fn(*args)
+            if inspect.isawaitable(result):
+                await result
+        except Exception:
+            log.exception("error in %s.%s", type(self.bot).__name__, fn.__name__)
+
+
+def _as_action(result: object) -> Action:
+    if isinstance(result, str):
+        return parse_action(result)
+    if isinstance(result, Action):  # type: ignore[arg-type]
+        return result  # type: ignore[return-value]
+    raise TypeError(f"a decision must return an Action or its notation, got {result!r}")
+
+
+# ------------------------------------------------------------------------------ entry points
+def run_bot(
+    bot: Bot,
+    server: str = "127.0.0.1:50051",
+    token: str = "",
+    *,
+    max_tables: int = 1,
+    name: str | None = None,
+    version: str | None = None,
+    backoff: Backoff | None = None,
+) -> None:
+    """Play ``bot`` until Ctrl-C or SIGTERM (then return normally, the stream closed).
+
+    Blocking: it runs its own trio loop; from trio code, run :meth:`ArenaClient.run` instead.
+    Raises :class:`ArenaRejectedError` when the arena refuses the connection, ValueError for
+    bad arguments.
+    """
+    client = ArenaClient(bot, server, token, max_tables=max_tables, name=name, version=version,
+                         backoff=backoff)
+    trio.run(_run_until_signal, client)
+
+
+async def _run_until_signal(client: ArenaClient) -> None:
+    async with trio.open_nursery() as nursery:
+        with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+            nursery.start_soon(_stop_on_signal, signals, nursery.cancel_scope)
+            await client.run()
+
+
+async def _stop_on_signal(signals: Any, scope: trio.CancelScope) -> None:
+    async for signum in signals:
+        log.info("%s: closing the connection", signal.Signals(signum).name)
+        scope.cancel()

@@ -1,0 +1,242 @@
+"""One seat's view of one table on the bot side, rebuilt from what the arena sends.
+
+The arena sends a full :class:`~arena.rules.Observation` only in ``TableStart`` (at the start
+and after a reconnection) and then public events; this module replays those events so that a
+bot always sees the table as it is now, without keeping its own bookkeeping.
+
+A view is frozen: every event gives a new one. That makes it safe to hand to a decision running
+in a worker thread while the connection keeps receiving events (after a timeout, the arena plays
+on without waiting), and makes the update rules easy to test against the engine's own
+:func:`~arena.rules.observe`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from arena.rules import (
+    Action,
+    Bid,
+    Card,
+    Contract,
+    Observation,
+    Phase,
+    ShownPoignee,
+    TableOptions,
+    Trick,
+)
+from arena.rules.deal import CHIEN_SIZES, HAND_SIZES
+from arena.table.messages import (
+    BidMade,
+    CardCalled,
+    CardDiscarded,
+    CardPlayed,
+    ChelemDecided,
+    ChienShown,
+    DecisionRequest,
+    Event,
+    PartnerRevealed,
+    PlayerInfo,
+    PoigneeShown,
+    TableStart,
+    TrickWon,
+    TrumpDiscarded,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class TableView:
+    """What one seat knows of one table now. Seats are numbered 0..players-1 in turn order."""
+
+    table_id: str
+    seat: int
+    """This view's seat (a bot may hold several seats of one table: one view each)."""
+    options: TableOptions
+    dealer: int
+    players: tuple[PlayerInfo, ...]
+    """By seat: the bot id and name holding each seat."""
+    phase: Phase
+    """As far as this seat can tell: the others cannot see the taker's last discard, so for them
+    the phase stays DISCARDING until the chelem decision or the first card."""
+    to_act: int | None
+    """Whose turn it is, as far as this seat can tell (see ``phase``); None once over."""
+    hand: tuple[Card, ...]
+    """This seat's cards now, ascending."""
+    bids: tuple[tuple[int, Action], ...]
+    """(seat, pass or bid) in the order spoken."""
+    contract: Contract | None
+    """The highest bid so far (the contract once bidding is over)."""
+    taker: int | None
+    called_card: Card | None
+    """Five players: the card the taker called."""
+    partner: int | None
+    """Five players: the taker's partner, once the called card has been played (None when the
+    taker called its own card)."""
+    chien: tuple[Card, ...] | None
+    """The chien once shown to all (Petite, Garde); None otherwise."""
+    discard: tuple[Card, ...]
+    """This seat's own discard, ascending; empty unless it is the taker."""
+    discarded_trumps: tuple[Card, ...]
+    """Trumps the taker had to discard, shown to all."""
+    chelem_announced: bool
+    poignees: tuple[ShownPoignee, ...]
+    tricks: tuple[Trick, ...]
+    """Finished tricks, in order."""
+    current_trick: tuple[tuple[int, Card], ...]
+    """(seat, card) of the trick being played, in play order."""
+    resumed: bool = False
+    """True when this view came from a TableStart re-sent after a reconnection."""
+    next_sequence: int = 0
+    """Sequence number of the next event expected for this seat."""
+    decisions: int = 0
+    """Decision requests this seat has received at this table, the current one included."""
+
+    # ------------------------------------------------------------------------ building
+    @classmethod
+    def from_start(cls, start: TableStart, decisions: int = 0) -> TableView:
+        """The view a TableStart gives; ``decisions`` carries the count over a resumption."""
+        view = start.view
+        return cls(
+            table_id=start.table_id,
+            seat=start.seat,
+            options=start.options,
+            dealer=start.dealer,
+            players=start.players,
+            phase=view.phase,
+            to_act=view.to_act,
+            hand=tuple(sorted(view.hand)),
+            bids=view.bids,
+            contract=view.contract,
+            taker=view.taker,
+            called_card=view.called_card,
+            partner=view.partner,
+            chien=view.chien,
+            discard=tuple(sorted(view.discard or ())),
+            discarded_trumps=view.discarded_trumps,
+            chelem_announced=view.chelem_announced,
+            poignees=view.poignees,
+            tricks=view.tricks,
+            current_trick=view.current_trick,
+            resumed=start.resumed,
+            next_sequence=start.next_sequence,
+            decisions=decisions,
+        )
+
+    def with_request(self, request: DecisionRequest) -> TableView:
+        """The view as the arena asks this seat to decide: the request is authoritative."""
+        return dataclasses.replace(
+            self, phase=request.phase, to_act=request.seat, hand=tuple(sorted(request.hand)),
+            decisions=self.decisions + 1,
+        )
+
+    def apply(self, event: Event) -> TableView:
+        """The view after ``event``; the rules' transitions, as far as this seat can see them."""
+        n = self.options.players
+        replace = dataclasses.replace
+        if isinstance(event, CardPlayed):
+            hand = _without(self.hand, event.card) if event.seat == self.seat else self.hand
+            return replace(
+                self, phase=Phase.PLAYING, hand=hand, to_act=(event.seat + 1) % n,
+                current_trick=(*self.current_trick, (event.seat, event.card)),
+            )
+        if isinstance(event, TrickWon):
+            tricks = (*self.tricks, event.trick)
+            over = len(tricks) == HAND_SIZES[n]
+            return replace(
+                self, tricks=tricks, current_trick=(),
+                phase=Phase.FINISHED if over else Phase.PLAYING,
+                to_act=None if over else event.trick.winner,
+            )
+        if isinstance(event, BidMade):
+            view = replace(self, bids=(*self.bids, (event.seat, event.action)))
+            if isinstance(event.action, Bid):
+                view = replace(view, contract=event.action.contract, taker=event.seat)
+            if len(view.bids) < n:
+                return replace(view, to_act=(event.seat + 1) % n)
+            if view.contract is None:
+                return replace(view, phase=Phase.FINISHED, to_act=None)
+            if n == 5:
+                return replace(view, phase=Phase.CALLING, to_act=view.taker)
+            return view._after_call()
+        if isinstance(event, CardCalled):
+            return replace(self, called_card=event.card)._after_call()
+        if isinstance(event, ChienShown):
+            hand = self.hand
+            if self.seat == self.taker:
+                hand = tuple(sorted((*hand, *event.cards)))
+            return replace(self, chien=event.cards, hand=hand)
+        if isinstance(event, CardDiscarded):
+            view = replace(
+                self, hand=_without(self.hand, event.card),
+                discard=tuple(sorted((*self.discard, event.card))),
+            )
+            return view._ask_chelem() if len(view.discard) == CHIEN_SIZES[n] else view
+        if isinstance(event, TrumpDiscarded):
+            return replace(self, discarded_trumps=(*self.discarded_trumps, event.card))
+        if isinstance(event, ChelemDecided):
+            return replace(self, chelem_announced=event.announce)._start_play()
+        if isinstance(event, PoigneeShown):
+            return replace(self, poignees=(*self.poignees, event.poignee))
+        if isinstance(event, PartnerRevealed):
+            return replace(self, partner=None if event.seat == self.taker else event.seat)
+        raise TypeError(f"not an event: {event!r}")  # pragma: no cover - the union is closed
+
+    def _after_call(self) -> TableView:
+        assert self.contract is not None
+        if self.contract.chien_shown:  # the chien is shown next (a ChienShown event)
+            return dataclasses.replace(self, phase=Phase.DISCARDING, to_act=self.taker)
+        return self._ask_chelem()
+
+    def _ask_chelem(self) -> TableView:
+        if self.options.beginner:
+            return self._start_play()
+        return dataclasses.replace(self, phase=Phase.CHELEM, to_act=self.taker)
+
+    def _start_play(self) -> TableView:
+        leader = self.taker if self.chelem_announced else self.first_seat
+        return dataclasses.replace(self, phase=Phase.PLAYING, to_act=leader)
+
+    # ------------------------------------------------------------------------- reading
+    @property
+    def key(self) -> tuple[str, int]:
+        """(table_id, seat): how the arena addresses this view's messages."""
+        return (self.table_id, self.seat)
+
+    @property
+    def first_seat(self) -> int:
+        """The seat after the dealer: bids first and, without a chelem, leads first."""
+        return (self.dealer + 1) % self.options.players
+
+    @property
+    def is_taker(self) -> bool:
+        return self.taker is not None and self.taker == self.seat
+
+    def name_of(self, seat: int) -> str:
+        """The bot name at ``seat`` ("" if unknown)."""
+        return next((p.bot_name for p in self.players if p.seat == seat), "")
+
+    def played_cards(self) -> tuple[Card, ...]:
+        """Every card played so far: finished tricks, then the current trick."""
+        return (
+            *(c for t in self.tricks for c in t.cards), *(c for _, c in self.current_trick)
+        )
+
+    def as_observation(self, request: DecisionRequest | None = None) -> Observation:
+        """This view as the engine's :class:`~arena.rules.Observation`, with the legal actions
+        of ``request`` if given, for bots written against the rules engine."""
+        return Observation(
+            seat=self.seat, options=self.options, dealer=self.dealer, phase=self.phase,
+            to_act=self.to_act, hand=self.hand,
+            legal_actions=request.legal_actions if request is not None else (),
+            bids=self.bids, contract=self.contract, taker=self.taker,
+            called_card=self.called_card, partner=self.partner, chien=self.chien,
+            discard=self.discard if self.is_taker else None,
+            discarded_trumps=self.discarded_trumps, chelem_announced=self.chelem_announced,
+            poignees=self.poignees, tricks=self.tricks, current_trick=self.current_trick,
+            result=None, deal=None,
+        )
+
+
+def _without(cards: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
+    return tuple(c for c in cards if c != card)

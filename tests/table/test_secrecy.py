@@ -1,0 +1,333 @@
+"""No hidden card reaches a seat before the end of the deal.
+
+Every message each seat's channel receives over hundreds of random deals (3, 4 and 5 players,
+every contract) is checked at the moment it arrives, both as the runner sends it and as it
+travels on the wire (encoded to protobuf and decoded back), against what that seat may know then:
+
+- its own cards (as dealt, and the chien once the taker takes it up);
+- cards played, poignées shown, trumps shown from the discard, the called card's name;
+- the chien once it is shown to all (Petite, Garde; never for a Garde Sans or Garde Contre);
+- the taker alone sees its whole discard;
+- with five players, the partner's identity only once the called card is played.
+
+Views are also taken at random moments through the :class:`~arena.table.messages.ViewFn` the
+runner hands out, which is what a reconnecting bot is sent.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+import pytest
+
+from arena.rules import (
+    PASS,
+    Action,
+    Bid,
+    CallCard,
+    Contract,
+    Discard,
+    GameState,
+    Observation,
+    Phase,
+    Play,
+    observe,
+)
+from arena.rules.cards import cards_of, is_trump
+from arena.table import (
+    DecisionRequest,
+    Notice,
+    TableEnd,
+    TableEvent,
+    TableRunner,
+    TableStart,
+)
+from arena.table.messages import (
+    BidMade,
+    CardCalled,
+    CardDiscarded,
+    CardPlayed,
+    ChienShown,
+    PartnerRevealed,
+    PoigneeShown,
+    TrumpDiscarded,
+)
+from arena.transport import convert
+
+from .fakes import FakeSeat, make_runner, random_player
+
+DEALS_PER_TABLE_SIZE = 100
+
+
+class Leak(AssertionError):
+    pass
+
+
+def allowed_cards(state: GameState, seat: int) -> set[int]:
+    """The cards ``seat`` may know the place of now."""
+    deal = state.deal
+    allowed = set(deal.hands[seat])
+    for actor, action in state.history:
+        shown = isinstance(action, Play) or (
+            isinstance(action, Discard) and (actor == seat or is_trump(action.card))
+        )
+        if shown:
+            allowed.add(action.card)
+    for poignee in state.poignees:
+        allowed.update(poignee.cards)
+    if chien_shown(state):
+        allowed.update(deal.chien)  # shown to all, and taken up by the taker
+    return allowed
+
+
+def chien_shown(state: GameState) -> bool:
+    """Petite or Garde, once the bidding (and the call) is over."""
+    return (
+        state.contract is not None and state.contract.chien_shown
+        and state.phase not in (Phase.BIDDING, Phase.CALLING)
+    )
+
+
+def partner_known(state: GameState) -> bool:
+    return state.called_card is not None and any(
+        isinstance(a, Play) and a.card == state.called_card for _, a in state.history
+    )
+
+
+def action_cards(actions: Iterable[Action]) -> Iterator[int]:
+    for action in actions:
+        if isinstance(action, CallCard):
+            continue  # every card of the right rank is callable, wherever it lies
+        card = getattr(action, "card", None)
+        if card is not None:
+            yield card
+
+
+def view_cards(view: Observation) -> Iterator[int]:
+    yield from view.hand
+    yield from view.chien or ()
+    yield from view.discard or ()
+    yield from view.discarded_trumps
+    for poignee in view.poignees:
+        yield from poignee.cards
+    for trick in view.tricks:
+        yield from trick.cards
+    for _, card in view.current_trick:
+        yield card
+    yield from action_cards(view.legal_actions)
+
+
+class Spy:
+    """Checks everything one seat receives, at the moment it arrives."""
+
+    def __init__(self, runner: TableRunner, seat: int, rng: random.Random) -> None:
+        self.runner = runner
+        self.seat = seat
+        self.rng = rng
+        self.ended = False
+        self.checked = 0
+
+    @property
+    def state(self) -> GameState:
+        return self.runner.state
+
+    def fail(self, what: str, message: Any) -> None:
+        raise Leak(f"seat {self.seat} {what}: {message!r}\nstate: {self.state!r}")
+
+    def check_cards(self, cards: Iterable[int], message: Any) -> None:
+        hidden = set(cards) - allowed_cards(self.state, self.seat)
+        if hidden:
+            self.fail(f"was sent hidden cards {sorted(hidden)}", message)
+
+    def check_view(self, view: Observation, message: Any) -> None:
+        state = self.state
+        if view.seat != self.seat:
+            self.fail("was sent another seat's view", message)
+        if view.result is not None or view.deal is not None:
+            self.fail("saw the deal's result before its end", message)
+        if view.hand != tuple(sorted(view.hand)) or set(view.hand) != set(
+            self.current_hand()
+        ):
+            self.fail("was sent a hand that is not its own", message)
+        if view.discard and self.seat != state.taker:
+            self.fail("saw the taker's discard", message)
+        if view.chien and not chien_shown(state):
+            self.fail("saw an unshown chien", message)
+        if view.partner is not None and not partner_known(state):
+            self.fail("learnt the partner before the called card was played", message)
+        self.check_cards(view_cards(view), message)
+        self.checked += 1
+
+    def current_hand(self) -> list[int]:
+        return cards_of(self.state.hands[self.seat])
+
+    def check(self, message: Any) -> None:
+        if self.ended:
+            self.fail("was sent a message after the table's end", message)
+        state = self.state
+        if isinstance(message, TableStart):
+            if message.seat != self.seat:
+                self.fail("was sent another seat's TableStart", message)
+            self.check_view(message.view, message)
+        elif isinstance(message, TableEvent):
+            event = message.event
+            if message.seat != self.seat:
+                self.fail("was sent another seat's event", message)
+            if isinstance(event, CardDiscarded) and self.seat != state.taker:
+                self.fail("was told a card of the discard", message)
+            if isinstance(event, ChienShown) and not chien_shown(state):
+                self.fail("was shown the chien of a Garde Sans or Contre", message)
+            if isinstance(event, PartnerRevealed) and not partner_known(state):
+                self.fail("learnt the partner too early", message)
+            if isinstance(event, TrumpDiscarded) and not is_trump(event.card):
+                self.fail("was shown a discarded card that is not a trump", message)
+            if not isinstance(event, CardCalled):
+                self.check_cards(event_cards(event), message)
+        elif isinstance(message, DecisionRequest):
+            if message.seat != self.seat or state.to_act != self.seat:
+                self.fail("was asked to decide for another seat", message)
+            if set(message.hand) != set(self.current_hand()):
+                self.fail("was sent a hand that is not its own", message)
+            self.check_cards(message.hand, message)
+            self.check_cards(action_cards(message.legal_actions), message)
+        elif isinstance(message, Notice):
+            if message.seat != self.seat:
+                self.fail("was sent another seat's notice", message)
+            self.check_cards(action_cards([message.fallback] if message.fallback else []),
+                             message)
+        elif isinstance(message, TableEnd):
+            self.ended = True
+        else:
+            self.fail("was sent something unknown", message)
+        self.checked += 1
+
+
+def event_cards(event: Any) -> Iterator[int]:
+    if isinstance(event, PoigneeShown):
+        yield from event.poignee.cards
+    elif isinstance(event, ChienShown):
+        yield from event.cards
+    elif hasattr(event, "trick"):
+        yield from event.trick.cards
+    elif hasattr(event, "card"):
+        yield event.card
+
+
+def wire(message: Any) -> Any:
+    """``message`` as a bot decodes it after the trip through protobuf."""
+    if isinstance(message, TableStart):
+        return convert.start_from_pb(convert.start_to_pb(message).table_start)
+    if isinstance(message, TableEvent):
+        decoded = convert.event_from_pb(convert.event_to_pb(message).event)
+        return TableEvent(message.table_id, message.seat, message.sequence, decoded)
+    if isinstance(message, DecisionRequest):
+        return convert.request_from_pb(convert.request_to_pb(message).request)
+    return message
+
+
+class SpiedSeat(FakeSeat):
+    """A random player whose every incoming message is checked, raw and through the wire."""
+
+    spy: Spy
+
+    def record(self, message: Any) -> None:
+        self.received.append(message)
+        if not isinstance(message, TableEnd):
+            self.spy.check(wire(message))
+        self.spy.check(message)
+        # What a reconnection would be sent now (once the deal is over, it is all revealed).
+        state = self.spy.state
+        if self.view and not state.is_over and self.spy.rng.random() < 0.2:
+            self.spy.check_view(self.view(), "a view for a reconnection")
+
+    async def start(self, start: TableStart, view: Any) -> None:
+        self.view = view
+        self.record(start)
+
+    async def send(self, event: TableEvent) -> None:
+        self.record(event)
+
+    async def ask(self, request: DecisionRequest) -> Any:
+        self.record(request)
+        return await self.policy(request)
+
+    async def notice(self, notice: Notice) -> None:
+        self.record(notice)
+
+    async def end(self, end: TableEnd) -> None:
+        self.record(end)
+
+
+async def play_spied(players: int, seed: int, rng: random.Random, forced: Contract | None) -> Any:
+    seats = [SpiedSeat(random_player(rng)) for _ in range(players)]
+    if forced is not None:  # the first seat to speak bids this contract (the others at random)
+        first = (seed + 1) % players
+        policy = seats[first].policy
+
+        async def bidder(request: DecisionRequest) -> Any:
+            if request.phase is Phase.BIDDING and Bid(forced) in request.legal_actions:
+                return Bid(forced)
+            return await policy(request)
+
+        seats[first].policy = bidder
+    runner = make_runner(seats, seed=seed, dealer=seed % players)
+    for seat, fake in enumerate(seats):
+        fake.spy = Spy(runner, seat, rng)
+    outcome = await runner.run()
+    assert all(fake.spy.ended for fake in seats)
+    return outcome
+
+
+async def test_no_hidden_card_reaches_a_seat_before_the_end() -> None:
+    rng = random.Random("secrecy")
+    seen: Counter[str] = Counter()
+    forced_cycle = [None, None, Contract.GARDE_SANS, Contract.GARDE_CONTRE]
+    for players in (3, 4, 5):
+        for seed in range(DEALS_PER_TABLE_SIZE):
+            forced = forced_cycle[seed % len(forced_cycle)]
+            outcome = await play_spied(players, seed, rng, forced)
+            state = outcome.state
+            seen[f"{players}p"] += 1
+            if state.contract is not None:
+                seen[state.contract.name] += 1
+            seen["trump discarded"] += bool(state.discarded_trumps)
+            seen["poignee"] += bool(state.poignees)
+            seen["partner revealed"] += state.partner is not None
+            seen["called card in chien"] += (
+                state.called_card is not None and state.called_card in state.deal.chien
+            )
+    # The deals covered what the secrets are about.
+    for contract in Contract:
+        assert seen[contract.name] >= 20, seen
+    assert seen["partner revealed"] >= 20, seen
+    assert seen["poignee"] >= 5, seen
+    assert seen["trump discarded"] >= 1, seen
+
+
+async def test_the_spy_catches_leaks() -> None:
+    """The checks above would see a leak: hand-made leaks at the start of a deal."""
+    seats = [FakeSeat() for _ in range(5)]
+    runner = make_runner(seats, seed=3)
+    spy = Spy(runner, 0, random.Random(0))
+    other = runner.state.deal.hands[1][0]
+    chien = runner.state.deal.chien[0]
+    view = observe(runner.state, 0)
+    leaks = [
+        TableEvent("t", 0, 0, CardPlayed(1, other)),
+        TableEvent("t", 0, 0, ChienShown(runner.state.deal.chien)),
+        TableEvent("t", 0, 0, CardDiscarded(chien)),
+        TableEvent("t", 0, 0, PartnerRevealed(2)),
+        TableEvent("t", 1, 0, BidMade(1, PASS)),
+        TableStart("t", 0, runner.state.options, 0, (), dataclasses.replace(view, partner=2)),
+        TableStart("t", 0, runner.state.options, 0, (), dataclasses.replace(view, chien=(chien,))),
+        TableStart("t", 0, runner.state.options, 0, (), observe(runner.state, 1)),
+        DecisionRequest("t", 0, 1, Phase.BIDDING, (Play(other),), 1.0, 0.0, view.hand),
+    ]
+    for message in leaks:
+        with pytest.raises(Leak):
+            spy.check(message)
+    spy.check(TableStart("t", 0, runner.state.options, 0, (), view))

@@ -1,0 +1,130 @@
+"""Export a tournament as JSON (everything) and CSV (standings, tables, decisions)."""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+from arena.storage.bots import BotRegistry, UnknownBotError
+
+from .duplicate import Standings, compute_standings
+from .store import TournamentStore
+
+
+def bot_names(store: TournamentStore, bot_ids: list[str]) -> dict[str, str]:
+    registry = BotRegistry(store.engine)
+    names = {}
+    for bot_id in bot_ids:
+        try:
+            names[bot_id] = registry.get(bot_id).name
+        except UnknownBotError:
+            names[bot_id] = bot_id
+    return names
+
+
+def standings_of(store: TournamentStore, tournament_id: str) -> Standings:
+    settings = store.settings(tournament_id)
+    return compute_standings(store.entries(tournament_id), settings.penalties, settings.scoring)
+
+
+def _finite(x: float) -> float | None:
+    return x if math.isfinite(x) else None
+
+
+def standings_rows(standings: Standings, names: dict[str, str]) -> list[dict[str, Any]]:
+    return [
+        {
+            "rank": row.rank,
+            "bot_id": row.bot_id,
+            "bot": names.get(row.bot_id, row.bot_id),
+            "mean_per_board": round(row.per_board.mean, 3),
+            "ci95_low": _finite(round(row.per_board.low, 3)),
+            "ci95_high": _finite(round(row.per_board.high, 3)),
+            "total": round(row.total, 3),
+            "matchpoint_pct": round(row.matchpoint_pct, 2),
+            "boards": row.boards,
+            "entries": row.entries,
+            "infractions": sum(row.infractions.values()),
+            "infractions_by_kind": dict(sorted(row.infractions.items())),
+            "disqualified": row.disqualified,
+            "separated_from_next": row.separated_from_next,
+            "p_value_next": None if row.p_value_next is None else round(row.p_value_next, 5),
+        }
+        for row in standings.rows
+    ]
+
+
+def export_tournament(store: TournamentStore, tournament_id: str, folder: Path) -> list[Path]:
+    """Write ``<id>.json`` and three CSV files into ``folder``; the paths written."""
+    folder.mkdir(parents=True, exist_ok=True)
+    tournament = store.tournament(tournament_id)
+    settings = store.settings(tournament_id)
+    standings = standings_of(store, tournament_id)
+    tables = store.tables(tournament_id)
+    names = bot_names(store, list(settings.bots))
+    rows = standings_rows(standings, names)
+    data = {
+        "tournament": {
+            "id": tournament.id,
+            "name": tournament.name,
+            "status": tournament.status.value,
+            "seed": tournament.seed,
+            "created_at": tournament.created_at.isoformat(),
+            "finished_at": tournament.finished_at.isoformat() if tournament.finished_at else None,
+            "settings": json.loads(settings.to_json()),
+        },
+        "bots": names,
+        "boards": [
+            {"number": b.number, "deal_seed": b.deal_seed, "dealer": b.dealer,
+             "deal": json.loads(b.deal_json)}
+            for b in store.boards(tournament_id)
+        ],
+        "tables": [
+            {
+                "id": t.id, "board": t.board_number, "number": t.number,
+                "status": t.status.value, "outcome": t.outcome,
+                "seats": [{"seat": s.seat, "bot_id": s.bot_id, "scored": s.scored,
+                           "score": s.score, "infractions": s.infractions} for s in seats],
+                "record": json.loads(t.record_json) if t.record_json else None,
+            }
+            for t, seats in tables
+        ],
+        "standings": rows,
+        "crosstable": [
+            {"bot": a, "opponent": b, "mean_difference": round(mean, 3), "comparisons": n}
+            for (a, b), (mean, n) in sorted(standings.crosstable.items())
+        ],
+    }
+    base = folder / tournament_id
+    paths = [base.with_suffix(".json")]
+    paths[0].write_text(json.dumps(data, indent=1, ensure_ascii=False))
+    standings_csv = folder / f"{tournament_id}-standings.csv"
+    with standings_csv.open("w", newline="") as handle:
+        columns = [k for k in rows[0] if k != "infractions_by_kind"] if rows else ["rank"]
+        writer = csv.DictWriter(handle, columns, extrasaction="ignore")
+        writer.writeheader()
+        writer.writerows(rows)
+    tables_csv = folder / f"{tournament_id}-tables.csv"
+    with tables_csv.open("w", newline="") as handle:
+        writer2 = csv.writer(handle)
+        writer2.writerow(["table_id", "board", "number", "status", "outcome", "seat", "bot_id",
+                          "bot", "scored", "score", "infractions"])
+        for t, seats in tables:
+            for s in seats:
+                writer2.writerow([t.id, t.board_number, t.number, t.status.value, t.outcome,
+                                  s.seat, s.bot_id, names.get(s.bot_id, s.bot_id), s.scored,
+                                  s.score, s.infractions])
+    decisions_csv = folder / f"{tournament_id}-decisions.csv"
+    with decisions_csv.open("w", newline="") as handle:
+        writer3 = csv.writer(handle)
+        writer3.writerow(["table_id", "index", "seat", "action", "seconds", "infraction",
+                          "reason"])
+        for t, _ in tables:
+            for d in store.decisions(t.id):
+                writer3.writerow([d.table_id, d.index, d.seat, d.action, d.seconds,
+                                  d.infraction or "", d.reason or ""])
+    paths += [standings_csv, tables_csv, decisions_csv]
+    return paths

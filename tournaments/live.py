@@ -1,0 +1,140 @@
+"""Serving the arena and running tournaments with a live progress display."""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+
+import trio
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+
+from arena.storage.bots import BotRegistry
+from arena.storage.models import TournamentStatus
+from arena.transport.server import ArenaServer
+
+from .duplicate import Standings
+from .runner import TableDone, TournamentRunner
+from .store import TournamentStore
+
+log = logging.getLogger(__name__)
+
+
+async def run_with_progress(
+    store: TournamentStore,
+    server: ArenaServer,
+    tournament_id: str,
+    concurrency: int,
+    seat_timeout: float,
+    console: Console,
+) -> Standings:
+    """Run one tournament on a serving arena, showing boards, tables, ETA and infractions."""
+    settings = await trio.to_thread.run_sync(store.settings, tournament_id)
+    start = await trio.to_thread.run_sync(store.progress, tournament_id)
+    tables = await trio.to_thread.run_sync(store.tables, tournament_id)
+    per_board = Counter(t.board_number for t, _ in tables)
+    done_per_board = Counter(t.board_number for t, _ in tables if t.status.value == "done")
+    boards_done = sum(1 for b, n in per_board.items() if done_per_board[b] == n)
+    columns = (
+        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+        TextColumn("boards {task.fields[boards]}/{task.fields[board_total]}"),
+        TextColumn("running {task.fields[running]}"),
+        TextColumn("infractions {task.fields[infractions]}"),
+        TimeElapsedColumn(), TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=console, transient=False) as bar:
+        task = bar.add_task(
+            settings.name, total=start.total, completed=start.done, boards=boards_done,
+            board_total=settings.boards, running=0, infractions=start.infractions,
+        )
+        runner: TournamentRunner
+
+        def table_done(done: TableDone) -> None:
+            nonlocal boards_done
+            done_per_board[done.board] += 1
+            if done_per_board[done.board] == per_board[done.board]:
+                boards_done += 1
+            bar.update(task, completed=done.progress.done, boards=boards_done,
+                       running=len(runner.running), infractions=done.progress.infractions)
+
+        runner = TournamentRunner(store, server, tournament_id, concurrency=concurrency,
+                                  seat_timeout=seat_timeout, on_table_done=table_done)
+        async with trio.open_nursery() as nursery:
+            async def tick() -> None:
+                while True:
+                    bar.update(task, running=len(runner.running))
+                    await trio.sleep(0.25)
+
+            nursery.start_soon(tick)
+            standings = await runner.run()
+            nursery.cancel_scope.cancel()
+    return standings
+
+
+def run_tournament_live(
+    store: TournamentStore,
+    tournament_id: str,
+    *,
+    host: str,
+    port: int,
+    concurrency: int,
+    seat_timeout: float,
+    console: Console,
+    admin_token: str | None = None,
+) -> Standings:
+    async def main() -> Standings:
+        server = ArenaServer(BotRegistry(store.engine), admin_token, host=host, port=port)
+        async with trio.open_nursery() as nursery:
+            bound = await nursery.start(server.serve)
+            console.print(f"arena listening on {host}:{bound}; waiting for the bots")
+            standings = await run_with_progress(
+                store, server, tournament_id, concurrency, seat_timeout, console
+            )
+            nursery.cancel_scope.cancel()
+        return standings
+
+    return trio.run(main)
+
+
+def serve_forever(
+    store: TournamentStore,
+    *,
+    host: str,
+    port: int,
+    admin_token: str | None,
+    concurrency: int,
+    console: Console,
+    poll: float = 2.0,
+) -> None:
+    """Serve until Ctrl-C, playing every tournament that is not finished, oldest first."""
+
+    async def main() -> None:
+        server = ArenaServer(BotRegistry(store.engine), admin_token, host=host, port=port)
+        async with trio.open_nursery() as nursery:
+            bound = await nursery.start(server.serve)
+            console.print(f"arena listening on {host}:{bound}")
+            if admin_token is None:
+                console.print(f"admin token for this run: [bold]{server.admin_token}[/bold]")
+            while True:
+                tournaments = await trio.to_thread.run_sync(store.list)
+                todo = [t for t in tournaments if t.status is not TournamentStatus.FINISHED]
+                for tournament in todo:
+                    progress = await trio.to_thread.run_sync(store.progress, tournament.id)
+                    if progress.pending == 0 and progress.running == 0:
+                        continue
+                    console.print(f"running tournament {tournament.id} ({tournament.name})")
+                    await run_with_progress(store, server, tournament.id, concurrency,
+                                            3600.0, console)
+                await trio.sleep(poll)
+
+    try:
+        trio.run(main)
+    except KeyboardInterrupt:
+        console.print("stopped")
