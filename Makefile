@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install test lint typecheck bench proto clean
+.PHONY: install demo test lint typecheck bench proto migration clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -13,6 +13,9 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 install: $(STAMP)
+
+demo: $(STAMP)
+	$(PY) -m tournaments.cli demo
 
 test: $(STAMP)
 	$(PY) -m pytest -q

@@ -37,7 +37,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
+SELF = Path(__file__).resolve()
+ROOT = SELF.parent.parent
 BOT = ROOT / "bench" / "arena_bot.py"
 HOST = "127.0.0.1"
 PLAYERS = 4
@@ -372,7 +373,7 @@ def log(text: str) -> None:
 def start_arena(
     children: Children, hold: bool, profile: str | None = None, impl: str = "aio"
 ) -> tuple[Child, list[Child]]:
-    args = [str(Path(__file__)), "--role", "arena-server"]
+    args = [str(SELF), "--role", "arena-server"]
     if profile:
         args += ["--profile", profile]
     server = children.start("arena server", args)
@@ -388,7 +389,7 @@ def start_arena(
 
 
 def run_echo(children: Children, streams: int, seconds: float) -> dict[str, Any]:
-    server = children.start("echo server", [str(Path(__file__)), "--role", "echo-server",
+    server = children.start("echo server", [str(SELF), "--role", "echo-server",
                                             "--streams", str(streams), "--seconds", str(seconds)])
     port = server.receive(60)["port"]
     client = children.start("echo client", [str(BOT), "--port", str(port), "--echo", str(streams)])

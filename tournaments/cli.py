@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import logging
-import math
 import os
 import sys
 from collections.abc import Callable
@@ -26,13 +25,12 @@ except ImportError:  # typer >= 0.20 vendors click
 
 from rich.table import Table
 
-from arena.rules import Direction, card_symbol, replay
-from arena.rules.actions import Bid, CallCard, ChelemChoice, DeclarePoignee, Discard, Pass, Play
+from arena.rules import Direction, replay
 from arena.storage.bots import BotRegistry, UnknownBotError
 from arena.storage.db import DEFAULT_URL, make_engine
 
-from .duplicate import Standings
-from .export import bot_names, export_tournament, standings_of
+from .export import export_tournament, standings_of
+from .report import describe_deal, print_standings
 from .settings import (
     Penalties,
     PenaltyKind,
@@ -268,7 +266,7 @@ def tournament_run(
         store, tournament_id, host=host, port=port, concurrency=concurrency,
         seat_timeout=seat_timeout, console=console,
     )
-    print_standings(store, tournament_id, standings)
+    print_standings(console, store, tournament_id, standings)
 
 
 @app.command("serve")
@@ -290,30 +288,7 @@ def serve(
 def standings_cmd(tournament_id: str) -> None:
     """Standings with 95 % intervals and whether neighbours are significantly apart."""
     store = _store()
-    print_standings(store, tournament_id, standings_of(store, tournament_id))
-
-
-def print_standings(store: TournamentStore, tournament_id: str, standings: Standings) -> None:
-    settings = store.settings(tournament_id)
-    names = bot_names(store, list(settings.bots))
-    progress = store.progress(tournament_id)
-    table = Table(title=f"{settings.name} ({tournament_id}): {progress.done}/{progress.total} "
-                        f"tables, scoring {standings.method.value}")
-    for column in ("rank", "bot", "mean/board", "95% interval", "total", "MP %", "boards",
-                   "infractions", "vs next"):
-        table.add_column(column, justify="left" if column == "bot" else "right")
-    for row in standings.rows:
-        interval = row.per_board
-        ci = ("n/a" if not math.isfinite(interval.half_width)
-              else f"[{interval.low:+.1f}, {interval.high:+.1f}]")
-        sep = {True: "[green]significant[/green]", False: "[dim]not significant[/dim]",
-               None: ""}[row.separated_from_next]
-        infractions = ", ".join(f"{k} {v}" for k, v in sorted(row.infractions.items())) or "0"
-        name = names.get(row.bot_id, row.bot_id) + (" [red](DQ)[/red]" if row.disqualified
-                                                     else "")
-        table.add_row(str(row.rank), name, f"{interval.mean:+.1f}", ci, f"{row.total:+.0f}",
-                      f"{row.matchpoint_pct:.1f}", str(row.boards), infractions, sep)
-    console.print(table)
+    print_standings(console, store, tournament_id, standings_of(store, tournament_id))
 
 
 @app.command("export")
@@ -334,46 +309,6 @@ def replay_cmd(table_id: str) -> None:
     state = replay(record)
     for line in describe_deal(record, state):
         console.print(line, highlight=False)
-
-
-def describe_deal(record: Any, state: Any) -> list[str]:
-    n = record.options.players
-    deal = record.deal
-    lines = [f"[bold]{record.options.players} players, dealer seat {deal.dealer}[/bold]"]
-    for seat, hand in enumerate(deal.hands):
-        lines.append(f"  seat {seat}: " + " ".join(card_symbol(c) for c in hand))
-    lines.append("  chien:  " + " ".join(card_symbol(c) for c in deal.chien))
-    trick: list[str] = []
-    tricks = 0
-    for seat, action in record.actions:
-        if isinstance(action, Pass | Bid):
-            lines.append(f"seat {seat}: {action}")
-        elif isinstance(action, CallCard):
-            lines.append(f"seat {seat} calls {card_symbol(action.card)}")
-        elif isinstance(action, Discard):
-            lines.append(f"seat {seat} discards {card_symbol(action.card)}")
-        elif isinstance(action, ChelemChoice):
-            if action.announce:
-                lines.append(f"seat {seat} announces a chelem")
-        elif isinstance(action, DeclarePoignee):
-            lines.append(f"seat {seat} shows a {action.level.label} poignée")
-        elif isinstance(action, Play):
-            trick.append(f"{seat}:{card_symbol(action.card)}")
-            if len(trick) == n:
-                winner = state.tricks[tricks].winner
-                tricks += 1
-                lines.append(f"trick {tricks:2d}: " + "  ".join(trick) + f"  -> seat {winner}")
-                trick = []
-    result = state.result
-    lines.append(f"[bold]result:[/bold] {result.outcome.value}, scores {list(result.scores)}")
-    if result.summary is not None and result.breakdown is not None:
-        s, b = result.summary, result.breakdown
-        lines.append(
-            f"  {s.contract.label} by seat {result.taker}: {float(s.taker_points):g} points, "
-            f"{s.bouts} bouts, target {b.target}, " + ("made" if b.won else "failed")
-            + f" by {b.margin}"
-        )
-    return lines
 
 
 @app.command("bot")

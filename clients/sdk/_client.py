@@ -34,7 +34,7 @@ from arena.transport import convert
 from arena.transport.convert import Welcome
 
 from ._bot import Bot
-from ._link import AsyncioThread, Stream, StreamEnded
+from ._link import Stream, StreamEnded
 from ._view import TableView
 
 log = logging.getLogger("clients.sdk")
@@ -117,7 +117,7 @@ class ArenaClient:
     ) -> None:
         if not token:
             raise ValueError("a bot token is needed (given once at registration)")
-        if not 1 <= max_tables:
+        if max_tables < 1:
             raise ValueError(f"max_tables must be at least 1, got {max_tables}")
         self.bot = bot
         self.server = server
@@ -145,10 +145,9 @@ class ArenaClient:
         hello = convert.hello_to_pb(self.token, self.name, self.version, self.max_tables)
         async with trio.open_nursery() as nursery:
             self._nursery = nursery
-            thread: AsyncioThread = await nursery.start(AsyncioThread().run)
             failures = 0
             while True:
-                stream = Stream(thread, self.server, hello, CHANNEL_OPTIONS)
+                stream = Stream(self.server, hello, CHANNEL_OPTIONS)
                 try:
                     ended = await self._receive(stream, task_status)
                 finally:

@@ -2,7 +2,8 @@
 
 grpc.aio runs on asyncio only and the SDK is trio. ``/work/shared/TRANSPORT.md`` measured the
 ways to join them; an asyncio loop in its own thread, bridged by callbacks, is the one that
-scales with many streams, and it is what the arena server does too. Both directions are
+scales with many streams, and it is what the arena server does too (see :func:`grpc_loop` for
+why the client's loop is shared by the process and never closed). Both directions are
 "schedule a callback on the other loop" (``call_soon_threadsafe`` into asyncio,
 ``TrioToken.run_sync_soon`` into trio), and every callback swallows its own errors, because one
 that raises inside ``run_sync_soon`` would crash the whole trio run.
@@ -18,6 +19,7 @@ import contextlib
 import itertools
 import logging
 import math
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -40,48 +42,49 @@ class StreamEnded:
     details: str
 
 
-class AsyncioThread:
-    """An asyncio loop in a worker thread for as long as :meth:`run` runs in trio."""
+def grpc_loop() -> asyncio.AbstractEventLoop:
+    """The process's asyncio loop for grpc.aio, started on first use in a daemon thread.
 
-    def __init__(self) -> None:
-        self.loop: asyncio.AbstractEventLoop | None = None
-        self._stop: asyncio.Event | None = None
+    One loop for every client of the process, never closed: grpc.aio may complete operations of
+    a loop after its channel is closed, and when that loop has closed meanwhile the completion
+    fails with "Event loop is closed" on whichever loop polls next. grpc's own sync API keeps
+    background threads for the life of the process in the same way.
+    """
+    global _loop
+    with _loop_lock:
+        if _loop is None:
+            loop = asyncio.new_event_loop()
+            loop.set_exception_handler(_exception_handler)
+            ready = threading.Event()
 
-    async def run(self, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
-        """Start the thread, ``task_status.started(self)``, and stop it when cancelled."""
-        token = trio.lowlevel.current_trio_token()
-        ready = trio.Event()
+            def main() -> None:
+                asyncio.set_event_loop(loop)
+                loop.call_soon(ready.set)
+                loop.run_forever()
 
-        async def main() -> None:
-            self.loop = asyncio.get_running_loop()
-            self._stop = asyncio.Event()
-            token.run_sync_soon(ready.set)
-            await self._stop.wait()
+            threading.Thread(target=main, name="clients.sdk grpc loop", daemon=True).start()
+            ready.wait()
+            _loop = loop
+        return _loop
 
-        def thread_main() -> None:
-            asyncio.run(main())
 
-        async with trio.open_nursery() as nursery:
-            # not abandoned on cancel: leaving run() joins the thread, so no stream outlives it
-            nursery.start_soon(trio.to_thread.run_sync, thread_main)
-            await ready.wait()
-            task_status.started(self)
-            try:
-                await trio.sleep_forever()
-            finally:
-                self.call(self._set_stop)
+_loop: asyncio.AbstractEventLoop | None = None
+_loop_lock = threading.Lock()
 
-    def _set_stop(self) -> None:
-        if self._stop is not None:
-            self._stop.set()
 
-    def call(self, fn: Callable[..., Any], *args: Any) -> None:
-        """Run ``fn(*args)`` soon on the asyncio loop (dropped once the loop is closed)."""
-        loop = self.loop
-        if loop is None or loop.is_closed():
-            return
-        with contextlib.suppress(RuntimeError):  # the loop closed in between
-            loop.call_soon_threadsafe(fn, *args)
+def _exception_handler(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+    """Quiet the late completions described in :func:`grpc_loop`, for other loops of the
+    process (an in-process arena server's, in tests); report anything else as asyncio would."""
+    error = context.get("exception")
+    if isinstance(error, RuntimeError) and str(error) == "Event loop is closed":
+        log.debug("grpc.aio completed an operation for a closed event loop: %r", context)
+        return
+    loop.default_exception_handler(context)
+
+
+def _call(loop: asyncio.AbstractEventLoop, fn: Callable[..., Any], *args: Any) -> None:
+    with contextlib.suppress(RuntimeError):  # the loop is closed: only at interpreter exit
+        loop.call_soon_threadsafe(fn, *args)
 
 
 class Stream:
@@ -94,31 +97,30 @@ class Stream:
 
     def __init__(
         self,
-        thread: AsyncioThread,
         target: str,
         hello: pb.BotMessage,
         options: Sequence[tuple[str, Any]] = (),
     ) -> None:
         self.id = next(_stream_ids)
-        self._thread = thread
+        self._loop = grpc_loop()
         self._token = trio.lowlevel.current_trio_token()
         self._inbox, self.messages = trio.open_memory_channel[Any](math.inf)
         self._done = trio.Event()
         self._outbox: asyncio.Queue[pb.BotMessage | None] | None = None
         self._task: asyncio.Task[None] | None = None
-        thread.call(self._start, target, hello, list(options))
+        _call(self._loop, self._start, target, hello, list(options))
 
     # ------------------------------------------------------------------------- trio side
     def send(self, message: pb.BotMessage) -> None:
-        self._thread.call(self._put, message)
+        _call(self._loop, self._put, message)
 
     async def aclose(self, grace: float) -> None:
         """Half-close (the arena then ends the call with OK); cancel after ``grace`` seconds."""
-        self._thread.call(self._put, None)
+        _call(self._loop, self._put, None)
         with trio.move_on_after(grace):
             await self._done.wait()
         if not self._done.is_set():
-            self._thread.call(self._cancel)
+            _call(self._loop, self._cancel)
             with trio.move_on_after(grace):
                 await self._done.wait()
         self.messages.close()

@@ -262,3 +262,32 @@ def test_bids_are_public() -> None:
         assert view.contract is Contract.PETITE
         assert view.taker == 1
         assert view.legal_actions == (legal_actions(state) if seat == 3 else ())
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_clockwise_tables_speak_in_the_same_order(players: int) -> None:
+    """Direction only changes how seats are shown, never the turn order."""
+    deal = make_deal(players, 1)
+    orders = []
+    for direction in Direction:
+        state = GameState(deal, TableOptions(players=players, direction=direction))
+        spoken = []
+        while state.phase is Phase.BIDDING:
+            spoken.append(state.to_act)
+            apply(state, PASS)
+        orders.append(spoken)
+    assert orders[0] == orders[1] == [(2 + i) % players for i in range(players)]
+
+
+def test_petit_sec_deal_is_annulled_before_bidding() -> None:
+    deal = make_deal(4, 0, {2: "T1 AS 2S 3S"}, chien="EX", allow_petit_sec=True)
+    assert deal.petit_sec_seats() == [2]
+    state = GameState(deal)
+    assert state.phase is Phase.FINISHED and state.to_act is None
+    assert legal_actions(state) == ()
+    assert state.result is not None
+    assert state.result.outcome is DealOutcome.PETIT_SEC
+    assert state.result.petit_sec_seat == 2
+    assert state.result.scores == (0, 0, 0, 0)
+    with pytest.raises(IllegalActionError, match="the deal is over"):
+        apply(state, PASS)

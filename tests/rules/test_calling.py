@@ -178,7 +178,9 @@ class TestFirstCard:
         before = snapshot(state)
         with pytest.raises(IllegalActionError) as info:
             apply(state, Play(parse_card("5H")), 1)
-        assert info.value.reason == "the first card of the deal may not be of hearts, the called suit"
+        assert info.value.reason == (
+            "the first card of the deal may not be of hearts, the called suit"
+        )
         assert snapshot(state) == before
 
     def test_the_called_card_itself_may_be_led(self) -> None:

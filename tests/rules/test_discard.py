@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 
 from arena.rules import (
+    ANNOUNCE_CHELEM,
+    NO_CHELEM,
     Contract,
     Discard,
     GameState,
@@ -21,8 +23,8 @@ from .builders import (
     bid_round,
     cards,
     half_points,
-    mask,
     make_deal,
+    mask,
     new_game,
     play_out,
     snapshot,
@@ -124,7 +126,8 @@ class TestTrumpsWhenUnavoidable:
         state = discarding(TRUMPY_HAND, TRUMPY_CHIEN)
         assert legal_actions(state) == discards(f"{TRUMPY_PLAIN} {TRUMPY_TRUMPS}")
         discard(state, "T2")
-        assert legal_actions(state) == discards(f"{TRUMPY_PLAIN} {TRUMPY_TRUMPS}".replace("T2 ", ""))
+        rest = TRUMPY_TRUMPS.replace("T2 ", "")
+        assert legal_actions(state) == discards(f"{TRUMPY_PLAIN} {rest}")
         discard(state, "T15 T7")
         # Three trumps are down and three cards are left to discard: exactly the plain ones.
         assert legal_actions(state) == discards(TRUMPY_PLAIN)
@@ -201,7 +204,7 @@ class TestGardeSansAndContre:
         if players == 5:
             assert state.phase is Phase.CALLING
             apply(state, legal_actions(state)[0], 1)
-        assert state.phase is Phase.CHELEM
+        assert legal_actions(state) == (NO_CHELEM, ANNOUNCE_CHELEM)
         assert state.hands[1] == deal.hand_masks[1]
         assert state.discard == 0
         for seat in range(players):

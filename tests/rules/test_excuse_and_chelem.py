@@ -9,6 +9,8 @@ wants. :func:`play_out` plays each seat's lowest legal card, except the cards a 
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from arena.rules import (
     EXCUSE,
     PETIT,
@@ -27,7 +29,7 @@ from .builders import cards, choose_card, half_points, make_deal, play_out, star
 
 ALL_TRUMPS = " ".join(f"T{n}" for n in range(1, 22))
 # Every card from the Ace to the 6 of each suit: lower than anything the defence holds.
-LOW_CARDS = " ".join(f"{rank}{suit}" for suit in "SHDC" for rank in "A 2 3 4 5 6".split())
+LOW_CARDS = " ".join(f"{rank}{suit}" for suit in "SHDC" for rank in ("A", "2", "3", "4", "5", "6"))
 
 
 def game(
@@ -285,13 +287,13 @@ class TestPetitAuBout:
         assert result.breakdown is not None and result.breakdown.petit_au_bout == 40
 
     # A deal where the Petit is captured in the last trick: seat 1 leads it, seat 0 plays the 21.
-    CAPTURE = {
+    CAPTURE: ClassVar[dict[int, str]] = {
         0: "4S 6S 8S 9S JS KS 3H 9H QH AD 5D QD KD 8C KC T2 T4 T7 T10 T13 T16 T18 T21 EX",
         1: "AS 2S 3S CS AH 5H 6H 8H 10H 2D 4D 6D 7D 8D AC 2C 10C T1 T5 T8 T9 T14 T15 T20",
         2: "5S 7S 10S 2H 4H 7H JH CH 3D 9D 10D JD CD 3C 4C 5C 6C 7C T3 T6 T11 T12 T17 T19",
     }
     CAPTURE_CHIEN = "QS KH 9C JC CC QC"
-    CAPTURE_LATE = {0: "T21", 1: "T1", 2: "T19"}
+    CAPTURE_LATE: ClassVar[dict[int, str]] = {0: "T21", 1: "T1", 2: "T19"}
 
     def capture(self, taker: int) -> tuple[GameState, DealResult]:
         state = game(self.CAPTURE, self.CAPTURE_CHIEN, taker=taker)

@@ -21,7 +21,7 @@ from arena.rules import (
 )
 from arena.rules.cards import Card, is_trump, suit_of
 
-from .builders import legal_plays, make_deal, play, plays, snapshot, start_play
+from .builders import cards, legal_plays, make_deal, play, plays, snapshot, start_play
 
 # Four players, dealer 0: seat 1 leads the first trick. Every hand is given in full.
 DEAL_A = {
@@ -85,7 +85,7 @@ class TestSuitLed:
         state = start_play(deal, 1, Contract.GARDE_SANS)
         play(state, "3S 9S 2S KH")
         trick = state.tricks[0]
-        assert trick.cards == tuple(parse_card(c) for c in "3S 9S 2S KH".split())
+        assert trick.cards == tuple(cards("3S 9S 2S KH"))
         assert trick.leader == 1
         assert trick.winner == 2
         assert state.to_act == 2 and state.trick_leader == 2
@@ -252,7 +252,7 @@ class TestLeads:
         play(state, "T11 T7 T16 T20")
         assert state.tricks[1].winner == 2 and state.to_act == 2
         assert state.tricks[1].leader == 3
-        assert state.current_trick == ()
+        assert not state.current_trick
         play(state, "EX 5D")
         assert state.current_trick == ((2, EXCUSE), (3, parse_card("5D")))
 

@@ -152,7 +152,8 @@ class TestShownCards:
         apply(state, DeclarePoignee(SIMPLE), 1)
         for seat in range(4):
             view = observe(state, seat)
-            assert view.poignees == (ShownPoignee(1, SIMPLE, tuple(trump(n) for n in range(10, 0, -1))),)
+            shown = ShownPoignee(1, SIMPLE, tuple(trump(n) for n in range(10, 0, -1)))
+            assert view.poignees == (shown,)
 
 
 class TestWhen:
@@ -249,7 +250,8 @@ class TestBonus:
         deal = make_deal(4, 0, {1: trumps(11, 21) + " EX KS KH KD KC QS QH", 2: trumps(1, 10)})
         state = start_play(deal, 1, Contract.GARDE_SANS)
         result = play_out(state, poignees={2: SIMPLE})
-        assert state.poignees == [ShownPoignee(2, SIMPLE, tuple(trump(n) for n in range(10, 0, -1)))]
+        shown = ShownPoignee(2, SIMPLE, tuple(trump(n) for n in range(10, 0, -1)))
+        assert state.poignees == [shown]
         assert result.summary is not None and result.breakdown is not None
         assert result.summary.poignees == (SIMPLE,)
         assert result.breakdown.won

@@ -336,7 +336,8 @@ def test_tampered_result(tamper: Callable[[dict[str, Any]], None]) -> None:
     data["result"]["scores"] = [1, 2, 3, -6]  # zero-sum but not the rules' scores
     tamper(data["result"])
     forged = DealRecord.from_json(data)
-    with pytest.raises(ReplayError, match="the recorded result .* differs from the rules'") as info:
+    pattern = r"the recorded result .* differs from the rules'"
+    with pytest.raises(ReplayError, match=pattern) as info:
         replay(forged)
     assert info.value.index is None
     assert replay(forged, check_result=False).result == record.result
@@ -508,7 +509,7 @@ def test_action_notation_round_trip() -> None:
     "text", ["", "bid", "bid grande", "play", "play ZZ", "pass pass", "poignee quadruple", "call"]
 )
 def test_action_parse_errors(text: str) -> None:
-    with pytest.raises(ValueError, match="unknown (action|card)"):
+    with pytest.raises(ValueError, match=r"unknown (action|card)"):
         parse_action(text)
 
 

@@ -1,0 +1,42 @@
+"""Shared fixtures. Storage tests run on SQLite and on PostgreSQL.
+
+PostgreSQL comes from ``TAROT_ARENA_TEST_PG_URL`` (``.ci/run`` starts a server with
+``scripts/postgres.sh``). Without it the PostgreSQL cases skip locally, but fail under CI
+(``CI=true``): there they must run.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Iterator
+
+import pytest
+import sqlalchemy
+
+PG_URL = os.environ.get("TAROT_ARENA_TEST_PG_URL")
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def db_url(request: pytest.FixtureRequest, tmp_path: object) -> Iterator[str]:
+    """A fresh, empty database URL: a SQLite file, or a new PostgreSQL database."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path}/arena.db"
+        return
+    if not PG_URL:
+        if os.environ.get("CI"):
+            pytest.fail("TAROT_ARENA_TEST_PG_URL is not set: CI must run the PostgreSQL tests")
+        pytest.skip("no PostgreSQL: set TAROT_ARENA_TEST_PG_URL (scripts/postgres.sh start)")
+    name = "arena_test_" + secrets.token_hex(4)
+    admin = sqlalchemy.create_engine(PG_URL, isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(sqlalchemy.text(f'CREATE DATABASE "{name}"'))
+    base = PG_URL.rsplit("/", 1)[0]
+    try:
+        yield f"{base}/{name}"
+    finally:
+        with admin.connect() as connection:
+            connection.execute(sqlalchemy.text(
+                f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'
+            ))
+        admin.dispose()

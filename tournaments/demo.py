@@ -1,0 +1,130 @@
+"""The main job in one command: bundled bots play a duplicate tournament over gRPC.
+
+It starts the arena on an embedded SQLite database, registers the bundled bots, starts each as
+its own process connecting over gRPC (exactly as a remote bot would), runs a rotation
+tournament with a live progress bar, prints the standings, writes the export and stops
+everything. Each run starts from a fresh database in the output folder, so it can be run again.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import trio
+from rich.console import Console
+
+from arena.storage.bots import BotRegistry
+from arena.storage.db import make_engine
+from arena.transport.server import ArenaServer
+
+from .duplicate import Standings
+from .export import export_tournament
+from .live import run_with_progress
+from .report import print_standings
+from .settings import Seating, TournamentSettings
+from .store import TournamentStore
+
+
+@dataclass(frozen=True, slots=True)
+class BundledBot:
+    name: str
+    spec: str
+    args: dict[str, object]
+
+
+BUNDLED = (
+    BundledBot("heuristic", "clients.heuristic_bot:HeuristicBot", {}),
+    BundledBot("random-1", "clients.random_bot:RandomBot", {"seed": 1}),
+    BundledBot("random-2", "clients.random_bot:RandomBot", {"seed": 2}),
+    BundledBot("random-3", "clients.random_bot:RandomBot", {"seed": 3}),
+)
+
+
+def start_bot_process(
+    bot: BundledBot, port: int, token: str, max_tables: int
+) -> subprocess.Popen[bytes]:
+    """A bot as its own process, connected like any remote bot."""
+    command = [
+        sys.executable, "-m", "clients.run", "--server", f"127.0.0.1:{port}",
+        "--bot", bot.spec, "--max-tables", str(max_tables), "--name", bot.name,
+    ]
+    if bot.args:
+        command += ["--bot-args", json.dumps(bot.args)]
+    env = {**os.environ, "TAROT_ARENA_TOKEN": token}
+    return subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL)
+
+
+def stop_processes(processes: list[subprocess.Popen[bytes]], grace: float = 5.0) -> None:
+    for process in processes:
+        if process.poll() is None:
+            process.send_signal(signal.SIGINT)
+    deadline = time.monotonic() + grace
+    for process in processes:
+        try:
+            process.wait(max(0.1, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def run_demo(
+    *, boards: int, seed: int, out: Path, per_decision: float, console: Console,
+    concurrency: int = 8,
+) -> tuple[str, Standings]:
+    out.mkdir(parents=True, exist_ok=True)
+    database = out / "arena.db"
+    for stale in out.glob("arena.db*"):
+        stale.unlink()
+    engine = make_engine(f"sqlite:///{database}")
+    registry = BotRegistry(engine)
+    store = TournamentStore(engine)
+    registered = [(bot, *registry.register(bot.name, owner="bundled")) for bot in BUNDLED]
+    settings = TournamentSettings(
+        name="demo", bots=tuple(summary.id for _, summary, _ in registered),
+        seating=Seating.ROTATION, players=4, boards=boards, seed=seed,
+        per_decision=per_decision,
+    )
+    tournament_id = store.create(settings)
+    console.print(
+        f"[bold]Tarot Arena demo[/bold]: {len(BUNDLED)} bundled bots, {boards} boards in "
+        f"rotation ({boards * len(BUNDLED)} tables), database {database}"
+    )
+    processes: list[subprocess.Popen[bytes]] = []
+
+    async def main() -> Standings:
+        server = ArenaServer(registry, host="127.0.0.1", port=0)
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(server.serve)
+            try:
+                for bot, _summary, token in registered:
+                    processes.append(start_bot_process(bot, port, token, concurrency))
+                await server.wait_for_bots([s.id for _, s, _ in registered], timeout=60)
+                console.print(f"arena on 127.0.0.1:{port}: all {len(processes)} bot processes "
+                              "connected")
+                standings = await run_with_progress(
+                    store, server, tournament_id, concurrency, 60.0, console
+                )
+            finally:
+                with trio.CancelScope(shield=True):
+                    await trio.to_thread.run_sync(stop_processes, processes)
+            nursery.cancel_scope.cancel()
+        return standings
+
+    started = time.monotonic()
+    try:
+        standings = trio.run(main)
+    finally:
+        stop_processes(processes)
+    elapsed = time.monotonic() - started
+    print_standings(console, store, tournament_id, standings)
+    paths = export_tournament(store, tournament_id, out / "export")
+    console.print(f"export: {', '.join(str(p) for p in paths)}")
+    console.print(f"played {boards * len(BUNDLED)} tables in {elapsed:.1f} s")
+    return tournament_id, standings
