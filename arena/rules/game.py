@@ -581,7 +581,9 @@ def _play(state: GameState, seat: int, card: Card) -> None:
     leader = state.trick_leader
     winner = (leader + state._best_pos) % n
     last = len(state.tricks) == HAND_SIZES[n] - 1
-    if last and trick[0] == EXCUSE and _side_took_all(state, leader):
+    if last and trick[0] == EXCUSE and not state.options.beginner and _side_took_all(
+        state, leader
+    ):
         winner = leader  # the Excuse, led to the last trick of a chelem, wins it
     state.tricks.append(Trick(leader, tuple(trick), winner))
     state.trick = []
@@ -633,33 +635,35 @@ def summarize(state: GameState) -> tuple[DealSummary, bool]:
 
     Card ownership: each trick goes to its winner's side, except the Excuse, which stays with
     its owner's side (who gives a half-point card in exchange from a trick it has won or wins
-    later; never, if it wins none); played to the last trick it goes to the other side, unless it
-    won that trick in a chelem.
+    later; never, if it wins none). Played to the last trick, the Excuse goes to the other side,
+    unless its side is making a chelem (it won every trick, the Excuse's own trick included):
+    then it stays, and the second-to-last trick counts as the last for the petit au bout.
     """
     assert state.contract is not None and state.taker is not None
     side = _taker_side_mask(state)
-    last = len(state.tricks) - 1
+    tricks = state.tricks
+    last = len(tricks) - 1
+    won = [side >> t.winner & 1 for t in tricks]  # 1: the taker's side won that trick
+    taker_tricks = sum(won)
+    chelem_side = 1 if taker_tricks == last + 1 else 0 if taker_tricks == 0 else None
+    if state.options.beginner:
+        chelem_side = None  # the beginner variant knows no chelem
     taker_cards = 0
-    taker_tricks = 0
-    excuse_owner_side: int | None = None
-    excuse_exchange = False
-    for index, trick in enumerate(state.tricks):
-        winner_side = side >> trick.winner & 1
-        taker_tricks += winner_side
+    excuse_exchange: int | None = None  # the owner's side, when a half-point card is owed
+    excuse_in_chelem = False
+    for index, trick in enumerate(tricks):
         if EXCUSE in trick.cards:
-            owner = trick.seat_of(trick.cards.index(EXCUSE))
-            owner_side = side >> owner & 1
-            if trick.winner == owner:  # the Excuse won the last trick of a chelem
-                excuse_side = owner_side
-            elif index == last:
-                excuse_side = 1 - owner_side
-            else:
-                excuse_side = owner_side
-                excuse_exchange = owner_side != winner_side
-                excuse_owner_side = owner_side
+            owner_side = side >> trick.seat_of(trick.cards.index(EXCUSE)) & 1
+            excuse_side = owner_side
+            if index == last:
+                excuse_in_chelem = chelem_side == owner_side
+                if not excuse_in_chelem:
+                    excuse_side = 1 - owner_side
+            elif owner_side != won[index]:
+                excuse_exchange = owner_side
             if excuse_side:
                 taker_cards |= EXCUSE_BIT
-        if winner_side:
+        if won[index]:
             for card in trick.cards:
                 if card != EXCUSE:
                     taker_cards |= 1 << card
@@ -670,26 +674,16 @@ def summarize(state: GameState) -> tuple[DealSummary, bool]:
         taker_cards |= state.chien
     half = sum(HALF_POINTS[c] for c in cards_of(taker_cards))
     debt_unpaid = False
-    if excuse_exchange:
-        owner_won_a_trick = taker_tricks > 0 if excuse_owner_side else taker_tricks <= last
-        if owner_won_a_trick:
-            half += -1 if excuse_owner_side else 1  # a half-point card crosses to the winner
+    if excuse_exchange is not None:
+        if (taker_tricks if excuse_exchange else last + 1 - taker_tricks) > 0:
+            half += -1 if excuse_exchange else 1  # a half-point card crosses to the winner
         else:
             debt_unpaid = True
-    tricks_total = last + 1
-    excuse_won_last = state.tricks[last].winner == state.tricks[last].leader and (
-        state.tricks[last].cards[0] == EXCUSE
-    )
-    petit_trick = state.tricks[last - 1] if excuse_won_last else state.tricks[last]
+    petit_trick = tricks[last - 1] if excuse_in_chelem else tricks[last]
     petit_au_bout = None
     if PETIT in petit_trick.cards:
         petit_au_bout = Side.TAKER if side >> petit_trick.winner & 1 else Side.DEFENCE
-    chelem = None
-    if taker_tricks == tricks_total:
-        chelem = Side.TAKER
-    elif taker_tricks == 0:
-        chelem = Side.DEFENCE
-    beginner = state.options.beginner
+    chelem = {1: Side.TAKER, 0: Side.DEFENCE, None: None}[chelem_side]
     summary = DealSummary(
         players=state.players,
         contract=contract,
@@ -698,7 +692,7 @@ def summarize(state: GameState) -> tuple[DealSummary, bool]:
         petit_au_bout=petit_au_bout,
         poignees=tuple(p.level for p in state.poignees),
         chelem_announced=state.chelem_announced,
-        chelem=None if beginner else chelem,
+        chelem=chelem,
         taker_alone=state.players == 5 and state.partner is None,
     )
     return summary, debt_unpaid

@@ -261,7 +261,19 @@ class ArenaServer:
         connection.closed = True
         self.connections.pop(connection.id, None)
         for seat in list(connection.seats.values()):
-            if not seat.finished:
+            if seat.finished:
+                continue
+            # The bot's new stream may have opened before this one closed (a quick reconnection,
+            # a new process taking over): it takes the seat now, else the next one to open.
+            successor = max(
+                (c for c in self.connections.values()
+                 if c.bot_id == seat.bot_id and not c.closed),
+                key=lambda c: c.free_seats,
+                default=None,
+            )
+            if successor is not None:
+                seat.rebind(successor)
+            else:
                 self.orphans.setdefault(seat.bot_id, []).append(seat)
         self._signal_change()
 

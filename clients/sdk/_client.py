@@ -142,28 +142,35 @@ class ArenaClient:
 
         Raises :class:`ArenaRejectedError` when the arena refuses the connection.
         """
-        hello = convert.hello_to_pb(self.token, self.name, self.version, self.max_tables)
-        async with trio.open_nursery() as nursery:
+        async with trio.open_nursery() as nursery:  # decisions and housekeeping tasks
             self._nursery = nursery
-            failures = 0
-            while True:
-                stream = Stream(self.server, hello, CHANNEL_OPTIONS)
-                try:
-                    ended = await self._receive(stream, task_status)
-                finally:
-                    welcomed = self._stream is stream
-                    self._stream = None
-                    with trio.CancelScope(shield=True):
-                        await stream.aclose(CLOSE_GRACE)
-                if ended.code in FATAL_CODES:
-                    raise ArenaRejectedError(ended.code, ended.details)
-                if welcomed:
-                    failures = 0
-                delay = self.backoff.delay(failures, self._rng)
-                failures += 1
-                log.warning("connection to %s lost (%s: %s); reconnecting in %.2f s",
-                            self.server, ended.code.name, ended.details, delay)
-                await trio.sleep(delay)
+            rejection = await self._connect_until_rejected(task_status)
+            nursery.cancel_scope.cancel()
+        raise rejection  # outside the nursery, so that it is not wrapped in an exception group
+
+    async def _connect_until_rejected(self, task_status: Any) -> ArenaRejectedError:
+        hello = convert.hello_to_pb(self.token, self.name, self.version, self.max_tables)
+        failures = 0
+        while True:
+            stream = Stream(self.server, hello, CHANNEL_OPTIONS)
+            try:
+                ended = await self._receive(stream, task_status)
+            finally:
+                welcomed = self._stream is stream
+                self._stream = None
+                with trio.CancelScope(shield=True):
+                    await stream.aclose(CLOSE_GRACE)
+            if ended.code in FATAL_CODES:
+                return ArenaRejectedError(ended.code, ended.details)
+            if welcomed:
+                failures = 0
+            delay = self.backoff.delay(failures, self._rng)
+            failures += 1
+            why = "ended by the arena" if ended.code is grpc.StatusCode.OK else (
+                f"{ended.code.name}: {ended.details}" if ended.details else ended.code.name)
+            log.warning("connection to %s lost (%s); reconnecting in %.2f s", self.server, why,
+                        delay)
+            await trio.sleep(delay)
 
     async def _receive(self, stream: Stream, task_status: Any) -> StreamEnded:
         async for item in stream.messages:
@@ -361,10 +368,17 @@ def run_bot(
 
 
 async def _run_until_signal(client: ArenaClient) -> None:
+    rejection: ArenaRejectedError | None = None
     async with trio.open_nursery() as nursery:
         with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
             nursery.start_soon(_stop_on_signal, signals, nursery.cancel_scope)
-            await client.run()
+            try:
+                await client.run()
+            except ArenaRejectedError as exc:
+                rejection = exc
+                nursery.cancel_scope.cancel()
+    if rejection is not None:
+        raise rejection  # outside the nursery, so that it is not wrapped in an exception group
 
 
 async def _stop_on_signal(signals: Any, scope: trio.CancelScope) -> None:

@@ -10,6 +10,7 @@ from arena.rules import (
     Bid,
     Contract,
     DealOutcome,
+    Direction,
     GameState,
     IllegalActionError,
     Phase,
@@ -280,7 +281,10 @@ def test_clockwise_tables_speak_in_the_same_order(players: int) -> None:
 
 
 def test_petit_sec_deal_is_annulled_before_bidding() -> None:
-    deal = make_deal(4, 0, {2: "T1 AS 2S 3S"}, chien="EX", allow_petit_sec=True)
+    seat2 = "T1 AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS CS QS KS AH 2H 3H"
+    with pytest.raises(ValueError, match="petit sec"):
+        make_deal(4, 0, {2: seat2})
+    deal = make_deal(4, 0, {2: seat2}, allow_petit_sec=True)
     assert deal.petit_sec_seats() == [2]
     state = GameState(deal)
     assert state.phase is Phase.FINISHED and state.to_act is None

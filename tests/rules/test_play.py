@@ -363,3 +363,15 @@ def test_suit_card_helper_matches_notation() -> None:
     """The tests above rely on the notation; pin two ids so a typo cannot hide."""
     assert parse_card("CD") == suit_card(2, 11)
     assert parse_card("10H") == suit_card(1, 9)
+
+
+def test_copy_branches_without_touching_the_original() -> None:
+    state = table(DEAL_B)
+    play(state, "5H T15")
+    branch = state.copy()
+    play(branch, "T18 T2")
+    assert len(branch.tricks) == 1 and branch.to_act == 3
+    assert state.tricks == [] and state.to_act == 3
+    assert legal_plays(state) == plays("T18")
+    play(state, "T18 T2")
+    assert state.tricks == branch.tricks and state.hands == branch.hands

@@ -27,6 +27,7 @@ from arena.rules import (
     Bid,
     CallCard,
     Contract,
+    Deal,
     DealOutcome,
     DeclarePoignee,
     Discard,
@@ -41,6 +42,8 @@ from arena.rules import (
     WrongTurnError,
     apply,
     legal_actions,
+    parse_action,
+    parse_cards,
     score_deal,
     settle,
 )
@@ -137,11 +140,12 @@ def check_played_deal(state: GameState) -> None:
         winners_on_taker_side.append(trick.winner in side)
         expected_leader = trick.winner
 
-    # card ownership (RULES.md 'Play' and game.summarize): tricks to their winner's side, the
-    # Excuse to its owner's side (against a half-point card once that side has won a trick),
-    # played to the last trick it changes sides, unless it won that trick in a chelem
+    # card ownership (RULES.md 'Play'): tricks to their winner's side, the Excuse to its owner's
+    # side (against a half-point card once that side has won a trick); played to the last trick
+    # it changes sides, unless its side is making a chelem (takes every trick)
     taker_side_won_any = any(winners_on_taker_side)
     defence_won_any = not all(winners_on_taker_side)
+    chelem_side = True if all(winners_on_taker_side) else False if not taker_side_won_any else None
     taker_half = defence_half = 0
     taker_cards = 0
     excuse_unpaid = False
@@ -152,10 +156,8 @@ def check_played_deal(state: GameState) -> None:
             to_taker = winner_taker
             if card == EXCUSE:
                 owner_taker = seat in side
-                if trick.winner == seat:
-                    to_taker = owner_taker
-                elif index == last:
-                    to_taker = not owner_taker
+                if index == last:
+                    to_taker = owner_taker if chelem_side is owner_taker else not owner_taker
                 else:
                     to_taker = owner_taker
                     if owner_taker != winner_taker:
@@ -189,10 +191,13 @@ def check_played_deal(state: GameState) -> None:
     assert summary.bouts == sum(1 for b in BOUTS if taker_cards >> b & 1)
     assert result.excuse_debt_unpaid == excuse_unpaid
 
-    # petit au bout: the last trick, or the one before when the Excuse won the last
+    # petit au bout: the last trick, or the one before in a chelem where the chelem side's
+    # Excuse is played to the last trick
     final = tricks[last]
-    excuse_won_last = final.cards[0] == EXCUSE and final.winner == final.leader
-    petit_trick = tricks[last - 1] if excuse_won_last else final
+    excuse_last = EXCUSE in final.cards and chelem_side is not None and chelem_side is (
+        final.seat_of(final.cards.index(EXCUSE)) in side
+    )
+    petit_trick = tricks[last - 1] if excuse_last else final
     expected_petit = None
     if PETIT in petit_trick.cards:
         expected_petit = Side.TAKER if petit_trick.winner in side else Side.DEFENCE
@@ -474,3 +479,48 @@ def test_legal_actions_are_exactly_the_accepted_ones(players: int) -> None:
             with pytest.raises(IllegalActionError, match="the deal is over: no more actions"):
                 apply(state, action)
     assert steps > EXHAUSTIVE_DEALS_PER_PLAYER_COUNT * 60
+
+
+# --- a case random play reaches only a few times in 10,000 deals ------------------------------
+
+
+def test_partner_excuse_played_to_the_last_trick_of_a_chelem() -> None:
+    """Five players: the taker leads every trick of an announced chelem; the partner keeps the
+    Excuse for the last trick (played, not led) after the Petit went into the trick before.
+
+    RULES.md: the Excuse stays with a side making a chelem, and the second-to-last trick counts
+    as the last for the petit au bout. So the taker's side has all 91 points and 3 bouts:
+    X = (25 + 55 + 10) x 4 + 400 = 760.
+    """
+    taker = parse_cards("T11 T12 T13 T14 T15 T16 T17 T18 T19 T20 T21 2C KS QS CS")
+    partner = parse_cards("T1 T2 T3 T4 T5 T6 T7 T8 T9 T10 EX KC 2S 3S 4S")
+    chien = parse_cards("AH 2H 3H")
+    rest = [c for c in range(78) if c not in {*taker, *partner, *chien}]
+    hands = (rest[0:15], taker, rest[15:30], partner, rest[30:45])
+    state = GameState(Deal(5, 0, tuple(map(tuple, hands)), tuple(chien)))
+    for text in ("bid garde-sans", "pass", "pass", "pass", "pass", "call KC", "chelem"):
+        apply(state, parse_action(text))
+    script = {
+        1: parse_cards("T21 T20 T19 T18 T17 T16 T15 T14 KS QS CS 2C T13 T12 T11"),
+        3: parse_cards("T10 T9 T8 T7 T6 T5 T4 T3 2S 3S 4S KC T2 T1 EX"),
+    }
+    while not state.is_over:
+        seat = state.to_act
+        assert seat is not None
+        if seat in script:
+            apply(state, Play(script[seat].pop(0)), seat)
+        else:  # the defence holds no trump and plays its lowest legal card
+            apply(state, next(a for a in legal_actions(state) if isinstance(a, Play)), seat)
+    assert [t.winner for t in state.tricks] == [1] * 11 + [3, 1, 1, 1]
+    last = state.tricks[-1]
+    assert last.leader == 1 and last.cards[2] == EXCUSE
+    assert PETIT in state.tricks[-2].cards
+    result = state.result
+    assert result is not None and result.summary is not None
+    assert result.partner == 3
+    assert result.summary.taker_half_points == 182
+    assert result.summary.bouts == 3
+    assert result.summary.chelem is Side.TAKER
+    assert result.summary.petit_au_bout is Side.TAKER
+    assert result.scores == (-760, 1520, -760, 760, -760)
+    check_played_deal(state)

@@ -312,31 +312,28 @@ async def play_spied(
     return outcome
 
 
-async def test_no_hidden_card_reaches_a_seat_before_the_end() -> None:
-    rng = random.Random("secrecy")
+@pytest.mark.parametrize("players", [3, 4, 5])
+async def test_no_hidden_card_reaches_a_seat_before_the_end(players: int) -> None:
+    rng = random.Random(f"secrecy-{players}")
     seen: Counter[str] = Counter()
     forced_cycle = [None, *Contract]
-    for players in (3, 4, 5):
-        for seed in range(DEALS_PER_TABLE_SIZE):
-            forced = forced_cycle[seed % len(forced_cycle)]
-            deal = trumpy_deal(players) if seed % 20 == 1 else None
-            outcome = await play_spied(players, seed, rng, forced, deal)
-            state = outcome.state
-            seen[f"{players}p"] += 1
-            if state.contract is not None:
-                seen[state.contract.name] += 1
-            seen["trump discarded"] += bool(state.discarded_trumps)
-            seen["poignee"] += bool(state.poignees)
-            seen["partner revealed"] += state.partner is not None
-            seen["called card in chien"] += (
-                state.called_card is not None and state.called_card in state.deal.chien
-            )
+    for seed in range(DEALS_PER_TABLE_SIZE):
+        forced = forced_cycle[seed % len(forced_cycle)]
+        deal = trumpy_deal(players) if seed % 20 == 1 else None  # with a Petite by seat 1
+        outcome = await play_spied(players, seed, rng, forced, deal)
+        state = outcome.state
+        if state.contract is not None:
+            seen[state.contract.name] += 1
+        seen["trump discarded"] += bool(state.discarded_trumps)
+        seen["poignee"] += bool(state.poignees)
+        seen["partner"] += state.partner is not None
+        seen["called card in the chien"] += state.called_card in state.deal.chien
     # The deals covered what the secrets are about.
-    for contract in Contract:
-        assert seen[contract.name] >= 30, seen
-    assert seen["partner revealed"] >= 30, seen
-    assert seen["poignee"] >= 5, seen
-    assert seen["trump discarded"] >= 3, seen
+    assert all(seen[contract.name] >= 10 for contract in Contract), seen
+    assert seen["trump discarded"] >= 1, seen
+    assert seen["poignee"] >= 1, seen
+    if players == 5:
+        assert seen["partner"] >= 30 and seen["called card in the chien"] >= 1, seen
 
 
 async def test_the_spy_catches_leaks() -> None:

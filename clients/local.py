@@ -1,0 +1,290 @@
+"""Play SDK bots in-process: the table runner talks to the bots directly, without gRPC.
+
+:class:`LocalSeat` is a :class:`~arena.table.SeatChannel` holding one seat for one
+:class:`~clients.sdk.Bot`. It keeps the seat's :class:`~clients.sdk.TableView` up to date from the
+runner's messages exactly as the network client does (``TableView.from_start``, ``.apply`` for
+each event, ``.with_request`` for each decision) and calls the bot's method for the request, so a
+bot that plays here plays the same on the arena. Plain decision methods run directly (no worker
+thread: nothing else runs alongside), coroutine methods are awaited.
+
+On top of it:
+
+- :func:`play_local` plays one deal with one bot per seat and returns the runner's
+  :class:`~arena.table.TableOutcome` (scores, record, infractions);
+- :func:`play_match` plays boards in rotation (each bot in each seat of every board, as
+  :func:`tournaments.seatings.rotation` seats them) and returns the
+  :class:`tournaments.duplicate.Entry` values that :func:`tournaments.duplicate.compute_standings`
+  scores; :func:`play_plans` does the same for any list of table plans (a gauntlet, say).
+
+Boards are dealt as the tournament store deals them: board ``k`` of seed ``s`` is
+``seeded_deal(board_seed(s, k), players, dealer=k % players)``.
+
+::
+
+    from clients.local import play_match
+    from clients.random_bot import RandomBot
+    from tournaments.duplicate import compute_standings
+
+    entries = play_match([MyBot(), RandomBot(1), MyBot(), RandomBot(2)], boards=24, seed=7)
+    for row in compute_standings(entries).rows:
+        print(row.bot_id, row.per_board)
+"""
+
+from __future__ import annotations
+
+import inspect
+import logging
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+import trio
+
+from arena.rules import Action, Deal, TableOptions, parse_action, seeded_deal
+from arena.table import (
+    Answer,
+    DecisionRequest,
+    Malformed,
+    Notice,
+    PlayerInfo,
+    TableEnd,
+    TableEvent,
+    TableOutcome,
+    TableRunner,
+    TableStart,
+    TimeControl,
+)
+from arena.table.messages import ViewFn
+from clients.sdk import Bot, TableView
+from tournaments.duplicate import Entry
+from tournaments.seatings import TablePlan, board_seed, rotation
+
+log = logging.getLogger(__name__)
+
+LOCAL_TIME_CONTROL = TimeControl(per_decision=60.0)
+"""In-process default: generous, so that results never depend on the machine's speed."""
+
+
+class LocalSeat:
+    """A :class:`~arena.table.SeatChannel` that plays ``bot`` in this process.
+
+    ``strict`` (the default) lets an exception raised by the bot propagate, which stops the deal:
+    what tests want. With ``strict=False`` the failure is logged and answered as a malformed
+    action, so the runner records an infraction and plays its fallback, as the arena would (the
+    network client leaves the request unanswered, which costs a timeout instead).
+
+    The hooks (``on_table_start``, ``on_event``, ``on_notice``, ``on_table_end``) are called as
+    the network client calls them. ``view`` is the seat's current view (None before the start).
+    """
+
+    def __init__(self, bot: Bot, *, strict: bool = True) -> None:
+        self.bot = bot
+        self.strict = strict
+        self.view: TableView | None = None
+        self.next_sequence = 0
+        """Sequence number of the next event (kept here: the view's own field is left at 0, as
+        copying the frozen view once more per event would double the cost of an event)."""
+        self.end_message: TableEnd | None = None
+        self._on_event = type(bot).on_event is not Bot.on_event
+
+    @property
+    def connected(self) -> bool:
+        return True
+
+    async def start(self, start: TableStart, view: ViewFn) -> None:
+        self.view = TableView.from_start(start)
+        await self._hook(self.bot.on_table_start, self.view)
+
+    async def send(self, event: TableEvent) -> None:
+        view = self.view = self._current().apply(event.event)
+        self.next_sequence = event.sequence + 1
+        if self._on_event:
+            await self._hook(self.bot.on_event, view, event.event)
+
+    async def ask(self, request: DecisionRequest) -> Answer:
+        view = self.view = self._current().with_request(request)
+        method = self.bot.method_for(request)
+        try:
+            result = method(view, request)
+            if inspect.isawaitable(result):
+                result = await result
+            answer = _as_action(result)
+        except Exception as exc:
+            if self.strict:
+                raise
+            log.exception("%s failed to decide request %d of table %r seat %d",
+                          self.bot.display_name, request.request_id, request.table_id,
+                          request.seat)
+            return Malformed(f"the bot raised {type(exc).__name__}: {exc}")
+        # A checkpoint, so that the runner's time limit applies to a slow plain method too: its
+        # answer then arrives after the deadline and is refused as a timeout, as on the arena.
+        await trio.lowlevel.checkpoint()
+        return answer
+
+    async def notice(self, notice: Notice) -> None:
+        await self._hook(self.bot.on_notice, self.view, notice)
+
+    async def end(self, end: TableEnd) -> None:
+        self.end_message = end
+        if self.view is not None:
+            await self._hook(self.bot.on_table_end, self.view, end)
+
+    def _current(self) -> TableView:
+        if self.view is None:
+            raise RuntimeError("the runner sent a message before the table start")
+        return self.view
+
+    async def _hook(self, fn: Callable[..., Any], *args: Any) -> None:
+        try:
+            result = fn(*args)
+            if inspect.isawaitable(result):
+                await result
+        except Exception:
+            if self.strict:
+                raise
+            log.exception("error in %s.%s", type(self.bot).__name__, fn.__name__)
+
+
+def _as_action(result: object) -> Action:
+    """A bot may answer with an action or its text notation (``"play T21"``)."""
+    if isinstance(result, str):
+        return parse_action(result)
+    if isinstance(result, Action):  # type: ignore[arg-type]
+        return result  # type: ignore[return-value]
+    raise TypeError(f"a decision must return an Action or its notation, got {result!r}")
+
+
+async def play_local(
+    deal: Deal,
+    options: TableOptions,
+    bots: Sequence[Bot],
+    table_id: str = "local",
+    *,
+    bot_ids: Sequence[str] | None = None,
+    time_control: TimeControl | None = None,
+    strict: bool = True,
+) -> TableOutcome:
+    """Play ``deal`` with ``bots[seat]`` in each seat (a bot may hold several seats).
+
+    ``bot_ids`` name the seats in the :class:`~arena.table.PlayerInfo` the bots see (default: each
+    bot's display name). Runs under trio; see :func:`play_match` for a plain function.
+    """
+    if len(bots) != options.players:
+        raise ValueError(f"a {options.players}-player table needs {options.players} bots, "
+                         f"got {len(bots)}")
+    ids = list(bot_ids) if bot_ids is not None else [b.display_name for b in bots]
+    if len(ids) != len(bots):
+        raise ValueError("one bot id per seat")
+    players = [PlayerInfo(seat, ids[seat], bot.display_name) for seat, bot in enumerate(bots)]
+    seats = [LocalSeat(bot, strict=strict) for bot in bots]
+    runner = TableRunner(table_id, deal, options, seats, players,
+                         time_control or LOCAL_TIME_CONTROL)
+    return await runner.run()
+
+
+def board_deal(seed: int, board: int, options: TableOptions) -> Deal:
+    """Board ``board`` of a match seeded ``seed``: the deal the tournament store would make."""
+    return seeded_deal(board_seed(seed, board), options.players, board % options.players)
+
+
+TableDoneFn = Callable[[TablePlan, TableOutcome], None]
+
+
+async def play_plans_async(
+    plans: Iterable[TablePlan],
+    bots: Mapping[str, Bot],
+    *,
+    seed: int = 0,
+    options: TableOptions | None = None,
+    entry_ids: Mapping[str, str] | None = None,
+    match_id: str = "local",
+    time_control: TimeControl | None = None,
+    strict: bool = True,
+    on_table: TableDoneFn | None = None,
+) -> list[Entry]:
+    """Play each table plan one after the other; the scored seats as entries.
+
+    ``plan.bots`` name the bots by key in ``bots``; ``entry_ids`` maps a key to the bot id of its
+    entries (default: the key itself), so that several keys may score as one bot.
+    """
+    options = options or TableOptions()
+    names = entry_ids or {}
+    deals: dict[int, Deal] = {}
+    entries: list[Entry] = []
+    for plan in plans:
+        deal = deals.get(plan.board)
+        if deal is None:
+            deal = deals[plan.board] = board_deal(seed, plan.board, options)
+        ids = [names.get(key, key) for key in plan.bots]
+        table_id = f"{match_id}/b{plan.board}/t{plan.number}"
+        outcome = await play_local(
+            deal, options, [bots[key] for key in plan.bots], table_id, bot_ids=ids,
+            time_control=time_control, strict=strict,
+        )
+        scores = outcome.result.scores
+        for seat, bot_id in enumerate(ids):
+            if not plan.scored[seat]:
+                continue
+            kinds = tuple(i.kind.value for i in outcome.infractions if i.seat == seat)
+            entries.append(Entry(plan.board, seat, table_id, bot_id, scores[seat], len(kinds),
+                                 kinds))
+        if on_table is not None:
+            on_table(plan, outcome)
+    return entries
+
+
+def play_plans(
+    plans: Iterable[TablePlan],
+    bots: Mapping[str, Bot],
+    *,
+    seed: int = 0,
+    options: TableOptions | None = None,
+    entry_ids: Mapping[str, str] | None = None,
+    match_id: str = "local",
+    time_control: TimeControl | None = None,
+    strict: bool = True,
+    on_table: TableDoneFn | None = None,
+) -> list[Entry]:
+    """:func:`play_plans_async` as a plain function (it runs its own trio loop)."""
+    return trio.run(lambda: play_plans_async(
+        plans, bots, seed=seed, options=options, entry_ids=entry_ids, match_id=match_id,
+        time_control=time_control, strict=strict, on_table=on_table,
+    ))
+
+
+def play_match(
+    bots: Sequence[Bot],
+    boards: int,
+    *,
+    seed: int = 0,
+    options: TableOptions | None = None,
+    bot_ids: Sequence[str] | None = None,
+    first_board: int = 0,
+    match_id: str = "local",
+    time_control: TimeControl | None = None,
+    strict: bool = True,
+    on_table: TableDoneFn | None = None,
+) -> list[Entry]:
+    """Play boards ``first_board .. first_board + boards - 1`` in rotation: one table per seat
+    shift, so each bot holds every hand of every board once. One bot per seat (default options:
+    as many players as bots).
+
+    Entries are grouped by ``bot_ids`` (default: each bot's display name), so two copies of one
+    bot class score as one bot: ``[Heuristic(), Random(1), Heuristic(), Random(2)]`` compares the
+    two classes, each holding half of every comparison group.
+    """
+    options = options or TableOptions(players=len(bots))
+    if len(bots) != options.players:
+        raise ValueError(f"rotation needs one bot per seat ({options.players}), got {len(bots)}")
+    ids = list(bot_ids) if bot_ids is not None else [b.display_name for b in bots]
+    if len(ids) != len(bots):
+        raise ValueError("one bot id per bot")
+    keys = [f"#{i}" for i in range(len(bots))]  # rotation seats positions; ids may repeat
+    plans = [
+        TablePlan(p.board + first_board, p.number, p.bots, p.scored)
+        for p in rotation(keys, boards)
+    ]
+    return play_plans(
+        plans, dict(zip(keys, bots, strict=True)), seed=seed, options=options,
+        entry_ids=dict(zip(keys, ids, strict=True)), match_id=match_id,
+        time_control=time_control, strict=strict, on_table=on_table,
+    )

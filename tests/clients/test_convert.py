@@ -1,0 +1,65 @@
+"""The decoders the SDK needs in arena.transport.convert: each one inverts its encoder."""
+
+from __future__ import annotations
+
+import pytest
+
+from arena.proto_gen.tarot_arena.v1 import arena_pb2 as pb
+from arena.rules import (
+    PASS,
+    DealRecord,
+    GameState,
+    Phase,
+    Play,
+    TableOptions,
+    apply,
+    legal_actions,
+    seeded_deal,
+)
+from arena.rules.cards import cards_of
+from arena.table import DecisionRequest, InfractionKind, Notice, TableEnd
+from arena.transport import convert
+
+
+def finished_state(seed: int = 5) -> GameState:
+    state = GameState(seeded_deal(seed, 4, 1), TableOptions(4))
+    while state.to_act is not None:
+        apply(state, legal_actions(state)[-1], state.to_act)
+    return state
+
+
+def test_table_end_round_trip() -> None:
+    state = finished_state()
+    assert state.result is not None
+    end = TableEnd("t9", 2, state.result, state.deal, tuple(cards_of(state.discard)),
+                   DealRecord.of(state))
+    decoded = convert.arena_message_from_pb(convert.end_to_pb(end))
+    assert decoded == end
+
+
+def test_table_end_without_a_usable_record_is_a_value_error() -> None:
+    with pytest.raises(ValueError, match="t9"):
+        convert.end_from_pb(pb.TableEnd(table_id="t9", record_json="{}"))
+
+
+def test_notice_round_trip_with_and_without_fallback() -> None:
+    for fallback in (Play(3), None):
+        notice = Notice("t1", 1, 42, InfractionKind.TIMEOUT, "too slow", fallback)
+        assert convert.arena_message_from_pb(convert.notice_to_pb(notice)) == notice
+    with pytest.raises(ValueError, match="infraction"):
+        convert.notice_from_pb(pb.Notice(kind=pb.INFRACTION_UNSPECIFIED))
+
+
+def test_request_welcome_and_bot_messages() -> None:
+    request = DecisionRequest("t1", 3, 7, Phase.BIDDING, (PASS,), 1.0, 0.5, (1, 2))
+    assert convert.arena_message_from_pb(convert.request_to_pb(request)) == request
+    welcome = pb.ArenaMessage(welcome=pb.Welcome(bot_id="bot_x", protocol_version=1,
+                                                 max_tables=4, max_message_bytes=65536))
+    assert convert.arena_message_from_pb(welcome) == convert.Welcome("bot_x", 1, 4, 65536)
+    hello = convert.hello_to_pb("tok", "name", "1.0", 4).hello
+    assert (hello.token, hello.bot_name, hello.bot_version, hello.protocol_version,
+            hello.max_tables) == ("tok", "name", "1.0", convert.PROTOCOL_VERSION, 4)
+    decision = convert.decision_to_pb("t1", 7, Play(77)).decision
+    assert (decision.table_id, decision.request_id, decision.action.play) == ("t1", 7, 77)
+    with pytest.raises(ValueError, match="kind"):
+        convert.arena_message_from_pb(pb.ArenaMessage())

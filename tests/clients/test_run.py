@@ -1,0 +1,97 @@
+"""``python -m clients.run``: a bot in a process of its own, and one-line errors."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import trio
+
+from clients import run
+
+from .conftest import Arena, eventually
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def command(arena: Arena, *extra: str) -> list[str]:
+    return [sys.executable, "-m", "clients.run", "--server", arena.address,
+            "--bot", "clients.random_bot:RandomBot", *extra]
+
+
+def environment(token: str | None) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != run.TOKEN_ENV}
+    if token is not None:
+        env[run.TOKEN_ENV] = token
+    return env
+
+
+async def test_a_bot_process_plays_tables_and_stops_cleanly_on_ctrl_c(
+    arena: Arena, tmp_path: Path
+) -> None:
+    bot_id, token = arena.bots[0]
+    stderr = tmp_path / "stderr.txt"
+    with stderr.open("wb") as sink:
+        process = await trio.lowlevel.open_process(
+            command(arena, "--max-tables", "8", "--bot-args", '{"seed": 3}'),
+            env=environment(token), cwd=ROOT, stdout=subprocess.DEVNULL, stderr=sink,
+        )
+        try:
+            await arena.server.wait_for_bots([bot_id], timeout=10)
+            outcomes = await arena.play_many([(f"t{k}", [bot_id] * 4, k) for k in range(2)])
+            assert all(o.infractions == [] for o in outcomes.values())
+            process.send_signal(signal.SIGINT)
+            with trio.fail_after(5):
+                code = await process.wait()
+        finally:
+            if process.returncode is None:
+                process.kill()
+    log = stderr.read_text()
+    assert code == 0, log
+    assert "Traceback" not in log and "SIGINT: closing the connection" in log
+    await eventually(lambda: not arena.server.connected_bots())
+
+
+async def test_a_bad_token_exits_with_one_clear_line(arena: Arena) -> None:
+    with trio.fail_after(10):
+        result = await trio.run_process(
+            command(arena, "--token", "tka_wrong"), env=environment(None), cwd=ROOT,
+            capture_stdout=True, capture_stderr=True, check=False,
+        )
+    lines = result.stderr.decode().strip().splitlines()
+    assert result.returncode == run.EXIT_REJECTED
+    assert lines == [
+        "error: the arena refused the connection: UNAUTHENTICATED: unknown or revoked bot token"
+    ]
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--bot", "clients.random_bot:RandomBot"], "no bot token"),
+    (["--token", "t", "--bot", "RandomBot"], "module.path:ClassName"),
+    (["--token", "t", "--bot", "clients.nowhere:Bot"], "cannot import bot module"),
+    (["--token", "t", "--bot", "clients.random_bot:Nobody"], "has no 'Nobody'"),
+    (["--token", "t", "--bot", "clients.random_bot:hashlib.sha256"], "not a clients.sdk.Bot"),
+    (["--token", "t", "--bot", "clients.random_bot:__name__"], "neither a Bot class"),
+    (["--token", "t", "--bot", "clients.random_bot:RandomBot", "--bot-args", "[1]"],
+     "JSON object"),
+    (["--token", "t", "--bot", "clients.random_bot:RandomBot", "--bot-args", '{"x": 1}'],
+     "cannot create"),
+    (["--token", "t", "--bot", "clients.random_bot:RandomBot", "--max-tables", "0"],
+     "max_tables"),
+])
+def test_usage_errors_are_one_line(
+    args: list[str], message: str, capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv(run.TOKEN_ENV, raising=False)
+    assert run.main(["--server", "127.0.0.1:1", *args]) == run.EXIT_USAGE
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("error: ") and message in err[0], err
+
+
+def test_load_bot_accepts_classes_factories_and_instances() -> None:
+    assert run.load_bot("clients.random_bot:RandomBot", {"seed": 4}).seed == 4  # type: ignore[attr-defined]
