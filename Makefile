@@ -44,3 +44,9 @@ migration: $(STAMP)
 	$(PY) -c "from arena.storage.migrate import revise; revise('sqlite:///.migration.db', '$(m)')"
 	rm -f .migration.db
 	$(PY) -m ruff format arena/storage/migrations/versions
+
+# Arena over gRPC with bots as separate processes on loopback: decisions/s, latency, the bare
+# grpc.aio floor, server RSS with 1,000 tables open. ARGS=--quick for a short run.
+.PHONY: bench-arena
+bench-arena: $(STAMP)
+	$(PY) bench/arena.py $(ARGS)

@@ -28,6 +28,7 @@ import json
 import logging
 import os
 import queue
+import shutil
 import signal
 import subprocess
 import sys
@@ -45,8 +46,8 @@ PLAYERS = 4
 BOTS = 4
 LEVELS = (1, 16, 64)
 # Deals per level of a default run, sized for ~5-10 s each on a 2-core machine.
-DEFAULT_DEALS = {1: 80, 16: 300, 64: 360}
-QUICK_DEALS = {1: 15, 16: 48, 64: 128}
+DEFAULT_DEALS = {1: 60, 16: 96, 64: 128}
+QUICK_DEALS = {1: 10, 16: 32, 64: 64}
 HOLD_TABLES = 1000
 
 sys.path.insert(0, str(ROOT))
@@ -153,7 +154,8 @@ def arena_server(profile: str | None) -> None:
             with trio.fail_after(120):
                 while asking() < tables:
                     await trio.sleep(0.02)
-            emit({"open": tables, "asking": asking(), "seconds": round(time.perf_counter() - began, 3)})
+            emit({"open": tables, "asking": asking(),
+                  "seconds": round(time.perf_counter() - began, 3)})
             await command()  # "release": the tables end, cancelled
             nursery.cancel_scope.cancel()
         emit({"released": tables})
@@ -184,8 +186,12 @@ def arena_server(profile: str | None) -> None:
 
 
 # ============================================================ child: the bare echo server
-def echo_server(streams: int, seconds: float) -> None:
-    """grpc.aio only: one bidi stream per "table", request -> answer round trips for a while."""
+def echo_server(streams: int, seconds: float, events: int) -> None:
+    """grpc.aio only: one bidi stream per "table", request -> answer round trips for a while.
+
+    With ``events``, each request is preceded by that many small TableEvent messages (that the
+    client reads and ignores), the shape of the arena's traffic: the floor of the protocol.
+    """
     import asyncio
 
     import grpc
@@ -196,6 +202,10 @@ def echo_server(streams: int, seconds: float) -> None:
     quiet_logs()
     hand = [3, 7, 12, 16, 20, 25, 29, 33, 40, 44, 51, 57, 60, 64, 69, 72, 76, 77]
     legal = [pb.Action(play=card) for card in hand[:6]]
+    event = pb.ArenaMessage(event=pb.TableEvent(
+        table_id="echo", sequence=1, seat=1,
+        card_played=pb.SeatAction(seat=2, action=pb.Action(play=40)),
+    ))
 
     async def main() -> None:
         connected = 0
@@ -206,7 +216,7 @@ def echo_server(streams: int, seconds: float) -> None:
         latencies: list[float] = []
 
         class Echo(pb_grpc.BotServiceServicer):
-            async def Connect(  # noqa: N802
+            async def Connect(
                 self, request_iterator: Any, context: grpc.aio.ServicerContext
             ) -> None:
                 nonlocal connected, finished
@@ -227,6 +237,8 @@ def echo_server(streams: int, seconds: float) -> None:
                             legal_actions=legal, time_limit_ms=10_000, hand=hand, seat=1,
                         ))
                         began = clock()
+                        for _ in range(events):
+                            await context.write(event)
                         await context.write(request)
                         answer = await context.read()
                         if answer is grpc.aio.EOF:
@@ -250,6 +262,7 @@ def echo_server(streams: int, seconds: float) -> None:
         cpu = time.process_time() - cpu
         emit({
             "streams": streams,
+            "events_per_request": events,
             "round_trips": len(latencies),
             "seconds": round(wall, 3),
             "round_trips_per_s": round(len(latencies) / wall, 1),
@@ -388,9 +401,12 @@ def start_arena(
     return server, bots
 
 
-def run_echo(children: Children, streams: int, seconds: float) -> dict[str, Any]:
+def run_echo(
+    children: Children, streams: int, seconds: float, events: int = 0
+) -> dict[str, Any]:
     server = children.start("echo server", [str(SELF), "--role", "echo-server",
-                                            "--streams", str(streams), "--seconds", str(seconds)])
+                                            "--streams", str(streams), "--seconds", str(seconds),
+                                            "--events", str(events)])
     port = server.receive(60)["port"]
     client = children.start("echo client", [str(BOT), "--port", str(port), "--echo", str(streams)])
     before = cpu_seconds([client.pid])
@@ -413,6 +429,42 @@ def sample_rss(pid: int, samples: int, interval: float) -> tuple[float, float]:
     return peak, hwm
 
 
+def start_py_spy(pid: int, output: str) -> subprocess.Popen[bytes] | None:
+    """py-spy recording the arena server (GIL holder only, raw collapsed stacks), if found."""
+    py_spy = Path(sys.executable).with_name("py-spy")
+    command = str(py_spy) if py_spy.exists() else shutil.which("py-spy")
+    if command is None:
+        log("py-spy not found (pip install py-spy): no profile")
+        return None
+    return subprocess.Popen(
+        [command, "record", "-p", str(pid), "-o", output, "-f", "raw", "-r", "250", "--gil",
+         "--threads", "--nonblocking"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=_die_with_parent,
+    )
+
+
+def stop_py_spy(process: subprocess.Popen[bytes] | None, output: str) -> None:
+    if process is None:
+        return
+    process.send_signal(signal.SIGINT)  # py-spy writes its output on SIGINT
+    try:
+        process.wait(20)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(5)
+    log(f"py-spy profile of the arena server: {output}")
+
+
+def bot_counts(bots: Sequence[Child]) -> dict[str, float]:
+    """What the bots received, reported by each as it ends."""
+    total: dict[str, float] = {}
+    for bot in bots:
+        with contextlib.suppress(TimeoutError, RuntimeError):
+            for key, value in bot.receive(10)["bot"].items():
+                total[key] = total.get(key, 0) + value
+    return total
+
+
 def parent(args: argparse.Namespace) -> dict[str, Any]:
     deals = dict(QUICK_DEALS if args.quick else DEFAULT_DEALS)
     for tables in LEVELS:
@@ -421,8 +473,14 @@ def parent(args: argparse.Namespace) -> dict[str, Any]:
             deals[tables] = override
     echo_seconds = args.echo_seconds or (1.5 if args.quick else 4.0)
     hold_tables = args.hold_tables
-    figures: dict[str, Any] = {"quick": args.quick, "cpus": os.cpu_count(),
-                               "players": PLAYERS, "bots": BOTS}
+    load = os.getloadavg()[0]
+    figures: dict[str, Any] = {
+        "quick": args.quick, "cpus": os.cpu_count(), "load_average_1m_at_start": round(load, 2),
+        "players": PLAYERS, "bots": BOTS, "bot_impl": args.bot_impl,
+    }
+    if load > 1.0:
+        log(f"note: load average {load:.1f} on {os.cpu_count()} CPUs at start: other work "
+            "shares the machine, figures will be lower and noisier")
     children = Children()
     began = time.perf_counter()
     try:
@@ -432,6 +490,7 @@ def parent(args: argparse.Namespace) -> dict[str, Any]:
         log(f"arena server pid {server.pid}, {len(bots)} bot processes connected")
         server.send({"cmd": "level", "tables": 4, "deals": 8, "seed": 10**6})  # warm-up
         server.receive(120)
+        spy = start_py_spy(server.pid, args.py_spy) if args.py_spy else None
         figures["echo"] = {}
         for tables in LEVELS:
             bots_cpu = cpu_seconds([b.pid for b in bots])
@@ -439,24 +498,42 @@ def parent(args: argparse.Namespace) -> dict[str, Any]:
             level = server.receive(600)
             level["bots_cpu_s"] = round(cpu_seconds([b.pid for b in bots]) - bots_cpu, 3)
             figures[f"tables_{tables}"] = level
-            log(f"arena {tables:3d} tables: {level['decisions_per_s']:8.0f} decisions/s "
-                f"{level['deals_per_s']:7.1f} deals/s  round trip p50 {level['p50_ms']:.2f} ms "
-                f"p99 {level['p99_ms']:.2f} ms  ({level['deals']} deals, {level['seconds']:.1f} s, "
-                f"server CPU {level['server_cpu_us_per_decision']:.0f} us/decision, "
+            log(f"arena {tables:3d} tables: {level['decisions_per_s']:7.0f} decisions/s "
+                f"{level['deals_per_s']:6.1f} deals/s  round trip p50 {level['p50_ms']:6.2f} ms "
+                f"p99 {level['p99_ms']:6.2f} ms  ({level['deals']} deals in "
+                f"{level['seconds']:.1f} s; CPU per decision: server "
+                f"{level['server_cpu_us_per_decision']:.0f} us, bots "
+                f"{level['bots_cpu_s'] / max(1, level['decisions']) * 1e6:.0f} us; "
                 f"{level['infractions']} infractions)")
             echo = run_echo(children, tables, echo_seconds)
             figures["echo"][f"streams_{tables}"] = echo
             ratio = level["decisions_per_s"] / echo["round_trips_per_s"]
             figures[f"ratio_{tables}"] = round(ratio, 3)
-            log(f"echo  {tables:3d} streams: {echo['round_trips_per_s']:8.0f} round trips/s"
-                f"                 p50 {echo['p50_ms']:.2f} ms p99 {echo['p99_ms']:.2f} ms  "
-                f"(server CPU {echo['server_cpu_us_per_round_trip']:.0f} us/round trip)"
-                f"  -> ratio {ratio:.2f}")
+            log(f"echo  {tables:3d} streams: {echo['round_trips_per_s']:7.0f} round trips/s"
+                f"                round trip p50 {echo['p50_ms']:6.2f} ms p99 "
+                f"{echo['p99_ms']:6.2f} ms  (server CPU {echo['server_cpu_us_per_round_trip']:.0f}"
+                f" us/round trip)  -> ratio {ratio:.2f}")
+        stop_py_spy(spy, args.py_spy)
         figures["rss_mb_after_levels"] = round(rss_mb(server.pid)[0], 1)
         server.send({"cmd": "quit"})
+        received = bot_counts(bots)
+        if received.get("requests"):
+            figures["messages_per_decision"] = round(received["messages"] / received["requests"], 2)
         with contextlib.suppress(subprocess.TimeoutExpired):
             server.wait(15)  # a clean exit writes the profile, if any
         children.stop()
+
+        # The floor with the arena's traffic shape: each request after 5 small events.
+        if args.shaped_echo:
+            events = 5
+            shaped = run_echo(children, 16, echo_seconds, events)
+            figures["echo"]["streams_16_with_events"] = shaped
+            figures["ratio_16_shaped"] = round(
+                figures["tables_16"]["decisions_per_s"] / shaped["round_trips_per_s"], 3)
+            log(f"echo   16 streams, {events} events per request: "
+                f"{shaped['round_trips_per_s']:7.0f} round trips/s  p50 {shaped['p50_ms']:.2f} ms "
+                f"p99 {shaped['p99_ms']:.2f} ms  -> arena at 16 tables / this "
+                f"{figures['ratio_16_shaped']:.2f}")
 
         # -------------------------------------------------------------------------- memory
         server, bots = start_arena(children, hold=True)
@@ -472,11 +549,13 @@ def parent(args: argparse.Namespace) -> dict[str, Any]:
         figures["hold_seconds_to_open"] = opened["seconds"]
         figures["rss_kb_per_table"] = round((busy - idle) * 1024 / hold_tables, 1)
         log(f"arena server RSS: idle {idle:.1f} MB, {hold_tables} tables open {busy:.1f} MB "
-            f"({(busy - idle) * 1024 / hold_tables:.0f} kB per table, opened in "
-            f"{opened['seconds']:.1f} s)")
+            f"({(busy - idle) * 1024 / hold_tables:.0f} kB per table; all {hold_tables} asking "
+            f"after {opened['seconds']:.1f} s)")
         server.send({"cmd": "release"})
         server.receive(60)
         server.send({"cmd": "quit"})
+        held = bot_counts(bots)
+        figures["hold_requests_received_by_bots"] = int(held.get("requests", 0))
         with contextlib.suppress(subprocess.TimeoutExpired):
             server.wait(15)
     finally:
@@ -486,7 +565,10 @@ def parent(args: argparse.Namespace) -> dict[str, Any]:
     figures["rss_target_mb"] = 200
     figures["meets_rss"] = figures.get(f"rss_mb_{hold_tables}_tables", 1e9) < 200
     figures["total_seconds"] = round(time.perf_counter() - began, 1)
-    log(f"total {figures['total_seconds']:.0f} s")
+    log(f"ratio at 16 tables {figures.get('ratio_16', 0):.2f} (target >= 0.5): "
+        f"{'met' if figures['meets_ratio_16'] else 'NOT met'}; RSS with {hold_tables} tables "
+        f"{figures.get(f'rss_mb_{hold_tables}_tables', 0):.0f} MB (target < 200): "
+        f"{'met' if figures['meets_rss'] else 'NOT met'}; total {figures['total_seconds']:.0f} s")
     return figures
 
 
@@ -500,19 +582,27 @@ def main() -> None:
                         help="seconds per echo level (default 4, quick 1.5)")
     parser.add_argument("--hold-tables", type=int, default=HOLD_TABLES,
                         help=f"tables open at once for the memory figure (default {HOLD_TABLES})")
+    parser.add_argument("--no-shaped-echo", dest="shaped_echo", action="store_false",
+                        help="skip the echo with 5 events per request (the protocol's shape)")
     parser.add_argument("--profile", metavar="FILE", default=None,
-                        help="cProfile the arena server's trio thread during the levels")
+                        help="cProfile the arena server's trio thread (a .prof file)")
+    parser.add_argument("--py-spy", metavar="FILE", default=None,
+                        help="record the arena server with py-spy during the levels (GIL "
+                             "holder, raw collapsed stacks); needs `pip install py-spy`")
     parser.add_argument("--bot-impl", choices=("aio", "sync"), default="aio",
                         help="the bots' gRPC API: grpc.aio (default) or synchronous")
     parser.add_argument("--role", choices=("arena-server", "echo-server"), help=argparse.SUPPRESS)
     parser.add_argument("--streams", type=int, default=1, help=argparse.SUPPRESS)
     parser.add_argument("--seconds", type=float, default=4.0, help=argparse.SUPPRESS)
+    parser.add_argument("--events", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.role == "arena-server":
         arena_server(args.profile)
     elif args.role == "echo-server":
-        echo_server(args.streams, args.seconds)
+        echo_server(args.streams, args.seconds, args.events)
     else:
+        # On SIGTERM, leave through the ``finally`` that stops every child.
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
         figures = parent(args)
         print(json.dumps(figures), flush=True)
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import json
 import queue
 import signal
 import sys
@@ -29,8 +30,8 @@ import grpc
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from arena.proto_gen.tarot_arena.v1 import arena_pb2 as pb  # noqa: E402
-from arena.proto_gen.tarot_arena.v1 import arena_pb2_grpc as pb_grpc  # noqa: E402
+from arena.proto_gen.tarot_arena.v1 import arena_pb2 as pb
+from arena.proto_gen.tarot_arena.v1 import arena_pb2_grpc as pb_grpc
 
 HOST = "127.0.0.1"
 
@@ -62,7 +63,7 @@ async def play(port: int, token: str, max_tables: int, hold: bool) -> dict[str, 
     async with grpc.aio.insecure_channel(f"{HOST}:{port}") as channel:
         call = pb_grpc.BotServiceStub(channel).Connect()
         await call.write(_hello(token, max_tables))
-        Decision, BotMessage = pb.Decision, pb.BotMessage  # noqa: N806
+        Decision, BotMessage = pb.Decision, pb.BotMessage
         clock = time.perf_counter
         try:
             while True:
@@ -99,7 +100,7 @@ def play_sync(port: int, token: str, max_tables: int, hold: bool) -> dict[str, f
         while (message := outbox.get()) is not None:
             yield message
 
-    Decision, BotMessage = pb.Decision, pb.BotMessage  # noqa: N806
+    Decision, BotMessage = pb.Decision, pb.BotMessage
     clock = time.perf_counter
     with grpc.insecure_channel(f"{HOST}:{port}") as channel:
         try:
@@ -139,6 +140,8 @@ async def echo(port: int, streams: int) -> int:
                 message = await call.read()
                 if message is grpc.aio.EOF:
                     break
+                if message.WhichOneof("kind") != "request":
+                    continue
                 request = message.request
                 await call.write(pb.BotMessage(decision=pb.Decision(
                     table_id=request.table_id, request_id=request.request_id,
@@ -167,10 +170,12 @@ def main() -> None:
     try:
         if args.echo:
             asyncio.run(echo(args.port, args.echo))
-        elif args.impl == "sync":
-            play_sync(args.port, args.token, args.max_tables, args.hold)
         else:
-            asyncio.run(play(args.port, args.token, args.max_tables, args.hold))
+            if args.impl == "sync":
+                counts = play_sync(args.port, args.token, args.max_tables, args.hold)
+            else:
+                counts = asyncio.run(play(args.port, args.token, args.max_tables, args.hold))
+            print(json.dumps({"bot": counts}), flush=True)  # for the parent, at the end
     except KeyboardInterrupt:
         pass
 

@@ -212,28 +212,29 @@ class TournamentStore:
                 table = session.exec(query).first()
                 if table is None:
                     return None
+                table_id, board_number, attempt = table.id, table.board_number, table.attempts + 1
                 won = session.execute(
                     update(ArenaTable)
-                    .where(col(ArenaTable.id) == table.id, ArenaTable.status == table.status,
-                           ArenaTable.attempts == table.attempts)
+                    .where(col(ArenaTable.id) == table_id, ArenaTable.status == table.status,
+                           ArenaTable.attempts == attempt - 1)
                     .values(status=TableStatus.RUNNING, claimed_by=worker,
-                            lease_until=now + timedelta(seconds=lease),
-                            attempts=table.attempts + 1)
+                            lease_until=now + timedelta(seconds=lease), attempts=attempt)
+                    .execution_options(synchronize_session=False)
                 ).rowcount  # type: ignore[attr-defined]
                 session.commit()
                 if won != 1:
                     continue  # another worker took it first
                 board = session.exec(
                     select(Board).where(Board.tournament_id == tournament_id,
-                                        Board.number == table.board_number)
+                                        Board.number == board_number)
                 ).one()
                 seats = session.exec(
-                    select(TableSeat).where(TableSeat.table_id == table.id)
+                    select(TableSeat).where(TableSeat.table_id == table_id)
                     .order_by(col(TableSeat.seat))
                 ).all()
                 deal = DealRecord.loads(board.deal_json).deal
-                return ClaimedTable(table.id, table.board_number, table.number, deal,
-                                    tuple(s.bot_id for s in seats), table.attempts + 1)
+                return ClaimedTable(table_id, board_number, table.number, deal,
+                                    tuple(s.bot_id for s in seats), attempt)
         return None
 
     def renew(self, table_ids: list[str], worker: str, lease: float = 60.0) -> None:

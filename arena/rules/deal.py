@@ -74,7 +74,9 @@ class DealStream:
             words.extend(struct.unpack("<8I", digest))
 
     def below(self, n: int) -> int:
-        """An unbiased integer in ``0 .. n-1``."""
+        """An unbiased integer in ``0 .. n-1``, for ``n`` in ``1 .. 2**32``."""
+        if not 1 <= n <= 1 << 32:
+            raise ValueError(f"cannot draw below {n}: n must be in 1 .. 2**32")
         limit = _LIMITS[n] if n < len(_LIMITS) else (1 << 32) - (1 << 32) % n
         while True:
             self._ensure(1)

@@ -77,8 +77,12 @@ class Bot:
 
     # --------------------------------------------------------------------------- internal
     def method_for(self, request: DecisionRequest) -> Any:
-        """The bound method that answers ``request``."""
-        return getattr(self, _METHOD_BY_PHASE.get(request.phase, "decide"))
+        """The bound method that answers ``request``: the phase's method if the bot overrides
+        it, else :meth:`decide` itself (so that an async ``decide`` is seen as async)."""
+        name = _METHOD_BY_PHASE.get(request.phase, "decide")
+        if getattr(type(self), name) is getattr(Bot, name):
+            name = "decide"
+        return getattr(self, name)
 
     @property
     def display_name(self) -> str:

@@ -17,7 +17,6 @@ Why it is shaped this way:
 
 from __future__ import annotations
 
-import dataclasses
 import inspect
 import logging
 import random
@@ -259,11 +258,10 @@ class ArenaClient:
             log.warning("events %d..%d of table %r seat %d are missing", view.next_sequence,
                         message.sequence - 1, *key)
         try:
-            view = view.apply(message.event)
+            view = view.apply(message.event, message.sequence)
         except Exception:
             log.exception("could not apply %r to table %r seat %d", message.event, *key)
             return
-        view = dataclasses.replace(view, next_sequence=message.sequence + 1)
         self.tables[key] = view
         await self._hook(self.bot.on_event, view, message.event)
 
@@ -299,6 +297,8 @@ class ArenaClient:
                 )
             else:
                 result = method(view, request)
+            if inspect.isawaitable(result):  # a plain method that returned a coroutine
+                result = await result
             action = _as_action(result)
         except Exception:
             log.exception("%s failed to decide request %d of table %r seat %d: no answer sent",

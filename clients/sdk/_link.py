@@ -1,4 +1,4 @@
-"""grpc.aio on an asyncio loop in a thread of its own, seen from trio as a channel of messages.
+"""grpc.aio on a background asyncio loop, seen from trio as a channel of messages.
 
 grpc.aio runs on asyncio only and the SDK is trio. ``/work/shared/TRANSPORT.md`` measured the
 ways to join them; an asyncio loop in its own thread, bridged by callbacks, is the one that

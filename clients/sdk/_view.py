@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from typing import Any
 
 from arena.rules import (
     Action,
@@ -130,72 +131,74 @@ class TableView:
             decisions=self.decisions + 1,
         )
 
-    def apply(self, event: Event) -> TableView:
-        """The view after ``event``; the rules' transitions, as far as this seat can see them."""
+    def apply(self, event: Event, sequence: int | None = None) -> TableView:
+        """The view after ``event`` (numbered ``sequence``, if given, which then sets
+        ``next_sequence``): the rules' transitions, as far as this seat can see them."""
+        changes = self._changes(event)
+        if sequence is not None:
+            changes["next_sequence"] = sequence + 1
+        return dataclasses.replace(self, **changes)
+
+    def _changes(self, event: Event) -> dict[str, Any]:
         n = self.options.players
-        replace = dataclasses.replace
         if isinstance(event, CardPlayed):
             hand = _without(self.hand, event.card) if event.seat == self.seat else self.hand
-            return replace(
-                self, phase=Phase.PLAYING, hand=hand, to_act=(event.seat + 1) % n,
-                current_trick=(*self.current_trick, (event.seat, event.card)),
-            )
+            return {"phase": Phase.PLAYING, "hand": hand, "to_act": (event.seat + 1) % n,
+                    "current_trick": (*self.current_trick, (event.seat, event.card))}
         if isinstance(event, TrickWon):
             tricks = (*self.tricks, event.trick)
             over = len(tricks) == HAND_SIZES[n]
-            return replace(
-                self, tricks=tricks, current_trick=(),
-                phase=Phase.FINISHED if over else Phase.PLAYING,
-                to_act=None if over else event.trick.winner,
-            )
+            return {"tricks": tricks, "current_trick": (),
+                    "phase": Phase.FINISHED if over else Phase.PLAYING,
+                    "to_act": None if over else event.trick.winner}
         if isinstance(event, BidMade):
-            view = replace(self, bids=(*self.bids, (event.seat, event.action)))
+            changes: dict[str, Any] = {"bids": (*self.bids, (event.seat, event.action))}
+            contract, taker = self.contract, self.taker
             if isinstance(event.action, Bid):
-                view = replace(view, contract=event.action.contract, taker=event.seat)
-            if len(view.bids) < n:
-                return replace(view, to_act=(event.seat + 1) % n)
-            if view.contract is None:
-                return replace(view, phase=Phase.FINISHED, to_act=None)
-            if n == 5:
-                return replace(view, phase=Phase.CALLING, to_act=view.taker)
-            return view._after_call()
+                contract, taker = event.action.contract, event.seat
+                changes.update(contract=contract, taker=taker)
+            if len(changes["bids"]) < n:
+                changes["to_act"] = (event.seat + 1) % n
+            elif contract is None:
+                changes.update(phase=Phase.FINISHED, to_act=None)
+            elif n == 5:
+                changes.update(phase=Phase.CALLING, to_act=taker)
+            else:
+                changes.update(self._after_call(contract, taker))
+            return changes
         if isinstance(event, CardCalled):
-            return replace(self, called_card=event.card)._after_call()
+            return {"called_card": event.card, **self._after_call(self.contract, self.taker)}
         if isinstance(event, ChienShown):
-            hand = self.hand
             if self.seat == self.taker:
-                hand = tuple(sorted((*hand, *event.cards)))
-            return replace(self, chien=event.cards, hand=hand)
+                return {"chien": event.cards, "hand": tuple(sorted((*self.hand, *event.cards)))}
+            return {"chien": event.cards}
         if isinstance(event, CardDiscarded):
-            view = replace(
-                self, hand=_without(self.hand, event.card),
-                discard=tuple(sorted((*self.discard, event.card))),
-            )
-            return view._ask_chelem() if len(view.discard) == CHIEN_SIZES[n] else view
+            discard = tuple(sorted((*self.discard, event.card)))
+            changes = {"hand": _without(self.hand, event.card), "discard": discard}
+            if len(discard) == CHIEN_SIZES[n]:
+                changes.update(self._ask_chelem(self.taker))
+            return changes
         if isinstance(event, TrumpDiscarded):
-            return replace(self, discarded_trumps=(*self.discarded_trumps, event.card))
+            return {"discarded_trumps": (*self.discarded_trumps, event.card)}
         if isinstance(event, ChelemDecided):
-            return replace(self, chelem_announced=event.announce)._start_play()
+            leader = self.taker if event.announce else self.first_seat
+            return {"chelem_announced": event.announce, "phase": Phase.PLAYING, "to_act": leader}
         if isinstance(event, PoigneeShown):
-            return replace(self, poignees=(*self.poignees, event.poignee))
+            return {"poignees": (*self.poignees, event.poignee)}
         if isinstance(event, PartnerRevealed):
-            return replace(self, partner=None if event.seat == self.taker else event.seat)
+            return {"partner": None if event.seat == self.taker else event.seat}
         raise TypeError(f"not an event: {event!r}")  # pragma: no cover - the union is closed
 
-    def _after_call(self) -> TableView:
-        assert self.contract is not None
-        if self.contract.chien_shown:  # the chien is shown next (a ChienShown event)
-            return dataclasses.replace(self, phase=Phase.DISCARDING, to_act=self.taker)
-        return self._ask_chelem()
+    def _after_call(self, contract: Contract | None, taker: int | None) -> dict[str, Any]:
+        assert contract is not None
+        if contract.chien_shown:  # the chien is shown next (a ChienShown event)
+            return {"phase": Phase.DISCARDING, "to_act": taker}
+        return self._ask_chelem(taker)
 
-    def _ask_chelem(self) -> TableView:
-        if self.options.beginner:
-            return self._start_play()
-        return dataclasses.replace(self, phase=Phase.CHELEM, to_act=self.taker)
-
-    def _start_play(self) -> TableView:
-        leader = self.taker if self.chelem_announced else self.first_seat
-        return dataclasses.replace(self, phase=Phase.PLAYING, to_act=leader)
+    def _ask_chelem(self, taker: int | None) -> dict[str, Any]:
+        if self.options.beginner:  # no chelem question: the seat after the dealer leads
+            return {"phase": Phase.PLAYING, "to_act": self.first_seat}
+        return {"phase": Phase.CHELEM, "to_act": taker}
 
     # ------------------------------------------------------------------------- reading
     @property

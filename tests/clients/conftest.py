@@ -124,6 +124,8 @@ class CuttableProxy:
         self.target_port = target_port
         self.port = 0
         self.cuts = 0
+        self.refuse = False
+        """While True, new connections are closed at once (the arena looks down)."""
         self._scopes: set[trio.CancelScope] = set()
 
     async def serve(self, *, task_status: object = trio.TASK_STATUS_IGNORED) -> None:
@@ -142,6 +144,9 @@ class CuttableProxy:
             scope.cancel()
 
     async def _handle(self, downstream: trio.SocketStream) -> None:
+        if self.refuse:
+            await downstream.aclose()
+            return
         with trio.CancelScope() as scope:
             self._scopes.add(scope)
             try:

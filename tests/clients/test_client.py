@@ -155,6 +155,61 @@ async def test_a_bot_reconnects_when_the_arena_ends_its_stream(arena: Arena) -> 
     await assert_resumed_everything(bot, client)
 
 
+class GoesAwayAtOnce(RecordingBot):
+    """Loses its connection, with no way back for a while, during its first decision."""
+
+    def __init__(self, proxy: CuttableProxy) -> None:
+        super().__init__()
+        self.proxy = proxy
+
+    async def bid(self, table: TableView, request: DecisionRequest) -> Action:
+        if not self.proxy.cuts:
+            self.proxy.refuse = True
+            self.proxy.cut()
+        return self.decide(table, request)
+
+
+async def test_a_table_that_ended_while_the_bot_was_away_is_forgotten(
+    arena: Arena, proxy: CuttableProxy, caplog: pytest.LogCaptureFixture
+) -> None:
+    bot = GoesAwayAtOnce(proxy)
+    client = await arena.client(bot, address=proxy.address, max_tables=4, resume_grace=0.1)
+    outcome = await arena.play("gone", arena.ids(0, 0, 0, 0), per_decision=0.005)
+    assert {i.kind.value for i in outcome.infractions} == {"disconnected"}
+    assert len(client.tables) == 4  # it cannot know yet
+    proxy.refuse = False
+    with caplog.at_level(logging.WARNING, "clients.sdk"):
+        await eventually(lambda: client.connections == 2 and client.tables == {})
+    assert bot.ends == {} and "was not resumed" in caplog.text
+
+
+class Clumsy(RecordingBot):
+    """Raises at its first decision, answers an illegal action at its second."""
+
+    def decide(self, table: TableView, request: DecisionRequest) -> Action:
+        if table.table_id == "clumsy" and table.seat == 0 and table.decisions == 1:
+            raise RuntimeError("bug in the bot")
+        if table.table_id == "clumsy" and table.seat == 0 and table.decisions == 2:
+            return "call AS"  # type: ignore[return-value]  # never legal with four players
+        return super().decide(table, request)
+
+
+async def test_a_failing_or_illegal_decision_costs_an_infraction_not_the_connection(
+    arena: Arena,
+) -> None:
+    bot = Clumsy()
+    client = await arena.client(bot, max_tables=4)
+    outcome = await arena.play("clumsy", arena.ids(0, 0, 0, 0), seed=4, per_decision=0.3)
+    assert [(i.seat, i.kind.value) for i in outcome.infractions] == [
+        (0, "timeout"), (0, "illegal-action")
+    ]
+    await eventually(lambda: len(bot.ends) == 4)
+    assert [(n.seat, n.kind.value) for n in bot.notices] == [  # type: ignore[attr-defined]
+        (0, "timeout"), (0, "illegal-action")
+    ]
+    assert client.connections == 1
+
+
 async def test_a_bad_token_is_a_clear_error_not_a_retry(arena: Arena) -> None:
     client = ArenaClient(RandomBot(), arena.address, "tka_not-a-token", backoff=FAST_BACKOFF)
     with trio.fail_after(5), pytest.raises(ArenaRejectedError) as info:

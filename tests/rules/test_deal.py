@@ -416,6 +416,14 @@ def test_inlined_draws_match_below_on_rejections(script: dict[int, int], block: 
     assert fast.below(2**32) == slow.below(2**32)
 
 
+@pytest.mark.parametrize("n", [0, -1, 2**32 + 1])
+def test_below_needs_a_drawable_bound(n: int) -> None:
+    """Without the check, n = 0 or n > 2**32 would reject every word: an endless loop."""
+    with pytest.raises(ValueError, match=rf"cannot draw below {n}: n must be in 1 \.\. 2\*\*32"):
+        DealStream(0).below(n)
+    assert DealStream(0).below(1) == 0
+
+
 def test_below_rejects_the_limit_and_above() -> None:
     n = 77
     stream = ScriptedStream([_limit(n), 2**32 - 1, _limit(n) - 1, *range(100)], 1)

@@ -1,7 +1,9 @@
 """Random-simulation properties of the engine, over tens of thousands of random legal deals.
 
 Every deal is played by picking uniformly among ``legal_actions`` with a seeded
-:class:`random.Random`, so a failure names a (players, number) pair that reproduces it. What the
+:class:`random.Random` (half of the deals hold the Excuse back to their last card, which is what
+brings the Excuse into the last trick of a chelem), so a failure names a (players, number) pair
+that reproduces it: ``play_random_deal(players, number)``. What the
 engine reports (trick winners, card points, petit au bout, chelem, scores) is recomputed here
 from the tricks alone, straight from RULES.md, without the engine's helpers.
 
@@ -129,8 +131,11 @@ def check_played_deal(state: GameState) -> None:
     for index, trick in enumerate(tricks):
         assert trick.leader == expected_leader
         assert len(trick.cards) == n
-        took_all = bool(winners_on_taker_side) and len(set(winners_on_taker_side)) == 1 and (
-            winners_on_taker_side[0] == (trick.leader in side)
+        took_all = (
+            not state.options.beginner  # the beginner variant knows no chelem
+            and bool(winners_on_taker_side)
+            and len(set(winners_on_taker_side)) == 1
+            and winners_on_taker_side[0] == (trick.leader in side)
         )
         assert trick.winner == expected_winner(trick, n, index == last, took_all)
         assert 0 <= trick.winner < n
@@ -142,12 +147,15 @@ def check_played_deal(state: GameState) -> None:
 
     # card ownership (RULES.md 'Play'): tricks to their winner's side, the Excuse to its owner's
     # side (against a half-point card once that side has won a trick); played to the last trick
-    # it changes sides, unless its side is making a chelem (takes every trick)
+    # it changes sides, unless its side is making a chelem (takes every trick; not a beginner deal)
     taker_side_won_any = any(winners_on_taker_side)
     defence_won_any = not all(winners_on_taker_side)
-    chelem_side = True if all(winners_on_taker_side) else False if not taker_side_won_any else None
+    chelem_side: bool | None = None
+    if not state.options.beginner and not (taker_side_won_any and defence_won_any):
+        chelem_side = taker_side_won_any
     taker_half = defence_half = 0
     taker_cards = 0
+    counted = counted_cards = 0  # every card of the pack is counted once, for one side
     excuse_unpaid = False
     for index, trick in enumerate(tricks):
         winner_taker = trick.winner in side
@@ -173,6 +181,8 @@ def check_played_deal(state: GameState) -> None:
                 taker_cards |= 1 << card
             else:
                 defence_half += HALF_POINTS[card]
+            counted |= 1 << card
+            counted_cards += 1
     contract = state.contract
     assert contract is not None
     if contract.chien_shown:
@@ -186,6 +196,9 @@ def check_played_deal(state: GameState) -> None:
             taker_cards |= 1 << card
         else:
             defence_half += HALF_POINTS[card]
+        counted |= 1 << card
+        counted_cards += 1
+    assert counted == FULL and counted_cards == 78  # tricks and chien/discard: the whole pack
     assert taker_half + defence_half == 182  # 91 points, exactly
     assert summary.taker_half_points == taker_half
     assert summary.bouts == sum(1 for b in BOUTS if taker_cards >> b & 1)
@@ -305,7 +318,7 @@ def test_random_deals(players: int) -> None:
     features = dict.fromkeys(
         (
             "beginner", "poignee", "chelem-announced", "chelem", "petit-au-bout", "excuse-unpaid",
-            "alone", "excuse-wins-last",
+            "alone", "excuse-wins-last", "excuse-kept-in-chelem",
         ),
         0,
     )
@@ -328,13 +341,19 @@ def test_random_deals(players: int) -> None:
             features["chelem"] += summary.chelem is not None
             last = state.tricks[-1]
             features["excuse-wins-last"] += last.cards[0] == EXCUSE and last.winner == last.leader
+            features["excuse-kept-in-chelem"] += (
+                summary.chelem is not None
+                and EXCUSE in last.cards[1:]
+                and (last.seat_of(last.cards.index(EXCUSE)) in (state.taker, state.partner))
+                is (summary.chelem is Side.TAKER)
+            )
         else:
             assert result.outcome is DealOutcome.ALL_PASSED  # seeded deals are never petit sec
             assert result.scores == (0,) * players and not state.tricks
     # the sample really exercises the rare paths
     assert outcomes[DealOutcome.PLAYED] > DEALS_PER_PLAYER_COUNT * 0.9
     assert outcomes[DealOutcome.ALL_PASSED] > 0
-    rare_with_three = {"chelem", "excuse-wins-last", "excuse-unpaid"}
+    rare_with_three = {"chelem", "excuse-wins-last", "excuse-unpaid", "excuse-kept-in-chelem"}
     for name, seen in features.items():
         if (name != "alone" or players == 5) and (name not in rare_with_three or players > 3):
             assert seen > 0, (name, features)

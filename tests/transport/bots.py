@@ -80,10 +80,12 @@ class Bot:
         self.ends = 0
         self.expected: dict[tuple[str, int], int] = {}
         self.timers: list[threading.Timer] = []
+        self.open_requests: set[int] = set()  # received, not yet settled by a notice
         self.stop = False
         self.summary: dict[str, Any] = {
             "mode": args.mode, "streams": 0, "received": Counter(), "starts": [],
             "notices": [], "ends": [], "errors": [], "sequence_errors": 0, "answers": 0,
+            "late_while_next_open": 0,
         }
 
     # ------------------------------------------------------------------------- streams
@@ -172,6 +174,8 @@ class Bot:
             self.expected[key] = event.sequence + 1
         elif kind == "notice":
             notice = message.notice
+            if notice.kind == pb.TIMEOUT:
+                self.open_requests.discard(notice.request_id)
             self.summary["notices"].append({
                 "kind": pb.InfractionKind.Name(notice.kind), "table_id": notice.table_id,
                 "request_id": notice.request_id, "seat": notice.seat,
@@ -187,6 +191,7 @@ class Bot:
                 self.finish()
         elif kind == "request":
             self.requests += 1
+            self.open_requests.add(message.request.request_id)
             self.decide(message.request)
 
     def finish(self) -> None:
@@ -196,9 +201,20 @@ class Bot:
         timer = threading.Timer(linger, self.outbox.put, [None])
         timer.start()
 
-    def later(self, seconds: float, message: pb.BotMessage) -> None:
+    def late(self, request: pb.DecisionRequest, seconds: float) -> None:
+        """Answer ``request`` after ``seconds``; note whether a newer request is open then."""
         outbox = self.outbox
-        timer = threading.Timer(seconds, outbox.put, [message])
+        message = pb.BotMessage(decision=pb.Decision(
+            table_id=request.table_id, request_id=request.request_id, action=choose(request),
+        ))
+
+        def send() -> None:
+            newer = [r for r in self.open_requests if r > request.request_id]
+            self.summary["late_while_next_open"] += bool(newer)
+            outbox.put(message)
+
+        self.summary["answers"] += 1
+        timer = threading.Timer(seconds, send)
         self.timers.append(timer)
         timer.start()
 
@@ -212,11 +228,7 @@ class Bot:
         elif mode == "illegal":
             self.answer(request, illegal(request))
         elif mode == "late":
-            self.summary["answers"] += 1
-            self.later(deadline + 0.25, pb.BotMessage(decision=pb.Decision(
-                table_id=request.table_id, request_id=request.request_id,
-                action=choose(request),
-            )))
+            self.late(request, deadline + 0.15)
         elif mode == "disconnect":
             if self.requests != self.args.after:
                 self.answer(request, choose(request))
