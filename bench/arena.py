@@ -2,21 +2,28 @@
 
 Everything runs on loopback (127.0.0.1), each part in a process of its own:
 
-* the arena server (``ArenaServer``, trio core + grpc.aio thread), 4 registered bots, each one
-  process of ``bench/arena_bot.py`` on one connection answering every request at once with its
-  first legal action. At 1, 16 and 64 concurrent 4-player tables, a fixed number of deals:
-  decisions and deals per second, and the decision round trip the server measures
-  (``DecisionLog.seconds``; the bot's own think time is ~0) at p50 and p99;
+* the arena server (``ArenaServer``: trio core, grpc.aio on its own thread) with 4 registered
+  bots, each one process of ``bench/arena_bot.py`` on one connection (max_tables 1024) that
+  answers every DecisionRequest at once: the first legal action, except that the first bidder
+  takes a Petite (first legal actions alone pass every deal out after 4 decisions). At 1, 16 and
+  64 concurrent 4-player tables, a fixed number of deals: decisions and deals per second, and
+  the decision round trip the server measures (``DecisionLog.seconds``; the bot's own think time
+  is ~0, so this is the latency the arena adds) at p50 and p99, plus CPU per decision;
 * the floor, right after each arena level: a bare grpc.aio echo server (asyncio only, no trio)
   with one bidi stream per "table", the server sending a small DecisionRequest and one client
-  process answering it, for a fixed time: round trips per second, p50, p99; and the ratio
-  arena decisions/s / echo round trips/s;
-* memory: a fresh arena server with 4 bots that never answer (``--hold``); its resident memory
-  (VmRSS) when idle, then with 1,000 tables open at once, each waiting on its first decision.
+  process answering it, for a fixed time: round trips per second, p50, p99; then the ratio
+  arena decisions/s / echo round trips/s (target at 16 tables: >= 0.5). Also, once, the same
+  echo with 5 small events before each request: the floor of the protocol's traffic shape (the
+  arena sends ~5.8 messages per decision);
+* memory: a fresh arena server with 4 bots that never answer (``--hold``); its VmRSS when idle,
+  then with 1,000 tables open at once, each waiting on its first decision (target < 200 MB).
 
 Human-readable lines go to stderr; the last line on stdout is one JSON object of all figures.
+A default run takes about a minute on 2 cores, ``--quick`` about 25 s. Every child is stopped
+at the end (and dies with this process).
 
     python bench/arena.py [--quick] [--deals-1 N] [--deals-16 N] [--deals-64 N]
+                          [--bot-impl aio|sync] [--py-spy FILE] [--profile FILE]
 """
 
 from __future__ import annotations
@@ -24,6 +31,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import ctypes
+import functools
 import json
 import logging
 import os
@@ -145,12 +153,10 @@ def arena_server(profile: str | None) -> None:
         began = time.perf_counter()
         async with trio.open_nursery() as nursery:
             for number in range(tables):
-                nursery.start_soon(
-                    lambda n=number: server.play_table(
-                        f"H{n}", seeded_deal(n, PLAYERS, n % PLAYERS), options, bot_ids,
-                        TimeControl(3600.0), seat_timeout=60.0,
-                    )
-                )
+                nursery.start_soon(functools.partial(
+                    server.play_table, f"H{number}", seeded_deal(number, PLAYERS, number % PLAYERS),
+                    options, bot_ids, TimeControl(3600.0), seat_timeout=60.0,
+                ))
             with trio.fail_after(120):
                 while asking() < tables:
                     await trio.sleep(0.02)

@@ -1,15 +1,15 @@
-"""A minimal remote bot (or echo client) for bench/arena.py, one process, grpc.aio.
+"""A minimal remote bot (or echo client) for bench/arena.py, one process, grpc.aio or sync.
 
 Bot mode: one BotService.Connect stream; every DecisionRequest is answered at once with its first
 legal action, except that the first bidder takes a Petite (first legal actions only would pass
 every deal out after four decisions); ``--hold``: never answered, to keep tables open for the
-memory figure. The process
-ends when the arena ends the stream.
+memory figure. The process ends when the arena ends the stream, printing what it received as
+one JSON line on stdout.
 
 Echo mode (``--echo N``): N streams to bench/arena.py's bare echo server; every request received
 is answered at once.
 
-    python bench/arena_bot.py --port P --token T [--max-tables 1024] [--hold]
+    python bench/arena_bot.py --port P --token T [--max-tables 1024] [--hold] [--impl aio|sync]
     python bench/arena_bot.py --port P --echo N
 """
 

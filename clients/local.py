@@ -80,9 +80,6 @@ class LocalSeat:
         self.bot = bot
         self.strict = strict
         self.view: TableView | None = None
-        self.next_sequence = 0
-        """Sequence number of the next event (kept here: the view's own field is left at 0, as
-        copying the frozen view once more per event would double the cost of an event)."""
         self.end_message: TableEnd | None = None
         self._on_event = type(bot).on_event is not Bot.on_event
 
@@ -95,8 +92,7 @@ class LocalSeat:
         await self._hook(self.bot.on_table_start, self.view)
 
     async def send(self, event: TableEvent) -> None:
-        view = self.view = self._current().apply(event.event)
-        self.next_sequence = event.sequence + 1
+        view = self.view = self._current().apply(event.event, event.sequence)
         if self._on_event:
             await self._hook(self.bot.on_event, view, event.event)
 

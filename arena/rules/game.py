@@ -698,17 +698,20 @@ def summarize(state: GameState) -> tuple[DealSummary, bool]:
     return summary, debt_unpaid
 
 
+_PHASE_ACTIONS: Final[dict[Phase, tuple[type, ...]]] = {
+    Phase.BIDDING: (Pass, Bid),
+    Phase.CALLING: (CallCard,),
+    Phase.DISCARDING: (Discard,),
+    Phase.CHELEM: (ChelemChoice,),
+    Phase.PLAYING: (Play, DeclarePoignee),
+}
+
+
 def explain_illegal(state: GameState, action: Action) -> str:
     """Why ``action`` is not legal now, in the words a player would use."""
     phase = state.phase
     seat = state.to_act
-    expected = {
-        Phase.BIDDING: (Pass, Bid),
-        Phase.CALLING: (CallCard,),
-        Phase.DISCARDING: (Discard,),
-        Phase.CHELEM: (ChelemChoice,),
-        Phase.PLAYING: (Play, DeclarePoignee),
-    }.get(phase, ())
+    expected = _PHASE_ACTIONS.get(phase, ())
     if not isinstance(action, expected):
         return f"{action} is not an action of the {phase.value} phase"
     if isinstance(action, Bid):

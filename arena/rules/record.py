@@ -290,6 +290,10 @@ def result_from_json(data: dict[str, Any]) -> DealResult:
 
 def replay(record: DealRecord, check_result: bool = True) -> GameState:
     """Play a record's actions; the final state, or a :class:`ReplayError` saying where it fails."""
+    if record.seed is not None and seeded_deal(
+        record.seed, record.options.players, record.deal.dealer
+    ) != record.deal:
+        raise ReplayError(f"seed {record.seed} does not deal the hands this record holds")
     state = GameState(record.deal, record.options)
     for index, (seat, action) in enumerate(record.actions):
         try:

@@ -558,3 +558,13 @@ if __name__ == "__main__":
     if os.environ.get("REGENERATE_GOLDEN") != "1":
         raise SystemExit("set REGENERATE_GOLDEN=1 to rewrite tests/rules/golden/*.json")
     regenerate_golden()
+
+
+def test_replay_refuses_a_seed_that_does_not_deal_the_recorded_hands() -> None:
+    from arena.rules import DealRecord, GameState, ReplayError, TableOptions, replay
+
+    state = GameState.from_seed(5, TableOptions(4))
+    record = DealRecord.of(state, seed=6)
+    with pytest.raises(ReplayError, match="seed 6 does not deal the hands"):
+        replay(record)
+    assert replay(DealRecord.of(state, seed=5)).deal == state.deal

@@ -292,6 +292,7 @@ async def test_an_illegal_answer_is_refused_with_the_engines_reason() -> None:
         ("play T21", "'play T21' is not an action"),
         (None, "None is not an action"),
     ],
+    ids=["malformed", "card-200", "card-minus-1", "no-such-contract", "text", "none"],
 )
 async def test_a_malformed_answer_is_refused(answer: object, reason: str) -> None:
     async def garbage(request: DecisionRequest) -> Answer:
