@@ -27,7 +27,7 @@ typecheck: $(STAMP)
 	$(PY) -m mypy
 
 bench: $(STAMP)
-	$(PY) bench/engine.py
+	$(PY) -m bench.engine
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

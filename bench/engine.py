@@ -4,7 +4,7 @@ A deal here is everything the arena does per deal: the seeded deal, every legal-
 every action applied and the settlement. Actions are picked uniformly at random among the legal
 ones. The last line printed is a JSON object of the figures.
 
-    python bench/engine.py [--deals N] [--repeats R]
+    python -m bench.engine [--deals N] [--repeats R]   (make bench)
 """
 
 from __future__ import annotations
