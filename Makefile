@@ -49,4 +49,4 @@ migration: $(STAMP)
 # grpc.aio floor, server RSS with 1,000 tables open. ARGS=--quick for a short run.
 .PHONY: bench-arena
 bench-arena: $(STAMP)
-	$(PY) bench/arena.py $(ARGS)
+	$(PY) -m bench.arena $(ARGS)

@@ -22,7 +22,7 @@ Human-readable lines go to stderr; the last line on stdout is one JSON object of
 A default run takes about a minute on 2 cores, ``--quick`` about 25 s. Every child is stopped
 at the end (and dies with this process).
 
-    python bench/arena.py [--quick] [--deals-1 N] [--deals-16 N] [--deals-64 N]
+    python -m bench.arena [--quick] [--deals-1 N] [--deals-16 N] [--deals-64 N]
                           [--bot-impl aio|sync] [--py-spy FILE] [--profile FILE]
 """
 
@@ -46,9 +46,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-SELF = Path(__file__).resolve()
-ROOT = SELF.parent.parent
-BOT = ROOT / "bench" / "arena_bot.py"
+ROOT = Path(__file__).resolve().parent.parent
+# Children run as modules from the repository root, like `python -m bench.arena`.
+SELF = ["-m", "bench.arena"]
+BOT = ["-m", "bench.arena_bot"]
 HOST = "127.0.0.1"
 PLAYERS = 4
 BOTS = 4
@@ -392,13 +393,13 @@ def log(text: str) -> None:
 def start_arena(
     children: Children, hold: bool, profile: str | None = None, impl: str = "aio"
 ) -> tuple[Child, list[Child]]:
-    args = [str(SELF), "--role", "arena-server"]
+    args = [*SELF, "--role", "arena-server"]
     if profile:
         args += ["--profile", profile]
     server = children.start("arena server", args)
     hello = server.receive(60)
     bots = [
-        children.start(f"bot {i}", [str(BOT), "--port", str(hello["port"]), "--token", token,
+        children.start(f"bot {i}", [*BOT, "--port", str(hello["port"]), "--token", token,
                                     "--max-tables", "1024", "--impl", impl,
                                     *(["--hold"] if hold else [])])
         for i, token in enumerate(hello["tokens"])
@@ -410,11 +411,11 @@ def start_arena(
 def run_echo(
     children: Children, streams: int, seconds: float, events: int = 0
 ) -> dict[str, Any]:
-    server = children.start("echo server", [str(SELF), "--role", "echo-server",
+    server = children.start("echo server", [*SELF, "--role", "echo-server",
                                             "--streams", str(streams), "--seconds", str(seconds),
                                             "--events", str(events)])
     port = server.receive(60)["port"]
-    client = children.start("echo client", [str(BOT), "--port", str(port), "--echo", str(streams)])
+    client = children.start("echo client", [*BOT, "--port", str(port), "--echo", str(streams)])
     before = cpu_seconds([client.pid])
     figures = server.receive(seconds + 90)
     figures["client_cpu_s"] = round(cpu_seconds([client.pid]) - before, 3)

@@ -9,8 +9,8 @@ one JSON line on stdout.
 Echo mode (``--echo N``): N streams to bench/arena.py's bare echo server; every request received
 is answered at once.
 
-    python bench/arena_bot.py --port P --token T [--max-tables 1024] [--hold] [--impl aio|sync]
-    python bench/arena_bot.py --port P --echo N
+    python -m bench.arena_bot --port P --token T [--max-tables 1024] [--hold] [--impl aio|sync]
+    python -m bench.arena_bot --port P --echo N
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import queue
 import signal
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import grpc
@@ -39,8 +39,15 @@ HOST = "127.0.0.1"
 def _hello(token: str, max_tables: int) -> pb.BotMessage:
     return pb.BotMessage(hello=pb.Hello(
         token=token, bot_name="bench-first-legal", bot_version="1", protocol_version=1,
-        max_tables=max_tables,
+        max_tables=max_tables, batching=True,
     ))
+
+
+def unbatch(message: pb.ArenaMessage) -> Sequence[pb.ArenaMessage]:
+    """The messages a stream message carries (a batch, or itself)."""
+    if message.WhichOneof("kind") == "batch":
+        return message.batch.messages
+    return (message,)
 
 
 def choose(request: pb.DecisionRequest) -> pb.Action:
@@ -71,19 +78,20 @@ async def play(port: int, token: str, max_tables: int, hold: bool) -> dict[str, 
                 if message is grpc.aio.EOF:
                     break
                 counts["messages"] += 1
-                if message.WhichOneof("kind") != "request":
-                    continue
-                counts["requests"] += 1
-                if hold:
-                    continue
-                began = clock()
-                request = message.request
-                answer = BotMessage(decision=Decision(
-                    table_id=request.table_id, request_id=request.request_id,
-                    action=choose(request),
-                ))
-                counts["think_seconds"] += clock() - began
-                await call.write(answer)
+                for item in unbatch(message):
+                    if item.WhichOneof("kind") != "request":
+                        continue
+                    counts["requests"] += 1
+                    if hold:
+                        continue
+                    began = clock()
+                    request = item.request
+                    answer = BotMessage(decision=Decision(
+                        table_id=request.table_id, request_id=request.request_id,
+                        action=choose(request),
+                    ))
+                    counts["think_seconds"] += clock() - began
+                    await call.write(answer)
         except grpc.aio.AioRpcError as exc:
             if exc.code() not in (grpc.StatusCode.CANCELLED, grpc.StatusCode.UNAVAILABLE):
                 print(f"bot: stream ended: {exc.code()} {exc.details()}", file=sys.stderr)
@@ -106,19 +114,20 @@ def play_sync(port: int, token: str, max_tables: int, hold: bool) -> dict[str, f
         try:
             for message in pb_grpc.BotServiceStub(channel).Connect(requests()):
                 counts["messages"] += 1
-                if message.WhichOneof("kind") != "request":
-                    continue
-                counts["requests"] += 1
-                if hold:
-                    continue
-                began = clock()
-                request = message.request
-                answer = BotMessage(decision=Decision(
-                    table_id=request.table_id, request_id=request.request_id,
-                    action=choose(request),
-                ))
-                counts["think_seconds"] += clock() - began
-                outbox.put(answer)
+                for item in unbatch(message):
+                    if item.WhichOneof("kind") != "request":
+                        continue
+                    counts["requests"] += 1
+                    if hold:
+                        continue
+                    began = clock()
+                    request = item.request
+                    answer = BotMessage(decision=Decision(
+                        table_id=request.table_id, request_id=request.request_id,
+                        action=choose(request),
+                    ))
+                    counts["think_seconds"] += clock() - began
+                    outbox.put(answer)
         except grpc.RpcError as exc:
             if exc.code() not in (grpc.StatusCode.CANCELLED, grpc.StatusCode.UNAVAILABLE):
                 print(f"bot: stream ended: {exc.code()} {exc.details()}", file=sys.stderr)

@@ -323,15 +323,23 @@ class _BotService(pb_grpc.BotServiceServicer):
         connection = await bridge.call_in_trio(arena._open, bot, hello, post)
         reader = asyncio.create_task(self._read(context, connection, outbox))
         try:
+            batching = hello.batching
             await context.write(pb.ArenaMessage(welcome=pb.Welcome(
                 bot_id=bot.id, protocol_version=convert.PROTOCOL_VERSION,
                 max_tables=connection.max_tables, max_message_bytes=arena.max_message_bytes,
+                batching=batching,
             )))
             while True:
                 message = await outbox.get()
                 if message is None:
                     break
-                await context.write(message)
+                if batching and not outbox.empty():
+                    message, done = _batch(message, outbox)
+                    await context.write(message)
+                    if done:
+                        break
+                else:
+                    await context.write(message)
         except (asyncio.CancelledError, grpc.aio.AioRpcError, grpc.RpcError):
             pass
         finally:
@@ -364,6 +372,26 @@ class _BotService(pb_grpc.BotServiceServicer):
         except Exception as exc:  # a broken stream: the connection ends, tables go on
             log.info("connection %s of bot %s ended: %s", connection.id, connection.bot_id, exc)
         outbox.put_nowait(None)
+
+
+MAX_BATCH: Final = 256
+
+
+def _batch(
+    first: pb.ArenaMessage, outbox: asyncio.Queue[pb.ArenaMessage | None]
+) -> tuple[pb.ArenaMessage, bool]:
+    """``first`` and whatever else is queued, as one message; True if the stream must end."""
+    messages = [first]
+    done = False
+    while not outbox.empty() and len(messages) < MAX_BATCH:
+        message = outbox.get_nowait()
+        if message is None:
+            done = True
+            break
+        messages.append(message)
+    if len(messages) == 1:
+        return first, done
+    return pb.ArenaMessage(batch=pb.MessageBatch(messages=messages)), done
 
 
 def _check_hello(hello: pb.Hello) -> str | None:

@@ -109,46 +109,58 @@ class BotMessage(_message.Message):
     def __init__(self, hello: _Optional[_Union[Hello, _Mapping]] = ..., decision: _Optional[_Union[Decision, _Mapping]] = ...) -> None: ...
 
 class ArenaMessage(_message.Message):
-    __slots__ = ("welcome", "table_start", "event", "request", "notice", "table_end")
+    __slots__ = ("welcome", "table_start", "event", "request", "notice", "table_end", "batch")
     WELCOME_FIELD_NUMBER: _ClassVar[int]
     TABLE_START_FIELD_NUMBER: _ClassVar[int]
     EVENT_FIELD_NUMBER: _ClassVar[int]
     REQUEST_FIELD_NUMBER: _ClassVar[int]
     NOTICE_FIELD_NUMBER: _ClassVar[int]
     TABLE_END_FIELD_NUMBER: _ClassVar[int]
+    BATCH_FIELD_NUMBER: _ClassVar[int]
     welcome: Welcome
     table_start: TableStart
     event: TableEvent
     request: DecisionRequest
     notice: Notice
     table_end: TableEnd
-    def __init__(self, welcome: _Optional[_Union[Welcome, _Mapping]] = ..., table_start: _Optional[_Union[TableStart, _Mapping]] = ..., event: _Optional[_Union[TableEvent, _Mapping]] = ..., request: _Optional[_Union[DecisionRequest, _Mapping]] = ..., notice: _Optional[_Union[Notice, _Mapping]] = ..., table_end: _Optional[_Union[TableEnd, _Mapping]] = ...) -> None: ...
+    batch: MessageBatch
+    def __init__(self, welcome: _Optional[_Union[Welcome, _Mapping]] = ..., table_start: _Optional[_Union[TableStart, _Mapping]] = ..., event: _Optional[_Union[TableEvent, _Mapping]] = ..., request: _Optional[_Union[DecisionRequest, _Mapping]] = ..., notice: _Optional[_Union[Notice, _Mapping]] = ..., table_end: _Optional[_Union[TableEnd, _Mapping]] = ..., batch: _Optional[_Union[MessageBatch, _Mapping]] = ...) -> None: ...
+
+class MessageBatch(_message.Message):
+    __slots__ = ("messages",)
+    MESSAGES_FIELD_NUMBER: _ClassVar[int]
+    messages: _containers.RepeatedCompositeFieldContainer[ArenaMessage]
+    def __init__(self, messages: _Optional[_Iterable[_Union[ArenaMessage, _Mapping]]] = ...) -> None: ...
 
 class Hello(_message.Message):
-    __slots__ = ("token", "bot_name", "bot_version", "protocol_version", "max_tables")
+    __slots__ = ("token", "bot_name", "bot_version", "protocol_version", "max_tables", "batching")
     TOKEN_FIELD_NUMBER: _ClassVar[int]
     BOT_NAME_FIELD_NUMBER: _ClassVar[int]
     BOT_VERSION_FIELD_NUMBER: _ClassVar[int]
     PROTOCOL_VERSION_FIELD_NUMBER: _ClassVar[int]
     MAX_TABLES_FIELD_NUMBER: _ClassVar[int]
+    BATCHING_FIELD_NUMBER: _ClassVar[int]
     token: str
     bot_name: str
     bot_version: str
     protocol_version: int
     max_tables: int
-    def __init__(self, token: _Optional[str] = ..., bot_name: _Optional[str] = ..., bot_version: _Optional[str] = ..., protocol_version: _Optional[int] = ..., max_tables: _Optional[int] = ...) -> None: ...
+    batching: bool
+    def __init__(self, token: _Optional[str] = ..., bot_name: _Optional[str] = ..., bot_version: _Optional[str] = ..., protocol_version: _Optional[int] = ..., max_tables: _Optional[int] = ..., batching: _Optional[bool] = ...) -> None: ...
 
 class Welcome(_message.Message):
-    __slots__ = ("bot_id", "protocol_version", "max_tables", "max_message_bytes")
+    __slots__ = ("bot_id", "protocol_version", "max_tables", "max_message_bytes", "batching")
     BOT_ID_FIELD_NUMBER: _ClassVar[int]
     PROTOCOL_VERSION_FIELD_NUMBER: _ClassVar[int]
     MAX_TABLES_FIELD_NUMBER: _ClassVar[int]
     MAX_MESSAGE_BYTES_FIELD_NUMBER: _ClassVar[int]
+    BATCHING_FIELD_NUMBER: _ClassVar[int]
     bot_id: str
     protocol_version: int
     max_tables: int
     max_message_bytes: int
-    def __init__(self, bot_id: _Optional[str] = ..., protocol_version: _Optional[int] = ..., max_tables: _Optional[int] = ..., max_message_bytes: _Optional[int] = ...) -> None: ...
+    batching: bool
+    def __init__(self, bot_id: _Optional[str] = ..., protocol_version: _Optional[int] = ..., max_tables: _Optional[int] = ..., max_message_bytes: _Optional[int] = ..., batching: _Optional[bool] = ...) -> None: ...
 
 class TableOptions(_message.Message):
     __slots__ = ("players", "beginner", "direction")
