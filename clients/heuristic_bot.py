@@ -19,26 +19,31 @@ only to complete a void), then low cards of the shortest suits; never points nee
 
 **Play** is card counting plus a one-trick expected value. From the tricks it knows every card
 played and who showed a void (in a suit or in trumps) or could not overtrump; from the chien and
-the poignées where some cards are. For each legal card it estimates the chance that its side wins
-the trick (each later opponent beats the card with the chance, from the unseen cards, that it
-holds a higher card of the suit, or is void and holds a trump high enough) and scores
+the poignées where some cards are. Each unseen card gets a chance of being in each hand. For each
+legal card it estimates the chance ``p`` that its side takes the trick (no later opponent holds a
+higher card of the suit, or is void and holds a trump high enough; the taker is thought likelier
+void in a suit it has not played, since it discarded to make voids) and scores, in half-points
+of its side's points minus the other side's,
 
-    chance of winning x (points in the trick + the card + what the later players add)
+    (2p - 1) x (points in the trick + the card + what the later players add)
     - what the card is worth kept in hand
 
-where keeping a King or a master card is worth its likely trick, a trump its rank, the 21 always
-a lot (it cannot be lost, so it waits for a rich trick), and the Petit what is at stake given how
-many trumps the two sides hold. That single rule gives the club habits: follow low when the
-trick is lost, win with the lowest card that wins safely, charge points (Queens, Cavaliers...)
-on a trick the partner wins safely, keep the 21 for a trick worth it, save the Petit when the
-partner's trick or one's own is safe. Around it: the Excuse goes on a lost trick when the card it
-saves is worth more than keeping it (and never waits for the last trick unless the side is
-making an announced chelem); leads cash master cards in suits the opponents still follow, the
-taker draws trumps (hunting the Petit when it does not hold it), defenders lead into the taker's
-voids to shorten its trumps, and in 5 players everyone but the taker leads the called suit to
-find the partner while it is unknown. Poignées are shown by the taker's side and by defenders
-against a Petite or Garde (the bonus goes to the winning side). A chelem is announced only when
-it is certain.
+where a low card kept is worth nothing, a master card its likely trick, a trump its rank, the 21
+its points and more (it cannot be lost, so it waits for a rich trick), and the Petit what is at
+stake given how many trumps each side holds (and everything once the opponents have no trump
+left: it then waits for the last trick, petit au bout). That single rule gives the club habits:
+follow low when the trick is lost, win with the lowest card that wins safely, charge points on a
+trick the partner wins safely (including in 5 players once the partner is known), never put the
+21 on a poor trick, save the Petit on a safe trick. Around it: the Excuse goes on a lost trick
+when the card it saves is worth more than keeping it, never on its own side's trick while it can
+wait, and never waits for the last trick (unless the taker announced a chelem, when it is led
+last); leads cash master cards in suits the opponents still follow, the taker draws trumps with
+master trumps (to bring down the Petit when it does not hold it) or when it holds twice the
+opponents' trumps, defenders leave trumps alone and lead into the taker's voids to shorten its
+trumps, and in 5 players the defenders lead the called suit to find the partner while it is
+unknown (the taker leads a small card of it for the partner's King). Poignées are shown by the
+taker's side, and by defenders against a Petite or Garde (the bonus goes to the winning side). A
+chelem is announced only when it is certain.
 """
 
 from __future__ import annotations
@@ -447,11 +452,10 @@ class HeuristicBot(Bot):
         wanted = wanted_contract(table.hand, table.options.players)
         if wanted is None:
             return PASS
-        legal = request.legal_actions
-        bid = Bid(wanted)
-        if bid in legal:
-            return bid
-        return PASS  # somebody bid as high already: let them play it
+        # The highest contract it wants that is still open (the beginner variant stops at the
+        # Garde); none when somebody bid as high already: let them play it.
+        bids = [a for a in request.legal_actions if isinstance(a, Bid) and a.contract <= wanted]
+        return max(bids, key=lambda a: a.contract) if bids else PASS
 
     # ------------------------------------------------------------------------ calling
     def call(self, table: TableView, request: DecisionRequest) -> Action:

@@ -74,6 +74,8 @@ class Welcome:
     """Tables the arena may seat this connection at, at once."""
     max_message_bytes: int
     """Bigger messages from the bot end the stream with RESOURCE_EXHAUSTED."""
+    batching: bool = False
+    """The arena may send several messages as one MessageBatch (see :func:`unbatch`)."""
 
 
 DecodedArenaMessage = Welcome | TableStart | TableEvent | DecisionRequest | Notice | TableEnd
@@ -450,10 +452,12 @@ def end_from_pb(message: pb.TableEnd) -> TableEnd:
 
 # ------------------------------------------------------------------------- bot messages
 
-def hello_to_pb(token: str, name: str, version: str, max_tables: int) -> pb.BotMessage:
+def hello_to_pb(
+    token: str, name: str, version: str, max_tables: int, batching: bool = True
+) -> pb.BotMessage:
     return pb.BotMessage(hello=pb.Hello(
         token=token, bot_name=name, bot_version=version,
-        protocol_version=PROTOCOL_VERSION, max_tables=max_tables,
+        protocol_version=PROTOCOL_VERSION, max_tables=max_tables, batching=batching,
     ))
 
 
@@ -465,12 +469,22 @@ def decision_to_pb(table_id: str, request_id: int, action: Action) -> pb.BotMess
 
 def welcome_from_pb(message: pb.Welcome) -> Welcome:
     return Welcome(
-        message.bot_id, message.protocol_version, message.max_tables, message.max_message_bytes
+        message.bot_id, message.protocol_version, message.max_tables, message.max_message_bytes,
+        message.batching,
     )
 
 
+def unbatch(message: pb.ArenaMessage) -> list[pb.ArenaMessage]:
+    """The messages a MessageBatch holds, in order, or ``[message]`` if it is not a batch: a
+    batch is exactly its messages sent one by one, so a bot decodes each as it would alone."""
+    if message.WhichOneof("kind") == "batch":
+        return list(message.batch.messages)
+    return [message]
+
+
 def arena_message_from_pb(message: pb.ArenaMessage) -> DecodedArenaMessage:
-    """Decode anything the arena sends a bot; ValueError for what this version cannot read."""
+    """Decode one message the arena sends a bot (a batch is :func:`unbatch`-ed first);
+    ValueError for what this version cannot read."""
     kind = message.WhichOneof("kind")
     if kind == "event":
         return table_event_from_pb(message.event)
@@ -521,6 +535,7 @@ __all__ = [
     "start_to_pb",
     "table_end_message",
     "table_event_from_pb",
+    "unbatch",
     "view_from_pb",
     "view_to_pb",
     "welcome_from_pb",

@@ -30,9 +30,11 @@ def assert_clean(outcomes: dict[str, object]) -> None:
         assert outcome.infractions == [], table_id  # type: ignore[attr-defined]
 
 
-async def test_several_bots_play_several_tables_at_once(arena: Arena) -> None:
+@pytest.mark.parametrize("batching", [True, False], ids=["batched", "one-by-one"])
+async def test_several_bots_play_several_tables_at_once(arena: Arena, batching: bool) -> None:
     bots = [RecordingBot(seed=i) for i in range(4)]
-    clients = [await arena.client(bot, i, max_tables=4) for i, bot in enumerate(bots)]
+    clients = [await arena.client(bot, i, max_tables=4, batching=batching)
+               for i, bot in enumerate(bots)]
     tables = [(f"t{k}", arena.ids(*[(k + s) % 4 for s in range(4)]), k) for k in range(4)]
     outcomes = await arena.play_many(tables)
     assert_clean(outcomes)
@@ -40,6 +42,7 @@ async def test_several_bots_play_several_tables_at_once(arena: Arena) -> None:
     for bot, client in zip(bots, clients, strict=True):
         assert len(bot.ends) == 4 and client.tables == {} and bot.notices == []
         assert client.welcome is not None and client.welcome.max_tables == 4
+        assert client.welcome.batching is batching
         for (table_id, seat), end in bot.ends.items():
             assert end.result.scores == outcomes[table_id].result.scores
             view = bot.last_views[(table_id, seat)]

@@ -58,7 +58,9 @@ def test_request_welcome_and_bot_messages() -> None:
     assert convert.arena_message_from_pb(welcome) == convert.Welcome("bot_x", 1, 4, 65536)
     hello = convert.hello_to_pb("tok", "name", "1.0", 4).hello
     assert (hello.token, hello.bot_name, hello.bot_version, hello.protocol_version,
-            hello.max_tables) == ("tok", "name", "1.0", convert.PROTOCOL_VERSION, 4)
+            hello.max_tables, hello.batching) == ("tok", "name", "1.0", 1, 4, True)
+    batch = pb.ArenaMessage(batch=pb.MessageBatch(messages=[welcome, welcome]))
+    assert convert.unbatch(batch) == [welcome, welcome] and convert.unbatch(welcome) == [welcome]
     decision = convert.decision_to_pb("t1", 7, Play(77)).decision
     assert (decision.table_id, decision.request_id, decision.action.play) == ("t1", 7, 77)
     with pytest.raises(ValueError, match="kind"):
