@@ -50,3 +50,9 @@ migration: $(STAMP)
 .PHONY: bench-arena
 bench-arena: $(STAMP)
 	$(PY) -m bench.arena $(ARGS)
+
+# Duplicate against plain scoring: deals needed to tell HeuristicBot from a weaker bot, played
+# in-process; the heuristic's margin over the random bot. ARGS=--quick for a short run.
+.PHONY: bench-duplicate
+bench-duplicate: $(STAMP)
+	$(PY) bench/duplicate.py $(ARGS)

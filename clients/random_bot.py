@@ -1,9 +1,10 @@
 """A bot that picks uniformly among the legal actions, reproducibly.
 
-Its choices depend only on (seed, table id, seat, how many decisions that seat has been asked
-at that table): not on timing, on which tables run alongside, or on the arena's request ids
-(those are global counters). So replaying a tournament with the same seeds replays the same
-decisions. SHA-256 rather than :func:`hash`, whose value for strings changes with every process.
+Its choices depend only on (seed, the seat's hand as dealt, the dealer, the seat, how many
+decisions that seat has been asked at that table): not on timing, on which tables run alongside,
+on table ids or on the arena's request ids. So every tournament with the same boards replays the
+same decisions. SHA-256 rather than :func:`hash`, whose value for strings changes with every
+process.
 """
 
 from __future__ import annotations
@@ -24,7 +25,9 @@ class RandomBot(Bot):
 
     def rng_for(self, table: TableView) -> random.Random:
         """The generator for ``table``'s current decision."""
-        key = f"tarot-arena/random-bot/{self.seed}/{table.table_id}/{table.seat}/{table.decisions}"
+        dealt = ",".join(map(str, table.dealt_hand()))
+        key = (f"tarot-arena/random-bot/{self.seed}/{dealt}/{table.dealer}/{table.seat}/"
+               f"{table.decisions}")
         digest = hashlib.sha256(key.encode()).digest()
         return random.Random(int.from_bytes(digest[:8], "little"))
 

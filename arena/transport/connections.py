@@ -47,9 +47,10 @@ class BotConnection:
     id: int = field(default_factory=lambda: next(_connection_ids))
     seats: dict[tuple[str, int], RemoteSeat] = field(default_factory=dict)
     pending: dict[tuple[str, int], RemoteSeat] = field(default_factory=dict)
-    settled: collections.OrderedDict[tuple[str, int], None] = field(
+    settled: collections.OrderedDict[tuple[str, int], int] = field(
         default_factory=collections.OrderedDict
     )
+    """(table_id, request_id) of recently settled requests -> the seat that was asked."""
     closed: bool = False
     dropped_answers: int = 0
 
@@ -67,8 +68,8 @@ class BotConnection:
             self.closed = True
             self.outbox(None)
 
-    def remember_settled(self, key: tuple[str, int]) -> None:
-        self.settled[key] = None
+    def remember_settled(self, key: tuple[str, int], seat: int) -> None:
+        self.settled[key] = seat
         while len(self.settled) > SETTLED_MEMORY:
             self.settled.popitem(last=False)
 
@@ -78,7 +79,8 @@ class BotConnection:
         if seat is not None and seat.answer(decision.request_id, decision.action):
             return
         self.dropped_answers += 1
-        if key in self.settled:
+        asked = self.settled.get(key)
+        if asked is not None:
             kind = InfractionKind.LATE_ANSWER
             text = (f"request {decision.request_id} of table {decision.table_id!r} was already "
                     "settled: answer dropped")
@@ -88,7 +90,7 @@ class BotConnection:
                     "this connection: answer dropped")
         self.post(pb.ArenaMessage(notice=pb.Notice(
             table_id=decision.table_id[:200], request_id=decision.request_id,
-            kind=convert.infraction_kind_to_pb(kind), message=text,
+            kind=convert.infraction_kind_to_pb(kind), message=text, seat=asked or 0,
         )))
 
 
@@ -102,12 +104,14 @@ class RemoteSeat:
         bot_id: str,
         connection: BotConnection,
         is_revoked: Callable[[str], bool],
+        undelivered: Callable[[str, pb.ArenaMessage], None] | None = None,
     ) -> None:
         self.table_id = table_id
         self.seat = seat
         self.bot_id = bot_id
         self.connection = connection
         self._is_revoked = is_revoked
+        self._undelivered = undelivered
         self._start: TableStart | None = None
         self._view: ViewFn | None = None
         self._next_sequence = 0
@@ -150,7 +154,7 @@ class RemoteSeat:
             return self._answer
         finally:
             self.connection.pending.pop(key, None)
-            self.connection.remember_settled(key)
+            self.connection.remember_settled(key, self.seat)
             self._request = None
 
     def revoked(self) -> None:
@@ -169,7 +173,11 @@ class RemoteSeat:
         self.connection.post(convert.notice_to_pb(notice))
 
     async def end(self, end: TableEnd) -> None:
-        self.connection.post(convert.end_to_pb(end))
+        message = convert.end_to_pb(end)
+        if self.connection.closed and self._undelivered is not None:
+            self._undelivered(self.bot_id, message)  # handed over when the bot comes back
+        else:
+            self.connection.post(message)
         self.finished = True
         self.connection.seats.pop(self.key, None)
 

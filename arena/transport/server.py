@@ -15,6 +15,7 @@ Use it from trio::
 from __future__ import annotations
 
 import asyncio
+import collections
 import hmac
 import logging
 import secrets
@@ -42,6 +43,7 @@ log = logging.getLogger(__name__)
 MAX_MESSAGE_BYTES: Final = 64 * 1024
 HELLO_TIMEOUT: Final = 10.0
 MAX_TABLES_PER_CONNECTION: Final = 1024
+UNDELIVERED_KEPT: Final = 64
 BOT_SERVICE: Final = "tarot_arena.v1.BotService"
 ADMIN_SERVICE: Final = "tarot_arena.v1.AdminService"
 
@@ -67,6 +69,7 @@ class ArenaServer:
         self.connections: dict[int, BotConnection] = {}
         self.orphans: dict[str, list[RemoteSeat]] = {}
         self.revoked: set[str] = set()
+        self.undelivered: dict[str, collections.deque[pb.ArenaMessage]] = {}
         self.bridge: Bridge | None = None
         self._tables = 0
         self._changed = trio.Event()
@@ -112,6 +115,12 @@ class ArenaServer:
             ("grpc.max_receive_message_length", self.max_message_bytes),
             ("grpc.max_send_message_length", 16 * 1024 * 1024),
             ("grpc.so_reuseport", 0),
+            # Notice peers that vanish without closing TCP, so their seats can be rebound.
+            ("grpc.keepalive_time_ms", 30_000),
+            ("grpc.keepalive_timeout_ms", 10_000),
+            ("grpc.keepalive_permit_without_calls", 1),
+            ("grpc.http2.min_recv_ping_interval_without_data_ms", 10_000),
+            ("grpc.http2.max_pings_without_data", 0),
         ]
         server = grpc.aio.server(options=options)
         pb_grpc.add_BotServiceServicer_to_server(_BotService(self), server)
@@ -189,7 +198,8 @@ class ArenaServer:
             try:
                 for seat, bot_id in enumerate(bot_ids):
                     connection = self._pick(bot_id)
-                    seats.append(RemoteSeat(table_id, seat, bot_id, connection, self._is_revoked))
+                    seats.append(RemoteSeat(table_id, seat, bot_id, connection, self._is_revoked,
+                                            self._keep_undelivered))
                 return seats
             except BotNotConnectedError:
                 for remote in seats:
@@ -231,6 +241,12 @@ class ArenaServer:
                     orphans.remove(remote)
             self._signal_change()
 
+    def _keep_undelivered(self, bot_id: str, message: pb.ArenaMessage) -> None:
+        """A TableEnd for a bot that is away: sent when it reconnects (the last few kept)."""
+        self.undelivered.setdefault(bot_id, collections.deque(maxlen=UNDELIVERED_KEPT)).append(
+            message
+        )
+
     def _is_revoked(self, bot_id: str) -> bool:
         return bot_id in self.revoked
 
@@ -254,6 +270,8 @@ class ArenaServer:
         for seat in self.orphans.pop(bot.id, []):
             if not seat.finished:
                 seat.rebind(connection)
+        for message in self.undelivered.pop(bot.id, ()):
+            connection.post(message)
         self._signal_change()
         return connection
 

@@ -225,6 +225,22 @@ class TableView:
             *(c for t in self.tricks for c in t.cards), *(c for _, c in self.current_trick)
         )
 
+    def dealt_hand(self) -> tuple[Card, ...]:
+        """This seat's hand as dealt: what it holds, played and discarded, less a taken chien.
+
+        It identifies the board and seat whatever the table id, so a deterministic bot can key
+        its choices on it and play the same way in every tournament with the same boards.
+        """
+        n = self.options.players
+        cards = set(self.hand) | set(self.discard)
+        for trick in self.tricks:
+            mine = (self.seat - trick.leader) % n
+            cards.add(trick.cards[mine])
+        cards.update(c for s, c in self.current_trick if s == self.seat)
+        if self.taker == self.seat and self.chien:
+            cards.difference_update(self.chien)
+        return tuple(sorted(cards))
+
     def as_observation(self, request: DecisionRequest | None = None) -> Observation:
         """This view as the engine's :class:`~arena.rules.Observation`, with the legal actions
         of ``request`` if given, for bots written against the rules engine."""

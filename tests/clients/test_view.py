@@ -178,3 +178,25 @@ async def test_runner_events_keep_the_view_exact_and_random_bot_is_reproducible(
             first, checked = await play_with_fake_seats(seed, options)
             again, _ = await play_with_fake_seats(seed, options)
             assert checked == len(first) and first == again
+
+
+def test_dealt_hand_is_rebuilt_at_every_step_for_every_seat() -> None:
+    import random as _random
+
+    from arena.rules import GameState, TableOptions, apply, legal_actions, observe
+    from arena.table import PlayerInfo, TableStart
+    from clients.sdk import TableView
+
+    rng = _random.Random(3)
+    for seed in range(30):
+        players = 3 + seed % 3
+        state = GameState.from_seed(seed, TableOptions(players), dealer=seed % players)
+        while state.to_act is not None:
+            for seat in range(players):
+                view = TableView.from_start(TableStart(
+                    "t", seat, state.options, state.dealer,
+                    tuple(PlayerInfo(s, f"b{s}", f"b{s}") for s in range(players)),
+                    observe(state, seat),
+                ))
+                assert view.dealt_hand() == state.deal.hands[seat]
+            apply(state, rng.choice(legal_actions(state)))
