@@ -48,9 +48,9 @@ BUNDLED = (
 
 
 def start_bot_process(
-    bot: BundledBot, port: int, token: str, max_tables: int
+    bot: BundledBot, port: int, token: str, max_tables: int, log: Path
 ) -> subprocess.Popen[bytes]:
-    """A bot as its own process, connected like any remote bot."""
+    """A bot as its own process, connected like any remote bot; its log goes to ``log``."""
     command = [
         sys.executable, "-m", "clients.run", "--server", f"127.0.0.1:{port}",
         "--bot", bot.spec, "--max-tables", str(max_tables), "--name", bot.name,
@@ -58,7 +58,9 @@ def start_bot_process(
     if bot.args:
         command += ["--bot-args", json.dumps(bot.args)]
     env = {**os.environ, "TAROT_ARENA_TOKEN": token}
-    return subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL)
+    with log.open("wb") as output:
+        return subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL, stdout=output,
+                                stderr=subprocess.STDOUT)
 
 
 def stop_processes(processes: list[subprocess.Popen[bytes]], grace: float = 5.0) -> None:
@@ -103,11 +105,15 @@ def run_demo(
         async with trio.open_nursery() as nursery:
             port = await nursery.start(server.serve)
             try:
+                logs = out / "bots"
+                logs.mkdir(exist_ok=True)
                 for bot, _summary, token in registered:
-                    processes.append(start_bot_process(bot, port, token, concurrency))
+                    processes.append(start_bot_process(
+                        bot, port, token, concurrency, logs / f"{bot.name}.log"
+                    ))
                 await server.wait_for_bots([s.id for _, s, _ in registered], timeout=60)
                 console.print(f"arena on 127.0.0.1:{port}: all {len(processes)} bot processes "
-                              "connected")
+                              f"connected (their logs: {logs}/)")
                 standings = await run_with_progress(
                     store, server, tournament_id, concurrency, 60.0, console
                 )
