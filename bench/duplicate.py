@@ -21,7 +21,10 @@ and plain scoring, each with the same table make-up on both sides:
   strong ones, a strong bot in the same seat of an all-strong table), unit these 2 deals.
 
 Every repetition (``--seeds``) uses new deals and new random-bot seeds; the figures are the
-median deals each method needed and their ratio plain / duplicate (the target is 4). Two weak
+median deals each method needed and their ratio plain / duplicate (the target is 4). Stopping at
+the first exclusion makes those medians noisy, so each method also plays a fixed sample
+(``--fixed-deals``): from its mean and standard deviation per unit, the deals a 95 % interval of
+half-width the mean would take, ``max(3, (1.96 sd / mean)^2)`` units, and that ratio. Two weak
 bots: ``RandomBot`` (the pair asked for) and ``Timid``, the heuristic bot that never takes, a
 close opponent. Then the heuristic's margin over the random bot on ``--margin-boards`` boards in
 rotation (mean datum per board, strong minus weak, with its 95 % interval), and the speed of the
@@ -30,7 +33,8 @@ in-process harness.
 Human-readable lines go to stderr; the last line on stdout is one JSON object of the figures.
 The default run takes about 2 minutes on one core, ``--quick`` about 30 s.
 
-    python bench/duplicate.py [--quick] [--seeds N] [--max-deals N] [--margin-boards N]
+    python bench/duplicate.py [--quick] [--seeds N] [--max-deals N] [--fixed-deals N]
+                              [--margin-boards N]
 """
 
 from __future__ import annotations
@@ -140,6 +144,26 @@ async def sequential(unit: Unit, max_deals: int, deals_per_unit: int) -> Run:
     return Run(deals, running.n, running.mean, running.half_width, True, alarm)
 
 
+async def fixed(unit: Unit, deals: int) -> tuple[float, float, int]:
+    """A fixed sample of about ``deals`` deals: mean and standard deviation per unit, and the
+    deals played."""
+    values: list[float] = []
+    played = 0
+    while played < deals:
+        value, n = await unit(len(values))
+        values.append(value)
+        played += n
+    return statistics.fmean(values), statistics.stdev(values), played
+
+
+def predicted_deals(mean: float, sd: float, deals_per_unit: float) -> float:
+    """Deals for a 95 % interval of half-width ``|mean|``, from a fixed sample's figures."""
+    if mean == 0:
+        return math.inf
+    units = max(float(MIN_UNITS), (1.96 * sd / mean) ** 2)
+    return units * deals_per_unit
+
+
 def strong_minus_weak(scores: Sequence[int], seats: Sequence[Bot], strong: Bot) -> float:
     mine = [scores[s] for s in range(PLAYERS) if seats[s] is strong]
     theirs = [scores[s] for s in range(PLAYERS) if seats[s] is not strong]
@@ -193,6 +217,7 @@ def gauntlet_units(weak: Bot, seed: int) -> tuple[Unit, Unit]:
 
 
 _PLAIN = 0x5EED_0F_D1A1
+FIXED_SEED = 1000
 _SEPARATE = 0x5EED_5E9A
 
 
@@ -234,10 +259,13 @@ def main() -> None:
                         help="cap per run and method (default 1200, quick 400)")
     parser.add_argument("--margin-boards", type=int, default=None,
                         help="boards for the heuristic-vs-random margin (default 100, quick 24)")
+    parser.add_argument("--fixed-deals", type=int, default=None,
+                        help="deals per fixed sample and method (default 400, quick 100)")
     args = parser.parse_args()
     seeds = args.seeds or (3 if args.quick else 7)
     cap = args.max_deals or (400 if args.quick else 1200)
     margin_boards = args.margin_boards or (24 if args.quick else 100)
+    fixed_deals = args.fixed_deals or (100 if args.quick else 400)
     figures: dict[str, object] = {
         "players": PLAYERS, "seeds": seeds, "max_deals": cap, "min_units": MIN_UNITS,
         "target_ratio": TARGET_RATIO,
@@ -258,6 +286,16 @@ def main() -> None:
                 total_deals += dup.deals + flat.deals
                 print(f"vs {name}, {design}, seed {seed}: duplicate {_describe(dup)}; "
                       f"plain {_describe(flat)}", file=sys.stderr)
+            duplicate, plain = units(make_weak(FIXED_SEED), FIXED_SEED)
+            dup_mean, dup_sd, dup_deals = trio.run(fixed, duplicate, fixed_deals)
+            flat_mean, flat_sd, flat_deals = trio.run(fixed, plain, fixed_deals)
+            total_deals += dup_deals + flat_deals
+            dup_pred = predicted_deals(dup_mean, dup_sd, dup_size)
+            flat_pred = predicted_deals(flat_mean, flat_sd, plain_size)
+            print(f"vs {name}, {design}, fixed samples of {fixed_deals} deals: duplicate "
+                  f"{dup_mean:+.1f} (sd {dup_sd:.0f} per unit) -> {dup_pred:.0f} deals; plain "
+                  f"{flat_mean:+.1f} (sd {flat_sd:.0f}) -> {flat_pred:.0f} deals; ratio "
+                  f"{flat_pred / dup_pred:.2f}", file=sys.stderr)
             dup_median = statistics.median(r.deals for r in dup_runs)
             plain_median = statistics.median(r.deals for r in plain_runs)
             ratio = plain_median / dup_median
@@ -273,6 +311,12 @@ def main() -> None:
                 "plain_deals": [r.deals for r in plain_runs],
                 "censored": sum(r.censored for r in dup_runs + plain_runs),
                 "false_alarms": sum(r.false_alarm for r in dup_runs + plain_runs),
+                "fixed_sample_deals": fixed_deals,
+                "duplicate_mean_sd_per_unit": [round(dup_mean, 1), round(dup_sd, 1)],
+                "plain_mean_sd_per_unit": [round(flat_mean, 1), round(flat_sd, 1)],
+                "duplicate_deals_predicted": round(dup_pred),
+                "plain_deals_predicted": round(flat_pred),
+                "ratio_predicted": round(flat_pred / dup_pred, 2),
             }
     interval, deals, wall, cpu = margin(margin_boards, seed=2024)
     total_deals += deals

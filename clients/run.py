@@ -1,11 +1,13 @@
 """Run any SDK bot from the command line.
 
     python -m clients.run --server HOST:PORT --token TOKEN --bot module.path:ClassName \\
-        [--max-tables N] [--name NAME] [--bot-args JSON]
+        [--max-tables N] [--name NAME] [--bot-args JSON] [--connect-timeout SECONDS]
 
 The token may come from ``TAROT_ARENA_TOKEN`` instead, so that it stays out of ``ps`` output and
 shell history. ``--bot`` names a :class:`~clients.sdk.Bot` subclass or factory (called with the
-keyword arguments of ``--bot-args``) or a bot instance. Ctrl-C or SIGTERM closes the connection
+keyword arguments of ``--bot-args``) or a bot instance. If the arena accepts no connection
+within ``--connect-timeout`` seconds (default 30; 0: keep trying), it gives up with exit status
+1; once connected, a lost connection is always retried. Ctrl-C or SIGTERM closes the connection
 and exits 0; any error is one line on stderr and a non-zero exit, not a traceback.
 """
 
@@ -20,9 +22,10 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from clients.sdk import ArenaRejectedError, Bot, run_bot
+from clients.sdk import ArenaRejectedError, ArenaUnreachableError, Bot, run_bot
 
 TOKEN_ENV = "TAROT_ARENA_TOKEN"
+EXIT_UNREACHABLE = 1
 EXIT_REJECTED = 3
 EXIT_USAGE = 2
 
@@ -74,6 +77,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--max-tables", type=int, default=1, help="tables played at once")
     parser.add_argument("--name", default=None, help="bot name shown in standings")
     parser.add_argument("--version", default=None, help="bot version sent to the arena")
+    parser.add_argument("--connect-timeout", type=float, default=30.0, metavar="SECONDS",
+                        help="give up if the arena accepts no connection within this time "
+                             "(0: keep trying; default: %(default)g)")
     parser.add_argument("--log-level", default="INFO",
                         choices=["DEBUG", "INFO", "WARNING", "ERROR"])
     return parser.parse_args(argv)
@@ -93,15 +99,20 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise UsageError(f"--bot-args is not JSON: {exc}") from exc
         if not isinstance(kwargs, dict):
             raise UsageError("--bot-args must be a JSON object")
+        if not args.connect_timeout >= 0:  # also NaN
+            raise UsageError(f"--connect-timeout must be 0 or more, got {args.connect_timeout:g}")
         bot = load_bot(args.bot, kwargs)
         run_bot(bot, args.server, token, max_tables=args.max_tables, name=args.name,
-                version=args.version)
+                version=args.version, connect_timeout=args.connect_timeout or None)
     except (UsageError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except ArenaRejectedError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_REJECTED
+    except ArenaUnreachableError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_UNREACHABLE
     except KeyboardInterrupt:  # before the signal handlers are in place
         return 130
     return 0

@@ -192,7 +192,7 @@ class TableRunner:
         began = trio.current_time()
         answer: Answer | None = None
         problem: tuple[InfractionKind, str] | None = None
-        with trio.move_on_after(limit + self.bank[seat]) as scope:
+        with trio.CancelScope(deadline=began + limit + self.bank[seat]) as scope:
             try:
                 answer = await channel.ask(request)
             except BotGone as exc:

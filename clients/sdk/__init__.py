@@ -40,13 +40,14 @@ from arena.table.messages import (
 from arena.transport.convert import Welcome
 
 from ._bot import Bot
-from ._client import ArenaClient, ArenaRejectedError, Backoff, run_bot
+from ._client import ArenaClient, ArenaRejectedError, ArenaUnreachableError, Backoff, run_bot
 from ._view import TableView
 
 __all__ = [
     "Action",
     "ArenaClient",
     "ArenaRejectedError",
+    "ArenaUnreachableError",
     "Backoff",
     "BidMade",
     "Bot",

@@ -64,6 +64,15 @@ class ArenaRejectedError(Exception):
         self.details = details
 
 
+class ArenaUnreachableError(Exception):
+    """No connection to the arena was accepted within :func:`run_bot`'s ``connect_timeout``."""
+
+    def __init__(self, server: str, timeout: float) -> None:
+        super().__init__(f"cannot reach the arena at {server} after {timeout:g} s")
+        self.server = server
+        self.timeout = timeout
+
+
 @dataclass(frozen=True, slots=True)
 class Backoff:
     """Delays between connection attempts: ``initial * multiplier ** failures``, capped at
@@ -364,30 +373,51 @@ def run_bot(
     name: str | None = None,
     version: str | None = None,
     backoff: Backoff | None = None,
+    connect_timeout: float | None = None,
 ) -> None:
     """Play ``bot`` until Ctrl-C or SIGTERM (then return normally, the stream closed).
 
     Blocking: it runs its own trio loop; from trio code, run :meth:`ArenaClient.run` instead.
-    Raises :class:`ArenaRejectedError` when the arena refuses the connection, ValueError for
-    bad arguments.
+    Raises :class:`ArenaRejectedError` when the arena refuses the connection,
+    :class:`ArenaUnreachableError` when ``connect_timeout`` seconds pass before the arena
+    accepts the first connection (None: keep trying; once connected, a lost connection is
+    always retried), ValueError for bad arguments.
     """
+    if connect_timeout is not None and connect_timeout <= 0:
+        raise ValueError(f"connect_timeout must be positive, got {connect_timeout}")
     client = ArenaClient(bot, server, token, max_tables=max_tables, name=name, version=version,
                          backoff=backoff)
-    trio.run(_run_until_signal, client)
+    trio.run(_run_until_signal, client, connect_timeout)
 
 
-async def _run_until_signal(client: ArenaClient) -> None:
-    rejection: ArenaRejectedError | None = None
+async def _run_until_signal(client: ArenaClient, connect_timeout: float | None = None) -> None:
+    failure: ArenaRejectedError | ArenaUnreachableError | None = None
     async with trio.open_nursery() as nursery:
         with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
             nursery.start_soon(_stop_on_signal, signals, nursery.cancel_scope)
-            try:
-                await client.run()
-            except ArenaRejectedError as exc:
-                rejection = exc
+            with trio.CancelScope() as connecting:
+                if connect_timeout is not None:
+                    nursery.start_soon(_give_up_unless_connected, client, connect_timeout,
+                                       connecting)
+                try:
+                    await client.run()
+                except ArenaRejectedError as exc:
+                    failure = exc
+            if connecting.cancelled_caught:
+                assert connect_timeout is not None
+                failure = ArenaUnreachableError(client.server, connect_timeout)
+            if failure is not None:
                 nursery.cancel_scope.cancel()
-    if rejection is not None:
-        raise rejection  # outside the nursery, so that it is not wrapped in an exception group
+    if failure is not None:
+        raise failure  # outside the nursery, so that it is not wrapped in an exception group
+
+
+async def _give_up_unless_connected(
+    client: ArenaClient, timeout: float, scope: trio.CancelScope
+) -> None:
+    await trio.sleep(timeout)
+    if client.connections == 0:
+        scope.cancel()
 
 
 async def _stop_on_signal(signals: Any, scope: trio.CancelScope) -> None:
