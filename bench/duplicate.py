@@ -23,8 +23,9 @@ and plain scoring, each with the same table make-up on both sides:
 Every repetition (``--seeds``) uses new deals and new random-bot seeds; the figures are the
 median deals each method needed and their ratio plain / duplicate (the target is 4). Stopping at
 the first exclusion makes those medians noisy, so each method also plays a fixed sample
-(``--fixed-deals``): from its mean and standard deviation per unit, the deals a 95 % interval of
-half-width the mean would take, ``max(3, (1.96 sd / mean)^2)`` units, and that ratio. Two weak
+(``--fixed-deals``): the ratio of the variances per deal (plain / duplicate: how many times more
+deals plain scoring needs for the same precision) and, at the two methods' pooled mean, the
+deals a 95 % interval clear of zero would take, ``max(3, (1.96 sd / mean)^2)`` units. Two weak
 bots: ``RandomBot`` (the pair asked for) and ``Timid``, the heuristic bot that never takes, a
 close opponent. Then the heuristic's margin over the random bot on ``--margin-boards`` boards in
 rotation (mean datum per board, strong minus weak, with its 95 % interval), and the speed of the
@@ -290,12 +291,20 @@ def main() -> None:
             dup_mean, dup_sd, dup_deals = trio.run(fixed, duplicate, fixed_deals)
             flat_mean, flat_sd, flat_deals = trio.run(fixed, plain, fixed_deals)
             total_deals += dup_deals + flat_deals
-            dup_pred = predicted_deals(dup_mean, dup_sd, dup_size)
-            flat_pred = predicted_deals(flat_mean, flat_sd, plain_size)
+            # Both methods estimate the same difference: pool the two means (inverse-variance
+            # weights), so that the noise of one mean does not pass for a difference in method.
+            w_dup = dup_deals / dup_size / dup_sd**2
+            w_flat = flat_deals / plain_size / flat_sd**2
+            common = (w_dup * dup_mean + w_flat * flat_mean) / (w_dup + w_flat)
+            dup_pred = predicted_deals(common, dup_sd, dup_size)
+            flat_pred = predicted_deals(common, flat_sd, plain_size)
+            efficiency = (flat_sd**2 * plain_size) / (dup_sd**2 * dup_size)
             print(f"vs {name}, {design}, fixed samples of {fixed_deals} deals: duplicate "
-                  f"{dup_mean:+.1f} (sd {dup_sd:.0f} per unit) -> {dup_pred:.0f} deals; plain "
-                  f"{flat_mean:+.1f} (sd {flat_sd:.0f}) -> {flat_pred:.0f} deals; ratio "
-                  f"{flat_pred / dup_pred:.2f}", file=sys.stderr)
+                  f"{dup_mean:+.1f} (sd {dup_sd:.0f} per {dup_size}-deal unit), plain "
+                  f"{flat_mean:+.1f} (sd {flat_sd:.0f} per {plain_size}-deal unit); variance "
+                  f"per deal plain / duplicate = {efficiency:.2f}; at the pooled mean "
+                  f"{common:+.1f}: duplicate {dup_pred:.0f} deals, plain {flat_pred:.0f}",
+                  file=sys.stderr)
             dup_median = statistics.median(r.deals for r in dup_runs)
             plain_median = statistics.median(r.deals for r in plain_runs)
             ratio = plain_median / dup_median
@@ -314,6 +323,8 @@ def main() -> None:
                 "fixed_sample_deals": fixed_deals,
                 "duplicate_mean_sd_per_unit": [round(dup_mean, 1), round(dup_sd, 1)],
                 "plain_mean_sd_per_unit": [round(flat_mean, 1), round(flat_sd, 1)],
+                "variance_per_deal_ratio": round(efficiency, 2),
+                "pooled_mean": round(common, 1),
                 "duplicate_deals_predicted": round(dup_pred),
                 "plain_deals_predicted": round(flat_pred),
                 "ratio_predicted": round(flat_pred / dup_pred, 2),

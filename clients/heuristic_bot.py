@@ -654,7 +654,7 @@ class _Values:
     def keep(self, card: Card) -> float:
         if card >= 56:
             if card == MONDE:
-                return 9.0 + 8.4
+                return 9.0 + 12.4
             if card == PETIT:
                 return self.petit
             return 0.4 * (card - 55)
@@ -673,7 +673,7 @@ def _rescue(know: Knowledge, later: Sequence[int]) -> float:
     """A rough chance that a partner still to play takes a trick the opponents are winning."""
     if not later:
         return 0.0
-    friends = sum(1 for s in later if s in know.friends)
+    friends = sum(1.0 if s in know.friends else 0.0 if s in know.foes else 0.6 for s in later)
     return 0.4 * friends / len(later)
 
 

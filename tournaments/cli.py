@@ -17,6 +17,7 @@ from typing import Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 try:
     from click import ClickException
@@ -52,7 +53,9 @@ tournament_app = typer.Typer(help="Create and run duplicate tournaments.", no_ar
 app.add_typer(bots_app, name="bots")
 app.add_typer(tournament_app, name="tournament")
 
-console = Console()
+# Piped or redirected output is not cut to 80 columns (rich's default without a terminal): the
+# standings table would lose its bot names.
+console = Console(width=None if sys.stdout.isatty() or os.environ.get("COLUMNS") else 160)
 errors = Console(stderr=True, soft_wrap=True)
 T = TypeVar("T")
 
@@ -72,7 +75,9 @@ KNOWN_ERRORS: tuple[type[BaseException], ...] = (
 def main() -> None:
     """Entry point: run the app, turning known errors into one red line."""
     try:
-        app(standalone_mode=False)
+        code = app(standalone_mode=False)  # without standalone mode, click returns Exit codes
+        if isinstance(code, int) and code:
+            sys.exit(code)
     except typer.Exit as exc:
         sys.exit(exc.exit_code)
     except typer.Abort:
@@ -81,14 +86,37 @@ def main() -> None:
     except KeyboardInterrupt:
         errors.print("[yellow]interrupted[/yellow]")
         sys.exit(130)
+    except BaseExceptionGroup as group:  # trio wraps what its tasks raise, Ctrl-C included
+        if group.split(KeyboardInterrupt)[1] is None:
+            errors.print("[yellow]interrupted[/yellow]")
+            sys.exit(130)
+        _fail(group)
     except Exception as exc:  # click usage errors and ours
-        if isinstance(exc, ClickException):
-            exc.show()
-            sys.exit(exc.exit_code)
-        if _state["debug"] or not isinstance(exc, KNOWN_ERRORS):
-            raise
-        errors.print(f"[red]error:[/red] {_one_line(exc)}", highlight=False)
-        sys.exit(1)
+        _fail(exc)
+
+
+def _fail(exc: BaseException) -> None:
+    """Exit with one line for a usage error or a known error; re-raise anything else."""
+    if isinstance(exc, ClickException):
+        exc.show()
+        sys.exit(exc.exit_code)
+    known = _known_error(exc)
+    if _state["debug"] or known is None:
+        raise exc
+    errors.print(f"[red]error:[/red] {escape(_one_line(known))}", highlight=False)
+    sys.exit(1)
+
+
+def _known_error(exc: BaseException) -> BaseException | None:
+    """``exc``, or the one error inside trio's exception groups, if worth one line."""
+    while isinstance(exc, BaseExceptionGroup) and len(exc.exceptions) == 1:
+        exc = exc.exceptions[0]
+    return exc if isinstance(exc, KNOWN_ERRORS) else None
+
+
+def _check_port(port: int) -> None:
+    if not 0 <= port <= 65535:
+        raise CliError(f"bad port {port}: expected 0..65535")
 
 
 def _one_line(exc: BaseException) -> str:
@@ -147,7 +175,7 @@ def bots_list() -> None:
     """List registered bots."""
     table = Table("id", "name", "owner", "created", "status")
     for bot in BotRegistry(_engine()).list():
-        table.add_row(bot.id, bot.name, bot.owner, bot.created_at[:19],
+        table.add_row(bot.id, escape(bot.name), escape(bot.owner), bot.created_at[:19],
                       "[red]revoked[/red]" if bot.revoked else "active")
     console.print(table)
 
@@ -156,13 +184,13 @@ def bots_list() -> None:
 def bots_revoke(bot_id: str) -> None:
     """Revoke a bot's token: it can no longer connect."""
     changed = BotRegistry(_engine()).revoke(bot_id)
-    console.print(f"{bot_id}: " + ("revoked" if changed else "was already revoked"))
+    console.print(f"{escape(bot_id)}: " + ("revoked" if changed else "was already revoked"))
 
 
 # ---------------------------------------------------------------------------- tournaments
 def _parse_seed(text: str) -> int:
     try:
-        seed = int(text, 0)
+        seed = int(text, 10 if text.strip().lstrip("+-").isdigit() else 0)  # "010" is 10
     except ValueError:
         raise CliError(f"bad seed {text!r}: an integer 0..2**64-1 (decimal or 0x...)") from None
     return seed
@@ -244,7 +272,7 @@ def tournament_list() -> None:
     table = Table("id", "name", "status", "tables done", "created")
     for t in store.list():
         p = store.progress(t.id)
-        table.add_row(t.id, t.name, t.status.value, f"{p.done}/{p.total}",
+        table.add_row(t.id, escape(t.name), t.status.value, f"{p.done}/{p.total}",
                       t.created_at.isoformat()[:19])
     console.print(table)
 
@@ -260,6 +288,7 @@ def tournament_run(
     """Serve the arena and run (or resume) a tournament; bots connect to it over gRPC."""
     from .live import run_tournament_live
 
+    _check_port(port)
     store = _store()
     store.tournament(tournament_id)
     standings = run_tournament_live(
@@ -280,6 +309,7 @@ def serve(
     """Serve the arena: bots connect, and every unfinished tournament is played."""
     from .live import serve_forever
 
+    _check_port(port)
     serve_forever(_store(), host=host, port=port, admin_token=admin_token,
                   concurrency=concurrency, console=console)
 
@@ -297,13 +327,20 @@ def export_cmd(
     out: Annotated[Path, typer.Option(help="Folder to write into.")] = Path("export"),
 ) -> None:
     """Export boards, deal logs and standings as JSON and CSV."""
-    for path in export_tournament(_store(), tournament_id, out):
+    store = _store()
+    store.tournament(tournament_id)  # an unknown id is an error before any folder is made
+    for path in export_tournament(store, tournament_id, out):
         console.print(f"wrote {path}")
 
 
 @app.command("replay")
 def replay_cmd(table_id: str) -> None:
-    """Replay one table's deal trick by trick, with card symbols."""
+    """Replay one table's deal trick by trick, with card symbols.
+
+    Table ids look like TOURNAMENT_ID-b0003-t1 (board 3, table 1).
+
+    The export's tables CSV lists them all.
+    """
     store = _store()
     record = store.record(table_id)
     state = replay(record)
@@ -319,16 +356,29 @@ def bot_cmd(
                                               help="The bot's token.")] = None,
     max_tables: Annotated[int, typer.Option(help="Tables played at once.")] = 8,
     name: Annotated[str | None, typer.Option(help="Name sent in the handshake.")] = None,
+    connect_timeout: Annotated[float, typer.Option(
+        help="Give up if the arena accepts no connection within this many seconds (0: keep "
+             "trying). Once connected, a lost connection is always retried.")] = 30.0,
 ) -> None:
     """Run any SDK bot from a module path."""
+    module, sep, attr = spec.partition(":")
+    if not (module and sep and attr):
+        raise CliError(f"bad bot {spec!r}: expected module.path:ClassName")
     if not token:
         raise CliError("a bot token is needed: --token or TAROT_ARENA_TOKEN")
+    if not connect_timeout >= 0:
+        raise CliError(f"bad --connect-timeout {connect_timeout:g}: seconds, 0 or more")
     from clients.run import main as run_bot_main
 
-    args = ["--server", server, "--token", token, "--bot", spec, "--max-tables", str(max_tables)]
+    args = ["--server", server, "--token", token, "--bot", spec, "--max-tables", str(max_tables),
+            "--connect-timeout", repr(connect_timeout)]
     if name:
         args += ["--name", name]
-    raise typer.Exit(run_bot_main(args) or 0)
+    # the bot's INFO log (connected, tables played) as with python -m clients.run
+    logging.getLogger().setLevel(logging.DEBUG if _state["debug"] else logging.INFO)
+    code = run_bot_main(args)
+    # clients.run tells usage errors (2) and refusals (3) apart; here every error is status 1
+    raise typer.Exit(code if code in (0, 130) else 1)
 
 
 @app.command("demo")

@@ -9,6 +9,7 @@ everything. Each run starts from a fresh database in the output folder, so it ca
 from __future__ import annotations
 
 import json
+import math
 import os
 import signal
 import subprocess
@@ -76,14 +77,42 @@ def stop_processes(processes: list[subprocess.Popen[bytes]], grace: float = 5.0)
             process.wait()
 
 
+async def wait_for_bot_processes(
+    server: ArenaServer, bots: dict[str, tuple[str, subprocess.Popen[bytes]]], logs: Path,
+    timeout: float,
+) -> None:
+    """Until every bot (``bot id: (name, process)``) is connected: ChildProcessError at once if
+    a process dies, TimeoutError after ``timeout`` seconds (each one clear line from the CLI)."""
+    with trio.move_on_after(timeout):
+        while True:
+            with trio.move_on_after(0.2):
+                await server.wait_for_bots(list(bots), timeout=math.inf)
+                return
+            for name, process in bots.values():
+                if process.poll() is not None:
+                    raise ChildProcessError(
+                        f"the bot process {name} exited with status {process.returncode} "
+                        f"before connecting: {_last_line(logs / f'{name}.log')}"
+                    )
+    raise TimeoutError(
+        f"the bot processes did not all connect within {timeout:g} s (their logs: {logs}/)"
+    )
+
+
+def _last_line(log: Path) -> str:
+    lines = log.read_text(errors="replace").strip().splitlines()
+    return lines[-1] if lines else "(empty log)"
+
+
 def run_demo(
     *, boards: int, seed: int, out: Path, per_decision: float, console: Console,
     concurrency: int = 8,
 ) -> tuple[str, Standings]:
     out.mkdir(parents=True, exist_ok=True)
     database = out / "arena.db"
-    for stale in out.glob("arena.db*"):
-        stale.unlink()
+    for stale in [*out.glob("arena.db*"), *out.glob("export/tour_*.json"),
+                  *out.glob("export/tour_*.csv")]:
+        stale.unlink()  # the previous run's database and export
     engine = make_engine(f"sqlite:///{database}")
     registry = BotRegistry(engine)
     store = TournamentStore(engine)
@@ -111,7 +140,10 @@ def run_demo(
                     processes.append(start_bot_process(
                         bot, port, token, concurrency, logs / f"{bot.name}.log"
                     ))
-                await server.wait_for_bots([s.id for _, s, _ in registered], timeout=60)
+                await wait_for_bot_processes(
+                    server, {s.id: (bot.name, process) for (bot, s, _), process
+                             in zip(registered, processes, strict=True)}, logs, timeout=60,
+                )
                 console.print(f"arena on 127.0.0.1:{port}: all {len(processes)} bot processes "
                               f"connected (their logs: {logs}/)")
                 standings = await run_with_progress(

@@ -7,6 +7,7 @@ from collections import Counter
 
 import trio
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -44,14 +45,14 @@ async def run_with_progress(
     boards_done = sum(1 for b, n in per_board.items() if done_per_board[b] == n)
     columns = (
         TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-        TextColumn("boards {task.fields[boards]}/{task.fields[board_total]}"),
+        TextColumn("tables"), TextColumn("boards {task.fields[boards]}/{task.fields[board_total]}"),
         TextColumn("running {task.fields[running]}"),
         TextColumn("infractions {task.fields[infractions]}"),
         TimeElapsedColumn(), TimeRemainingColumn(),
     )
     with Progress(*columns, console=console, transient=False) as bar:
         task = bar.add_task(
-            settings.name, total=start.total, completed=start.done, boards=boards_done,
+            escape(settings.name), total=start.total, completed=start.done, boards=boards_done,
             board_total=settings.boards, running=0, infractions=start.infractions,
         )
         runner: TournamentRunner
@@ -129,12 +130,13 @@ def serve_forever(
                     progress = await trio.to_thread.run_sync(store.progress, tournament.id)
                     if progress.pending == 0 and progress.running == 0:
                         continue
-                    console.print(f"running tournament {tournament.id} ({tournament.name})")
+                    console.print(f"running tournament {tournament.id} "
+                                  f"({escape(tournament.name)})")
                     await run_with_progress(store, server, tournament.id, concurrency,
                                             3600.0, console)
                 await trio.sleep(poll)
 
     try:
         trio.run(main)
-    except KeyboardInterrupt:
+    except* KeyboardInterrupt:  # trio may wrap it in an exception group
         console.print("stopped")

@@ -79,10 +79,11 @@ def standings_without_ids(store: TournamentStore, tid: str, standings: Standings
 
 @pytest.mark.parametrize(("seating", "bots"), [(Seating.ROTATION, 4), (Seating.FIELD, 6)])
 async def test_same_seed_settings_and_bots_give_identical_logs_and_standings(
-    tmp_path: Path, seating: Seating, bots: int
+    tmp_path: Path, db_url: str, seating: Seating, bots: int
 ) -> None:
+    # the second run is on the parametrized backend: SQLite again, or PostgreSQL
     first = await run_in_process(f"sqlite:///{tmp_path}/a.db", seating, bots, 4, seed=77)
-    second = await run_in_process(f"sqlite:///{tmp_path}/b.db", seating, bots, 4, seed=77)
+    second = await run_in_process(db_url, seating, bots, 4, seed=77)
     for store, tid, _ in (first, second):
         assert store.tournament(tid).status is TournamentStatus.FINISHED
     assert first[1] != second[1]  # different tournaments, different table ids...

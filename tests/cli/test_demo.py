@@ -1,0 +1,76 @@
+"""``tarot-arena demo`` end to end: the arena, four bot processes over gRPC, SQLite, the export.
+
+The same path as ``make demo``, with 2 boards instead of the default, run twice into the same
+folder: each run starts from a fresh database.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from arena.storage.bots import BotRegistry
+from arena.storage.db import make_engine
+from tournaments.demo import BUNDLED
+from tournaments.store import TournamentStore
+
+ROOT = Path(__file__).resolve().parents[2]
+NAMES = ("heuristic", "random-1", "random-2", "random-3")
+
+
+def run_demo(out: Path) -> tuple[str, str]:
+    """Run the demo with 2 boards into ``out``; its tournament id and its output."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("TAROT_ARENA_DB", "TAROT_ARENA_TOKEN", "COLUMNS")}
+    result = subprocess.run(
+        [sys.executable, "-m", "tournaments.cli", "demo", "--boards", "2", "--out", str(out)],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=180,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "Traceback" not in result.stderr
+    title = re.search(r"demo \((tour_[0-9a-f]+)\): 8/8 tables, scoring datum", result.stdout)
+    assert title, result.stdout
+    return title[1], result.stdout
+
+
+def check_run(out: Path, tid: str, stdout: str) -> None:
+    assert tuple(bot.name for bot in BUNDLED) == NAMES
+    assert "all 4 bot processes connected" in stdout
+    rows = [line for line in stdout.splitlines() if re.match(r"^\W+[1-4] +\W+ +\S", line)]
+    assert len(rows) == 4, stdout
+    assert sorted(re.search(r"(heuristic|random-[123])", row)[0]  # type: ignore[index]
+                  for row in rows) == list(NAMES)
+    assert "played 8 tables in" in stdout
+
+    export = out / "export"
+    assert sorted(p.name for p in export.iterdir()) == sorted([
+        f"{tid}.json", f"{tid}-standings.csv", f"{tid}-tables.csv", f"{tid}-decisions.csv",
+    ])  # the previous run's export is gone
+    data = json.loads((export / f"{tid}.json").read_text())
+    assert data["tournament"]["status"] == "finished"
+    assert sorted(data["bots"].values()) == list(NAMES)
+    assert len(data["tables"]) == 8
+    for table in data["tables"]:
+        assert table["status"] == "done" and table["record"], table["id"]
+        assert [seat["infractions"] for seat in table["seats"]] == [0, 0, 0, 0], table["id"]
+    assert [row["infractions"] for row in data["standings"]] == [0, 0, 0, 0]
+    assert sorted(row["bot"] for row in data["standings"]) == list(NAMES)
+    for name in NAMES:
+        assert (out / "bots" / f"{name}.log").exists()
+
+    engine = make_engine(f"sqlite:///{out / 'arena.db'}")  # a fresh database: this run only
+    assert [t.id for t in TournamentStore(engine).list()] == [tid]
+    assert sorted(bot.name for bot in BotRegistry(engine).list()) == list(NAMES)
+
+
+def test_the_demo_runs_end_to_end_twice_in_a_row(tmp_path: Path) -> None:
+    out = tmp_path / "demo-output"
+    first, stdout = run_demo(out)
+    check_run(out, first, stdout)
+    second, stdout = run_demo(out)
+    assert second != first
+    check_run(out, second, stdout)
