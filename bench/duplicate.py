@@ -32,7 +32,7 @@ rotation (mean datum per board, strong minus weak, with its 95 % interval), and 
 in-process harness.
 
 Human-readable lines go to stderr; the last line on stdout is one JSON object of the figures.
-The default run takes about 2 minutes on one core, ``--quick`` about 30 s.
+The default run takes about a minute and a half of one core, ``--quick`` about 25 s.
 
     python bench/duplicate.py [--quick] [--seeds N] [--max-deals N] [--fixed-deals N]
                               [--margin-boards N]

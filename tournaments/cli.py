@@ -103,15 +103,24 @@ def _fail(exc: BaseException) -> None:
     known = _known_error(exc)
     if _state["debug"] or known is None:
         raise exc
-    errors.print(f"[red]error:[/red] {escape(_one_line(known))}", highlight=False)
+    errors.print(f"[red]error:[/red] {escape(known)}", highlight=False)
     sys.exit(1)
 
 
-def _known_error(exc: BaseException) -> BaseException | None:
-    """``exc``, or the one error inside trio's exception groups, if worth one line."""
-    while isinstance(exc, BaseExceptionGroup) and len(exc.exceptions) == 1:
-        exc = exc.exceptions[0]
-    return exc if isinstance(exc, KNOWN_ERRORS) else None
+def _known_error(exc: BaseException) -> str | None:
+    """The line to print for ``exc`` (unwrapping trio's exception groups), or None when it is
+    not an error worth one line."""
+    leaves = _leaves(exc)
+    if not all(isinstance(leaf, KNOWN_ERRORS) for leaf in leaves):
+        return None
+    more = f" (and {len(leaves) - 1} more)" if len(leaves) > 1 else ""
+    return _one_line(leaves[0]) + more
+
+
+def _leaves(exc: BaseException) -> list[BaseException]:
+    if isinstance(exc, BaseExceptionGroup):
+        return [leaf for inner in exc.exceptions for leaf in _leaves(inner)]
+    return [exc]
 
 
 def _check_port(port: int) -> None:

@@ -475,6 +475,13 @@ def test_tournament_run_and_serve_errors(cli: Cli, bots: list[str]) -> None:
     assert cli("serve", "--port", "-1").error == "error: bad port -1: expected 0..65535"
 
 
+def test_tournament_run_without_the_bots_ends_with_one_line(cli: Cli, bots: list[str]) -> None:
+    tid = TOUR.search(cli("tournament", "create", *bots[:4], "--boards", "1").out)[0]
+    error = cli("tournament", "run", tid, "--port", "0", "--seat-timeout", "0.3",
+                "--concurrency", "2").error
+    assert re.fullmatch(r"error: bot bot_[0-9a-f]+ is not connected( \(and 1 more\))?", error)
+
+
 def test_serve_on_a_port_in_use_is_one_line(cli: Cli) -> None:
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
