@@ -95,7 +95,13 @@ class BotConnection:
 
 
 class RemoteSeat:
-    """A seat held by a remote bot: the table runner's :class:`~arena.table.SeatChannel`."""
+    """A seat held by a remote bot: the table runner's :class:`~arena.table.SeatChannel`.
+
+    Public events are held back until the seat is next asked to decide (or is sent a notice,
+    or the table ends) and then go out together with that message: a bot needs the events only
+    to decide, and one stream message per decision instead of one per card played per seat is
+    most of what the arena's throughput depends on. Events keep their order and sequence.
+    """
 
     def __init__(
         self,
@@ -115,6 +121,7 @@ class RemoteSeat:
         self._start: TableStart | None = None
         self._view: ViewFn | None = None
         self._next_sequence = 0
+        self._held: list[pb.ArenaMessage] = []
         self._request: DecisionRequest | None = None
         self._answer: Answer | None = None
         self._wake = trio.Event()
@@ -136,7 +143,13 @@ class RemoteSeat:
 
     async def send(self, event: TableEvent) -> None:
         self._next_sequence = event.sequence + 1
-        self.connection.post(convert.event_to_pb(event))
+        self._held.append(convert.event_to_pb(event))
+
+    def _post_with_held_events(self, message: pb.ArenaMessage) -> None:
+        for held in self._held:
+            self.connection.post(held)
+        self._held.clear()
+        self.connection.post(message)
 
     async def ask(self, request: DecisionRequest) -> Answer:
         if self._is_revoked(self.bot_id):
@@ -146,7 +159,7 @@ class RemoteSeat:
         self._wake = trio.Event()
         key = (self.table_id, request.request_id)
         self.connection.pending[key] = self
-        self.connection.post(convert.request_to_pb(request))
+        self._post_with_held_events(convert.request_to_pb(request))
         try:
             await self._wake.wait()
             if self._answer is None:
@@ -170,14 +183,15 @@ class RemoteSeat:
         return True
 
     async def notice(self, notice: Notice) -> None:
-        self.connection.post(convert.notice_to_pb(notice))
+        self._post_with_held_events(convert.notice_to_pb(notice))
 
     async def end(self, end: TableEnd) -> None:
         message = convert.end_to_pb(end)
         if self.connection.closed and self._undelivered is not None:
+            self._held.clear()
             self._undelivered(self.bot_id, message)  # handed over when the bot comes back
         else:
-            self.connection.post(message)
+            self._post_with_held_events(message)
         self.finished = True
         self.connection.seats.pop(self.key, None)
 
@@ -187,6 +201,7 @@ class RemoteSeat:
         old.seats.pop(self.key, None)
         self.connection = connection
         connection.seats[self.key] = self
+        self._held.clear()  # the view re-sent below includes them
         if self._start is not None and self._view is not None:
             start = TableStart(
                 self._start.table_id, self.seat, self._start.options, self._start.dealer,
