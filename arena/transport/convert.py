@@ -386,12 +386,23 @@ def table_event_from_pb(message: pb.TableEvent) -> TableEvent:
     return TableEvent(message.table_id, message.seat, message.sequence, event_from_pb(message))
 
 
+_ACTION_PB: dict[Action, pb.Action] = {}
+
+
+def _shared_action_pb(action: Action) -> pb.Action:
+    """A cached encoding, only ever copied into other messages (never handed out)."""
+    message = _ACTION_PB.get(action)
+    if message is None:
+        message = _ACTION_PB[action] = action_to_pb(action)
+    return message
+
+
 def request_to_pb(request: DecisionRequest) -> pb.ArenaMessage:
     return pb.ArenaMessage(request=pb.DecisionRequest(
         table_id=request.table_id,
         request_id=request.request_id,
         kind=_DECISION_KIND[request.phase],
-        legal_actions=[action_to_pb(a) for a in request.legal_actions],
+        legal_actions=[_shared_action_pb(a) for a in request.legal_actions],
         time_limit_ms=round(request.time_limit * 1000),
         time_bank_ms=round(request.time_bank * 1000),
         hand=request.hand,
