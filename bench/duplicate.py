@@ -117,10 +117,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from arena.rules import PASS, Action, DealResult, TableOptions
 from clients.heuristic_bot import HeuristicBot
-from clients.local import board_deal, play_local, play_match, play_plans_async
 from clients.random_bot import RandomBot
 from clients.sdk import Bot, DecisionRequest, TableView
 from tournaments.duplicate import Entry, compute_standings
+from tournaments.local import board_deal, play_local, play_match, play_plans_async
 from tournaments.seatings import TablePlan, gauntlet, rotation
 from tournaments.stats import Interval, mean_interval, t_quantile
 

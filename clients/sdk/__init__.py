@@ -39,7 +39,7 @@ from arena.table.messages import (
 )
 from arena.transport.convert import Welcome
 
-from ._bot import Bot
+from ._bot import Bot, as_action
 from ._client import ArenaClient, ArenaRejectedError, ArenaUnreachableError, Backoff, run_bot
 from ._view import TableView
 
@@ -68,5 +68,6 @@ __all__ = [
     "TrickWon",
     "TrumpDiscarded",
     "Welcome",
+    "as_action",
     "run_bot",
 ]

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from arena.rules import Action, Phase
+from arena.rules import Action, Phase, parse_action
 from arena.table.messages import DecisionRequest, Event, Notice, TableEnd
 
 from ._view import TableView
@@ -96,3 +96,13 @@ _METHOD_BY_PHASE = {
     Phase.CHELEM: "chelem",
     Phase.PLAYING: "play",
 }
+
+
+def as_action(result: object) -> Action:
+    """What a decision method returned, as an action: an action, or its text notation
+    (``"play T21"``); anything else is a bot bug, reported as such."""
+    if isinstance(result, str):
+        return parse_action(result)
+    if isinstance(result, Action):  # type: ignore[arg-type]
+        return result  # type: ignore[return-value]
+    raise TypeError(f"a decision must return an Action or its notation, got {result!r}")

@@ -27,12 +27,11 @@ from typing import Any, Final, NoReturn
 import grpc
 import trio
 
-from arena.rules import Action, parse_action
 from arena.table.messages import DecisionRequest, Notice, TableEnd, TableEvent, TableStart
 from arena.transport import convert
 from arena.transport.convert import Welcome
 
-from ._bot import Bot
+from ._bot import Bot, as_action
 from ._link import Stream, StreamEnded
 from ._view import TableView
 
@@ -317,7 +316,7 @@ class ArenaClient:
                 result = method(view, request)
             if inspect.isawaitable(result):  # a plain method that returned a coroutine
                 result = await result
-            action = _as_action(result)
+            action = as_action(result)
         except Exception:
             log.exception("%s failed to decide request %d of table %r seat %d: no answer sent",
                           self.name, request.request_id, request.table_id, request.seat)
@@ -354,13 +353,6 @@ class ArenaClient:
         except Exception:
             log.exception("error in %s.%s", type(self.bot).__name__, fn.__name__)
 
-
-def _as_action(result: object) -> Action:
-    if isinstance(result, str):
-        return parse_action(result)
-    if isinstance(result, Action):
-        return result
-    raise TypeError(f"a decision must return an Action or its notation, got {result!r}")
 
 
 # ------------------------------------------------------------------------------ entry points

@@ -30,11 +30,11 @@ from arena.rules import (
 from arena.rules.cards import EXCUSE, KINGS_MASK, SUIT_MASKS, mask_of
 from arena.table import DecisionRequest, PlayerInfo, TableStart
 from clients.heuristic_bot import HeuristicBot, discard_plan, hand_points, wanted_contract
-from clients.local import play_local, play_match
 from clients.random_bot import RandomBot
 from clients.sdk import TableView
 from tests.rules.builders import bid_round, make_deal, play, start_play
 from tournaments.duplicate import compute_standings
+from tournaments.local import play_local, play_match
 from tournaments.stats import mean_interval
 
 BOT = HeuristicBot()

@@ -1,4 +1,4 @@
-"""clients.local: SDK bots played in-process through the table runner, and duplicate matches."""
+"""tournaments.local: SDK bots played in-process through the table runner, and duplicate matches."""
 
 from __future__ import annotations
 
@@ -27,10 +27,10 @@ from arena.table import (
     TableRunner,
     TimeControl,
 )
-from clients.local import LocalSeat, board_deal, play_local, play_match, play_plans
 from clients.random_bot import RandomBot
 from clients.sdk import Bot, Event, TableView
 from tournaments.duplicate import compute_standings
+from tournaments.local import LocalSeat, board_deal, play_local, play_match, play_plans
 from tournaments.seatings import board_seed, gauntlet
 
 

@@ -21,7 +21,7 @@ Boards are dealt as the tournament store deals them: board ``k`` of seed ``s`` i
 
 ::
 
-    from clients.local import play_match
+    from tournaments.local import play_match
     from clients.random_bot import RandomBot
     from tournaments.duplicate import compute_standings
 
@@ -39,7 +39,7 @@ from typing import Any
 
 import trio
 
-from arena.rules import Action, Deal, TableOptions, parse_action, seeded_deal
+from arena.rules import Deal, TableOptions, seeded_deal
 from arena.table import (
     Answer,
     DecisionRequest,
@@ -54,9 +54,10 @@ from arena.table import (
     TimeControl,
 )
 from arena.table.messages import ViewFn
-from clients.sdk import Bot, TableView
-from tournaments.duplicate import Entry
-from tournaments.seatings import TablePlan, board_seed, rotation
+from clients.sdk import Bot, TableView, as_action
+
+from .duplicate import Entry
+from .seatings import TablePlan, board_seed, rotation
 
 log = logging.getLogger(__name__)
 
@@ -103,7 +104,7 @@ class LocalSeat:
             result = method(view, request)
             if inspect.isawaitable(result):
                 result = await result
-            answer = _as_action(result)
+            answer = as_action(result)
         except Exception as exc:
             if self.strict:
                 raise
@@ -139,14 +140,6 @@ class LocalSeat:
                 raise
             log.exception("error in %s.%s", type(self.bot).__name__, fn.__name__)
 
-
-def _as_action(result: object) -> Action:
-    """A bot may answer with an action or its text notation (``"play T21"``)."""
-    if isinstance(result, str):
-        return parse_action(result)
-    if isinstance(result, Action):  # type: ignore[arg-type]
-        return result  # type: ignore[return-value]
-    raise TypeError(f"a decision must return an Action or its notation, got {result!r}")
 
 
 async def play_local(
