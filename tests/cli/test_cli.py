@@ -14,6 +14,7 @@ import json
 import logging
 import os
 import re
+import selectors
 import signal
 import socket
 import subprocess
@@ -544,19 +545,25 @@ def test_serve_starts_and_stops_on_ctrl_c(sqlite_url: str) -> None:
          str(port)], cwd=ROOT, env=environment(), stdout=subprocess.PIPE,
         stderr=subprocess.PIPE, text=True,
     )
+    seen = ""
     try:
+        # wait for the banner, not just the port: the port opens a moment before it is printed
+        assert process.stdout is not None
         deadline = time.monotonic() + 20
-        while True:
-            with socket.socket() as probe:
-                if probe.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            assert process.poll() is None and time.monotonic() < deadline, process.stderr
-            time.sleep(0.05)
+        while "admin token for this run" not in seen:
+            assert process.poll() is None and time.monotonic() < deadline, seen
+            with selectors.DefaultSelector() as selector:
+                selector.register(process.stdout, selectors.EVENT_READ)
+                if selector.select(0.1):
+                    seen += process.stdout.readline()
+        with socket.socket() as probe:
+            assert probe.connect_ex(("127.0.0.1", port)) == 0
         process.send_signal(signal.SIGINT)
         out, err = process.communicate(timeout=10)
     finally:
         if process.poll() is None:
             process.kill()
+    out = seen + out
     assert process.returncode == 0, err
     assert f"arena listening on 127.0.0.1:{port}" in out
     assert "admin token for this run" in out and "stopped" in out
