@@ -44,6 +44,7 @@ class BotConnection:
     bot_version: str
     max_tables: int
     outbox: Callable[[pb.ArenaMessage | None], None]
+    outbox_all: Callable[[list[pb.ArenaMessage]], None]
     id: int = field(default_factory=lambda: next(_connection_ids))
     seats: dict[tuple[str, int], RemoteSeat] = field(default_factory=dict)
     pending: dict[tuple[str, int], RemoteSeat] = field(default_factory=dict)
@@ -61,6 +62,11 @@ class BotConnection:
     def post(self, message: pb.ArenaMessage) -> None:
         if not self.closed:
             self.outbox(message)
+
+    def post_all(self, messages: list[pb.ArenaMessage]) -> None:
+        """Several messages in order, in one hand-over to the gRPC thread."""
+        if not self.closed:
+            self.outbox_all(messages)
 
     def close(self) -> None:
         """Ask the writer to end the stream (the bot may reconnect)."""
@@ -146,10 +152,12 @@ class RemoteSeat:
         self._held.append(convert.event_to_pb(event))
 
     def _post_with_held_events(self, message: pb.ArenaMessage) -> None:
-        for held in self._held:
-            self.connection.post(held)
-        self._held.clear()
-        self.connection.post(message)
+        if self._held:
+            self._held.append(message)
+            self.connection.post_all(self._held)
+            self._held = []
+        else:
+            self.connection.post(message)
 
     async def ask(self, request: DecisionRequest) -> Answer:
         if self._is_revoked(self.bot_id):
@@ -188,7 +196,7 @@ class RemoteSeat:
     async def end(self, end: TableEnd) -> None:
         message = convert.end_to_pb(end)
         if self.connection.closed and self._undelivered is not None:
-            self._held.clear()
+            self._held = []
             self._undelivered(self.bot_id, message)  # handed over when the bot comes back
         else:
             self._post_with_held_events(message)
@@ -201,7 +209,7 @@ class RemoteSeat:
         old.seats.pop(self.key, None)
         self.connection = connection
         connection.seats[self.key] = self
-        self._held.clear()  # the view re-sent below includes them
+        self._held = []  # the view re-sent below includes them
         if self._start is not None and self._view is not None:
             start = TableStart(
                 self._start.table_id, self.seat, self._start.options, self._start.dealer,

@@ -319,9 +319,13 @@ def event_to_pb(message: TableEvent) -> pb.ArenaMessage:
         template = pb.TableEvent()
         _fill_event(template, event)
         _LastEncoded.event, _LastEncoded.event_pb = event, template
-    out = pb.TableEvent(table_id=message.table_id, sequence=message.sequence, seat=message.seat)
+    wrapper = pb.ArenaMessage()
+    out = wrapper.event  # filled in place: wrapping a finished message would copy it
+    out.table_id = message.table_id
+    out.sequence = message.sequence
+    out.seat = message.seat
     out.MergeFrom(_LastEncoded.event_pb)
-    return pb.ArenaMessage(event=out)
+    return wrapper
 
 
 def _record_json(record: DealRecord) -> str:

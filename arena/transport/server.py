@@ -262,9 +262,11 @@ class ArenaServer:
             seat.revoked()
 
     # ------------------------------------------------- called from the gRPC thread (via bridge)
-    def _open(self, bot: BotSummary, hello: pb.Hello, outbox: Any) -> BotConnection:
+    def _open(
+        self, bot: BotSummary, hello: pb.Hello, outbox: Any, outbox_all: Any
+    ) -> BotConnection:
         connection = BotConnection(
-            bot.id, hello.bot_name, hello.bot_version, hello.max_tables, outbox
+            bot.id, hello.bot_name, hello.bot_version, hello.max_tables, outbox, outbox_all
         )
         self.connections[connection.id] = connection
         for seat in self.orphans.pop(bot.id, []):
@@ -338,7 +340,14 @@ class _BotService(pb_grpc.BotServiceServicer):
         def post(message: pb.ArenaMessage | None) -> None:
             bridge.to_asyncio(outbox.put_nowait, message)
 
-        connection = await bridge.call_in_trio(arena._open, bot, hello, post)
+        def put_all(messages: list[pb.ArenaMessage]) -> None:
+            for message in messages:
+                outbox.put_nowait(message)
+
+        def post_all(messages: list[pb.ArenaMessage]) -> None:
+            bridge.to_asyncio(put_all, messages)
+
+        connection = await bridge.call_in_trio(arena._open, bot, hello, post, post_all)
         reader = asyncio.create_task(self._read(context, connection, outbox))
         try:
             batching = hello.batching
