@@ -370,15 +370,19 @@ class _BotService(pb_grpc.BotServiceServicer):
         except (asyncio.CancelledError, grpc.aio.AioRpcError, grpc.RpcError):
             pass
         finally:
+            failure = reader.result() if reader.done() and not reader.cancelled() else None
             reader.cancel()
             bridge.to_trio(arena._closed, connection)
+        if failure:  # tell the bot why its stream ends
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, failure)
 
     async def _read(
         self,
         context: grpc.aio.ServicerContext,
         connection: BotConnection,
         outbox: asyncio.Queue[pb.ArenaMessage | None],
-    ) -> None:
+    ) -> str | None:
+        """Forward decisions to trio until the stream ends; why it broke, if it did."""
         bridge = self.arena.bridge
         assert bridge is not None
         try:
@@ -398,7 +402,10 @@ class _BotService(pb_grpc.BotServiceServicer):
             raise
         except Exception as exc:  # a broken stream: the connection ends, tables go on
             log.info("connection %s of bot %s ended: %s", connection.id, connection.bot_id, exc)
+            outbox.put_nowait(None)
+            return f"unreadable message from the bot ({type(exc).__name__}): stream closed"
         outbox.put_nowait(None)
+        return None
 
 
 MAX_BATCH: Final = 256

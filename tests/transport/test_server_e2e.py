@@ -322,6 +322,7 @@ async def test_garbage_is_refused_and_a_broken_stream_only_costs_that_stream(
     assert summary["streams"] == 2
     assert [s["resumed"] for s in summary["starts"]] == [False, True]
     assert [n["kind"] for n in summary["notices"]][:2] == ["MALFORMED_ACTION"] * 2
+    assert summary["errors"][:1] == ["INVALID_ARGUMENT"]  # told why its stream was closed
 
 
 async def test_a_bot_cannot_answer_for_another_seat_table_or_bot(arena: Arena) -> None:
