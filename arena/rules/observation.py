@@ -38,7 +38,10 @@ class Observation:
     taker: int | None
     called_card: Card | None
     partner: int | None
-    """The taker's partner once the called card has been played (5 players)."""
+    """The taker's partner once known to all (5 players); None while unknown or if alone."""
+    partner_known: bool
+    """Whether the table knows who partners the taker: the called card was played, or it lay in
+    the chien shown to all. With ``partner`` None it then means the taker plays alone."""
     chien: tuple[Card, ...] | None
     """The chien once shown to all (Petite, Garde)."""
     discard: tuple[Card, ...] | None
@@ -61,7 +64,11 @@ def observe(state: GameState, seat: int) -> Observation:
     chien_shown = state.contract is not None and state.contract.chien_shown and state.phase in (
         Phase.DISCARDING, Phase.CHELEM, Phase.PLAYING, Phase.FINISHED
     )
-    partner = state.partner if (state.partner_revealed or over) else None
+    called = state.called_card
+    partner_known = called is not None and (
+        state.partner_revealed or over or (chien_shown and bool(state.chien >> called & 1))
+    )
+    partner = state.partner if partner_known else None
     return Observation(
         seat=seat,
         options=state.options,
@@ -75,6 +82,7 @@ def observe(state: GameState, seat: int) -> Observation:
         taker=state.taker,
         called_card=state.called_card,
         partner=partner,
+        partner_known=partner_known,
         chien=state.deal.chien if chien_shown or over else None,
         discard=tuple(cards_of(state.discard)) if seat == state.taker or over else None,
         discarded_trumps=tuple(state.discarded_trumps),

@@ -219,8 +219,9 @@ def view_to_pb(view: Observation) -> pb.SeatView:
         taker=view.taker or 0,
         has_called_card=view.called_card is not None,
         called_card=view.called_card or 0,
-        partner_revealed=view.partner is not None,
-        partner=view.partner or 0,
+        partner_revealed=view.partner_known,
+        partner=(view.partner if view.partner is not None else view.taker or 0)
+        if view.partner_known else 0,
         chien=view.chien or (),
         discard=view.discard or (),
         discarded_trumps=view.discarded_trumps,
@@ -254,7 +255,9 @@ def view_from_pb(
         contract=_CONTRACT_FROM_PB[message.contract] if message.has_contract else None,
         taker=message.taker if message.has_contract else None,
         called_card=message.called_card if message.has_called_card else None,
-        partner=message.partner if message.partner_revealed else None,
+        partner=message.partner
+        if message.partner_revealed and message.partner != message.taker else None,
+        partner_known=message.partner_revealed,
         chien=tuple(message.chien) or None,
         discard=tuple(message.discard) or None,
         discarded_trumps=tuple(message.discarded_trumps),

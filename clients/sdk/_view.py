@@ -74,6 +74,9 @@ class TableView:
     partner: int | None
     """Five players: the taker's partner, once the called card has been played (None when the
     taker called its own card)."""
+    partner_known: bool
+    """Five players: whether the partner is known to all (the called card was played, or it lay
+    in the chien shown to all); with ``partner`` None it then means the taker plays alone."""
     chien: tuple[Card, ...] | None
     """The chien once shown to all (Petite, Garde); None otherwise."""
     discard: tuple[Card, ...]
@@ -112,6 +115,7 @@ class TableView:
             taker=view.taker,
             called_card=view.called_card,
             partner=view.partner,
+            partner_known=view.partner_known,
             chien=view.chien,
             discard=tuple(sorted(view.discard or ())),
             discarded_trumps=view.discarded_trumps,
@@ -169,9 +173,12 @@ class TableView:
         if isinstance(event, CardCalled):
             return {"called_card": event.card, **self._after_call(self.contract, self.taker)}
         if isinstance(event, ChienShown):
+            changes: dict[str, Any] = {"chien": event.cards}
+            if self.called_card in event.cards:  # the taker called a card of the chien: alone
+                changes["partner_known"] = True
             if self.seat == self.taker:
-                return {"chien": event.cards, "hand": tuple(sorted((*self.hand, *event.cards)))}
-            return {"chien": event.cards}
+                changes["hand"] = tuple(sorted((*self.hand, *event.cards)))
+            return changes
         if isinstance(event, CardDiscarded):
             discard = tuple(sorted((*self.discard, event.card)))
             changes = {"hand": _without(self.hand, event.card), "discard": discard}
@@ -186,7 +193,8 @@ class TableView:
         if isinstance(event, PoigneeShown):
             return {"poignees": (*self.poignees, event.poignee)}
         if isinstance(event, PartnerRevealed):
-            return {"partner": None if event.seat == self.taker else event.seat}
+            return {"partner": None if event.seat == self.taker else event.seat,
+                    "partner_known": True}
         raise TypeError(f"not an event: {event!r}")  # pragma: no cover - the union is closed
 
     def _after_call(self, contract: Contract | None, taker: int | None) -> dict[str, Any]:
@@ -249,7 +257,8 @@ class TableView:
             to_act=self.to_act, hand=self.hand,
             legal_actions=request.legal_actions if request is not None else (),
             bids=self.bids, contract=self.contract, taker=self.taker,
-            called_card=self.called_card, partner=self.partner, chien=self.chien,
+            called_card=self.called_card, partner=self.partner,
+            partner_known=self.partner_known, chien=self.chien,
             discard=self.discard if self.is_taker else None,
             discarded_trumps=self.discarded_trumps, chelem_announced=self.chelem_announced,
             poignees=self.poignees, tricks=self.tricks, current_trick=self.current_trick,

@@ -62,6 +62,7 @@ def assert_matches(view: TableView, truth: Observation) -> None:
     assert view.called_card == truth.called_card
     if truth.phase is not Phase.FINISHED:
         assert view.partner == truth.partner
+        assert view.partner_known == truth.partner_known
         assert view.chien == truth.chien
         assert view.discard == (truth.discard or ())
     assert view.discarded_trumps == truth.discarded_trumps

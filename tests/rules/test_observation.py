@@ -179,3 +179,27 @@ def test_seat_out_of_range() -> None:
     for seat in (-1, 4):
         with pytest.raises(ValueError, match="not a seat of a 4-player table"):
             observe(state, seat)
+
+
+def test_partner_known_tells_alone_from_unknown() -> None:
+    """Five players: a partner of None means 'unknown' until partner_known, then 'alone'."""
+    import random
+
+    from arena.rules import GameState, TableOptions, apply, legal_actions, observe
+
+    rng = random.Random(11)
+    seen = {"alone": 0, "partner": 0}
+    for seed in range(400):
+        state = GameState.from_seed(seed, TableOptions(5))
+        while state.to_act is not None:
+            for seat in range(5):
+                view = observe(state, seat)
+                if view.partner_known:
+                    assert view.called_card is not None
+                    assert view.partner == state.partner
+                else:
+                    assert view.partner is None
+            apply(state, rng.choice(legal_actions(state)))
+        if state.result is not None and state.result.called_card is not None:
+            seen["alone" if state.partner is None else "partner"] += 1
+    assert seen["alone"] > 0 and seen["partner"] > 0
