@@ -64,33 +64,39 @@ def choose(request: pb.DecisionRequest) -> pb.Action:
     return legal[0]
 
 
+def answers(
+    message: pb.ArenaMessage, counts: dict[str, float], hold: bool
+) -> list[pb.BotMessage]:
+    """The decisions a stream message calls for (none when holding), counted in ``counts``."""
+    counts["messages"] += 1
+    out = []
+    for item in unbatch(message):
+        if item.WhichOneof("kind") != "request":
+            continue
+        counts["requests"] += 1
+        if hold:
+            continue
+        began = time.perf_counter()
+        request = item.request
+        out.append(pb.BotMessage(decision=pb.Decision(
+            table_id=request.table_id, request_id=request.request_id, action=choose(request),
+        )))
+        counts["think_seconds"] += time.perf_counter() - began
+    return out
+
+
 async def play(port: int, token: str, max_tables: int, hold: bool) -> dict[str, float]:
     """Answer every request at once (or hold it); counts of what was received."""
     counts: dict[str, float] = {"requests": 0, "messages": 0, "think_seconds": 0.0}
     async with grpc.aio.insecure_channel(f"{HOST}:{port}") as channel:
         call = pb_grpc.BotServiceStub(channel).Connect()
         await call.write(_hello(token, max_tables))
-        Decision, BotMessage = pb.Decision, pb.BotMessage
-        clock = time.perf_counter
         try:
             while True:
                 message = await call.read()
                 if message is grpc.aio.EOF:
                     break
-                counts["messages"] += 1
-                for item in unbatch(message):
-                    if item.WhichOneof("kind") != "request":
-                        continue
-                    counts["requests"] += 1
-                    if hold:
-                        continue
-                    began = clock()
-                    request = item.request
-                    answer = BotMessage(decision=Decision(
-                        table_id=request.table_id, request_id=request.request_id,
-                        action=choose(request),
-                    ))
-                    counts["think_seconds"] += clock() - began
+                for answer in answers(message, counts, hold):
                     await call.write(answer)
         except grpc.aio.AioRpcError as exc:
             if exc.code() not in (grpc.StatusCode.CANCELLED, grpc.StatusCode.UNAVAILABLE):
@@ -108,25 +114,10 @@ def play_sync(port: int, token: str, max_tables: int, hold: bool) -> dict[str, f
         while (message := outbox.get()) is not None:
             yield message
 
-    Decision, BotMessage = pb.Decision, pb.BotMessage
-    clock = time.perf_counter
     with grpc.insecure_channel(f"{HOST}:{port}") as channel:
         try:
             for message in pb_grpc.BotServiceStub(channel).Connect(requests()):
-                counts["messages"] += 1
-                for item in unbatch(message):
-                    if item.WhichOneof("kind") != "request":
-                        continue
-                    counts["requests"] += 1
-                    if hold:
-                        continue
-                    began = clock()
-                    request = item.request
-                    answer = BotMessage(decision=Decision(
-                        table_id=request.table_id, request_id=request.request_id,
-                        action=choose(request),
-                    ))
-                    counts["think_seconds"] += clock() - began
+                for answer in answers(message, counts, hold):
                     outbox.put(answer)
         except grpc.RpcError as exc:
             if exc.code() not in (grpc.StatusCode.CANCELLED, grpc.StatusCode.UNAVAILABLE):
