@@ -35,6 +35,10 @@ _connection_ids = itertools.count(1)
 SETTLED_MEMORY = 4096
 
 
+class BotNotConnectedError(LookupError):
+    """No live connection of that bot has a free seat."""
+
+
 @dataclass(eq=False)
 class BotConnection:
     """One live stream of one bot. ``post`` queues a message for the gRPC writer."""
