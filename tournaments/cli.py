@@ -30,7 +30,7 @@ from arena.rules import Direction, replay
 from arena.storage.bots import BotRegistry, UnknownBotError
 from arena.storage.db import DEFAULT_URL, make_engine
 
-from .export import export_tournament, standings_of
+from .export import bot_names, export_tournament, standings_of
 from .report import describe_deal, print_standings
 from .settings import (
     Penalties,
@@ -283,6 +283,24 @@ def tournament_list() -> None:
         p = store.progress(t.id)
         table.add_row(t.id, escape(t.name), t.status.value, f"{p.done}/{p.total}",
                       t.created_at.isoformat()[:19])
+    console.print(table)
+
+
+@tournament_app.command("tables")
+def tournament_tables(tournament_id: str) -> None:
+    """List a tournament's tables (ids for `replay`), their seats and scores."""
+    store = _store()
+    settings = store.settings(tournament_id)
+    names = bot_names(store, list(settings.bots))
+    table = Table("table id", "board", "status", *(f"seat {s}" for s in range(settings.players)))
+    for row, seats in store.tables(tournament_id):
+        cells = [
+            escape(names.get(s.bot_id, s.bot_id))
+            + ("" if s.score is None else f" {s.score:+d}")
+            + ("" if s.scored else " (not compared)")
+            for s in seats
+        ]
+        table.add_row(row.id, str(row.board_number), row.status.value, *cells)
     console.print(table)
 
 

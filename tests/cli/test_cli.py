@@ -677,3 +677,20 @@ def test_demo_argument_errors(cli: Cli, tmp_path: Path) -> None:
         "error: boards must be 1..100000, got 0")
     assert cli("demo", "--seed", "xx", "--out", str(tmp_path / "d")).error.startswith(
         "error: bad seed 'xx'")
+
+
+def test_tournament_tables_lists_every_table_for_replay(cli: Cli, played: Played) -> None:
+    result = cli("tournament", "tables", played.tournament_id, db=played.url)
+    assert result.code == 0, result.err
+    rows = [line for line in result.out.splitlines() if played.tournament_id in line]
+    assert len(rows) == 8
+    for table, seats in played.store.tables(played.tournament_id):
+        row = next(line for line in rows if table.id in line)
+        for seat in seats:
+            assert f"{played.names[seat.bot_id]} {seat.score:+d}" in row
+
+
+def test_tournament_tables_of_an_unknown_tournament(cli: Cli, played: Played) -> None:
+    result = cli("tournament", "tables", "tour_nope", db=played.url)
+    assert result.code == 1
+    assert result.err.strip() == "error: no tournament with id 'tour_nope'"
