@@ -55,4 +55,4 @@ bench-arena: $(STAMP)
 # in-process; the heuristic's margin over the random bot. ARGS=--quick for a short run.
 .PHONY: bench-duplicate
 bench-duplicate: $(STAMP)
-	$(PY) bench/duplicate.py $(ARGS)
+	$(PY) -m bench.duplicate $(ARGS)
