@@ -22,6 +22,41 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 
+class _CallQueue:
+    """Calls for another thread's loop, run there in order, with one wake-up per burst.
+
+    Waking the other thread costs tens of microseconds and a decision sends several messages
+    at once, so calls queue up and ``wake`` is called only when the queue was empty.
+    """
+
+    def __init__(self, direction: str) -> None:
+        self._direction = direction
+        self._lock = threading.Lock()
+        self._calls: list[tuple[Callable[..., Any], tuple[Any, ...]]] = []
+        self._scheduled = False
+
+    def add(self, fn: Callable[..., Any], args: tuple[Any, ...]) -> bool:
+        """Queue a call; True when the caller must schedule :meth:`drain` on the other loop."""
+        with self._lock:
+            self._calls.append((fn, args))
+            if self._scheduled:
+                return False
+            self._scheduled = True
+            return True
+
+    def drain(self) -> None:
+        """Run the queued calls (on the other loop); each one's errors are logged, not raised:
+        a raising ``run_sync_soon`` callback would crash the whole trio run."""
+        with self._lock:
+            calls, self._calls = self._calls, []
+            self._scheduled = False
+        for fn, args in calls:
+            try:
+                fn(*args)
+            except Exception:
+                log.exception("error in a call %s", self._direction)
+
+
 class Bridge:
     """Created in trio; ``loop`` is set once the asyncio thread runs."""
 
@@ -29,34 +64,15 @@ class Bridge:
         self.trio_token = trio_token
         self.nursery = nursery
         self.loop: asyncio.AbstractEventLoop | None = None
-        # Calls each way are queued and drained in one wake-up per burst: waking the other
-        # thread costs tens of microseconds, and a decision sends several messages at once.
-        self._lock = threading.Lock()
-        self._to_asyncio: list[tuple[Callable[..., Any], tuple[Any, ...]]] = []
-        self._drain_scheduled = False
-        self._to_trio: list[tuple[Callable[..., Any], tuple[Any, ...]]] = []
-        self._trio_drain_scheduled = False
+        self._to_trio = _CallQueue("from the gRPC thread")
+        self._to_asyncio = _CallQueue("from the trio thread")
 
     # asyncio -> trio ---------------------------------------------------------------------
     def to_trio(self, fn: Callable[..., Any], *args: Any) -> None:
         """Run ``fn(*args)`` soon in trio, in call order (fire and forget; errors are logged)."""
-        with self._lock:
-            self._to_trio.append((fn, args))
-            if self._trio_drain_scheduled:
-                return
-            self._trio_drain_scheduled = True
-        with contextlib.suppress(trio.RunFinishedError):
-            self.trio_token.run_sync_soon(self._drain_trio)
-
-    def _drain_trio(self) -> None:
-        with self._lock:
-            calls, self._to_trio = self._to_trio, []
-            self._trio_drain_scheduled = False
-        for fn, args in calls:
-            try:
-                fn(*args)
-            except Exception:  # a raising callback would crash the trio run
-                log.exception("error in a callback from the gRPC thread")
+        if self._to_trio.add(fn, args):
+            with contextlib.suppress(trio.RunFinishedError):
+                self.trio_token.run_sync_soon(self._to_trio.drain)
 
     def call_in_trio(self, fn: Callable[..., T], *args: Any) -> asyncio.Future[T]:
         """Run a sync ``fn(*args)`` in trio; an asyncio future of its result."""
@@ -112,23 +128,9 @@ class Bridge:
         loop = self.loop
         if loop is None or loop.is_closed():
             return
-        with self._lock:
-            self._to_asyncio.append((fn, args))
-            if self._drain_scheduled:
-                return
-            self._drain_scheduled = True
-        with contextlib.suppress(RuntimeError):  # the loop closed in between
-            loop.call_soon_threadsafe(self._drain)
-
-    def _drain(self) -> None:
-        with self._lock:
-            calls, self._to_asyncio = self._to_asyncio, []
-            self._drain_scheduled = False
-        for fn, args in calls:
-            try:
-                fn(*args)
-            except Exception:
-                log.exception("error in a call from the trio thread")
+        if self._to_asyncio.add(fn, args):
+            with contextlib.suppress(RuntimeError):  # the loop closed in between
+                loop.call_soon_threadsafe(self._to_asyncio.drain)
 
     def _loop(self) -> asyncio.AbstractEventLoop:
         assert self.loop is not None, "the gRPC thread is not running"
