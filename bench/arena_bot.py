@@ -66,7 +66,7 @@ def choose(request: pb.DecisionRequest) -> pb.Action:
 
 def answers(
     message: pb.ArenaMessage, counts: dict[str, float], hold: bool
-) -> list[pb.BotMessage]:
+) -> list[pb.Decision]:
     """The decisions a stream message calls for (none when holding), counted in ``counts``."""
     counts["messages"] += 1
     out = []
@@ -78,11 +78,18 @@ def answers(
             continue
         began = time.perf_counter()
         request = item.request
-        out.append(pb.BotMessage(decision=pb.Decision(
+        out.append(pb.Decision(
             table_id=request.table_id, request_id=request.request_id, action=choose(request),
-        )))
+        ))
         counts["think_seconds"] += time.perf_counter() - began
     return out
+
+
+def together(decisions: list[pb.Decision]) -> pb.BotMessage:
+    """The decisions of one arena message as one stream message (a DecisionBatch if several)."""
+    if len(decisions) == 1:
+        return pb.BotMessage(decision=decisions[0])
+    return pb.BotMessage(decisions=pb.DecisionBatch(decisions=decisions))
 
 
 async def play(port: int, token: str, max_tables: int, hold: bool) -> dict[str, float]:
@@ -96,8 +103,9 @@ async def play(port: int, token: str, max_tables: int, hold: bool) -> dict[str, 
                 message = await call.read()
                 if message is grpc.aio.EOF:
                     break
-                for answer in answers(message, counts, hold):
-                    await call.write(answer)
+                decided = answers(message, counts, hold)
+                if decided:
+                    await call.write(together(decided))
         except grpc.aio.AioRpcError as exc:
             if exc.code() not in (grpc.StatusCode.CANCELLED, grpc.StatusCode.UNAVAILABLE):
                 print(f"bot: stream ended: {exc.code()} {exc.details()}", file=sys.stderr)
@@ -117,8 +125,9 @@ def play_sync(port: int, token: str, max_tables: int, hold: bool) -> dict[str, f
     with grpc.insecure_channel(f"{HOST}:{port}") as channel:
         try:
             for message in pb_grpc.BotServiceStub(channel).Connect(requests()):
-                for answer in answers(message, counts, hold):
-                    outbox.put(answer)
+                decided = answers(message, counts, hold)
+                if decided:
+                    outbox.put(together(decided))
         except grpc.RpcError as exc:
             if exc.code() not in (grpc.StatusCode.CANCELLED, grpc.StatusCode.UNAVAILABLE):
                 print(f"bot: stream ended: {exc.code()} {exc.details()}", file=sys.stderr)

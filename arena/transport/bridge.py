@@ -1,19 +1,29 @@
-"""Calls between the trio core and grpc.aio's asyncio loop, which runs in its own thread.
+"""grpc.aio's asyncio loop, stepped by a trio task in trio's own thread.
 
-grpc.aio runs on asyncio only; ``../shared/TRANSPORT.md`` measured the ways to join it with
-trio and this one (gRPC on its own asyncio thread) was the fastest. Both directions are
-"schedule a callback on the other loop": ``call_soon_threadsafe`` into asyncio,
-``TrioToken.run_sync_soon`` into trio. Every callback catches its own errors, because one that
-raises inside ``run_sync_soon`` would crash the whole trio run.
+grpc.aio runs on asyncio only, and the arena's core is trio. ``../shared/TRANSPORT.md`` measured
+the ways to join them and found a separate asyncio thread the best of those it tried; this is a
+design it did not try, measured in ``bench/arena.py``: one thread, where a trio task runs the
+asyncio loop one iteration at a time and waits for its file descriptors in trio. There is no
+second thread, so no GIL hand-over and no cross-thread wake-up per message, which were most of
+the arena's cost per decision with the thread design.
+
+The loop is a plain :class:`asyncio.SelectorEventLoop` whose selector never blocks: the driver
+(:meth:`Bridge.drive`) runs one iteration (``_run_once``: due timers, I/O ready now, callbacks),
+then the calls the asyncio side made for trio, then yields to trio; when asyncio has nothing
+ready it waits in trio until the loop's epoll descriptor is readable, its next timer is due, or
+trio code queues a call for it. Calls between the two sides are plain function calls queued on
+one thread, in order. Only ``_run_once``, ``_ready`` and ``_scheduled`` of asyncio are used
+beyond its public API; they have not changed since Python 3.4.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-import threading
-from collections.abc import Awaitable, Callable
+import math
+import selectors
+from asyncio import events
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, TypeVar
 
 import trio
@@ -22,62 +32,107 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 
-class _CallQueue:
-    """Calls for another thread's loop, run there in order, with one wake-up per burst.
+class _NonBlockingSelector(selectors.DefaultSelector):  # type: ignore[misc,valid-type]
+    """The loop's selector: polls, never blocks (trio does the waiting)."""
 
-    Waking the other thread costs tens of microseconds and a decision sends several messages
-    at once, so calls queue up and ``wake`` is called only when the queue was empty.
-    """
-
-    def __init__(self, direction: str) -> None:
-        self._direction = direction
-        self._lock = threading.Lock()
-        self._calls: list[tuple[Callable[..., Any], tuple[Any, ...]]] = []
-        self._scheduled = False
-
-    def add(self, fn: Callable[..., Any], args: tuple[Any, ...]) -> bool:
-        """Queue a call; True when the caller must schedule :meth:`drain` on the other loop."""
-        with self._lock:
-            self._calls.append((fn, args))
-            if self._scheduled:
-                return False
-            self._scheduled = True
-            return True
-
-    def drain(self) -> None:
-        """Run the queued calls (on the other loop); each one's errors are logged, not raised:
-        a raising ``run_sync_soon`` callback would crash the whole trio run."""
-        with self._lock:
-            calls, self._calls = self._calls, []
-            self._scheduled = False
-        for fn, args in calls:
-            try:
-                fn(*args)
-            except Exception:
-                log.exception("error in a call %s", self._direction)
+    def select(self, timeout: float | None = None) -> list[tuple[selectors.SelectorKey, int]]:
+        return super().select(0)  # type: ignore[no-any-return]
 
 
 class Bridge:
-    """Created in trio; ``loop`` is set once the asyncio thread runs."""
+    """The asyncio loop grpc.aio runs on, and calls between it and trio.
 
-    def __init__(self, trio_token: trio.lowlevel.TrioToken, nursery: trio.Nursery) -> None:
-        self.trio_token = trio_token
+    Create it in trio and run :meth:`drive` as a task for as long as gRPC is served.
+    """
+
+    def __init__(self, nursery: trio.Nursery) -> None:
         self.nursery = nursery
-        self.loop: asyncio.AbstractEventLoop | None = None
-        self._to_trio = _CallQueue("from the gRPC thread")
-        self._to_asyncio = _CallQueue("from the trio thread")
+        self._selector = _NonBlockingSelector()
+        self.loop: asyncio.AbstractEventLoop = asyncio.SelectorEventLoop(self._selector)
+        self._trio_calls: list[tuple[Callable[..., Any], tuple[Any, ...]]] = []
+        self._waiting: trio.CancelScope | None = None
+        self._stepping = False
 
-    # asyncio -> trio ---------------------------------------------------------------------
+    # ------------------------------------------------------------------------ the driver
+    async def drive(self, main: Coroutine[Any, Any, T], grace: float = 5.0) -> T:
+        """Run ``main`` on the loop to completion, stepping the loop from trio; then close it.
+
+        When this task is cancelled, ``main`` (told to stop by its owner) gets ``grace``
+        seconds to end by itself, is then cancelled in asyncio, and the loop is closed.
+        """
+        task = self.loop.create_task(main)
+        try:
+            await self._step_until(task)
+        except trio.Cancelled:
+            with trio.CancelScope(shield=True) as scope:
+                scope.deadline = trio.current_time() + grace
+                await self._step_until(task)
+            if not task.done():
+                task.cancel()
+                with trio.CancelScope(shield=True) as scope:
+                    scope.deadline = trio.current_time() + 1.0
+                    await self._step_until(task)
+            raise
+        finally:
+            self._close()
+        return task.result()
+
+    async def _step_until(self, task: asyncio.Future[Any]) -> None:
+        loop: Any = self.loop
+        ready = loop._ready
+        scheduled = loop._scheduled
+        epoll_fd = self._selector.fileno()
+        while not task.done():
+            self._step()
+            if ready or self._trio_calls:
+                await trio.lowlevel.checkpoint()
+                continue
+            timeout = max(0.0, scheduled[0].when() - loop.time()) if scheduled else math.inf
+            with trio.CancelScope() as self._waiting:
+                if timeout < math.inf:
+                    self._waiting.deadline = trio.current_time() + timeout
+                await trio.lowlevel.wait_readable(epoll_fd)
+            self._waiting = None
+
+    def _step(self) -> None:
+        """One loop iteration, then the calls it queued for trio (errors logged, not raised)."""
+        loop: Any = self.loop
+        self._stepping = True
+        events._set_running_loop(loop)
+        try:
+            loop._run_once()
+        finally:
+            events._set_running_loop(None)
+            self._stepping = False
+        while self._trio_calls:
+            calls, self._trio_calls = self._trio_calls, []
+            for fn, args in calls:
+                try:
+                    fn(*args)
+                except Exception:
+                    log.exception("error in a call from the gRPC side")
+
+    def _close(self) -> None:
+        loop: Any = self.loop
+        for task in asyncio.all_tasks(loop):
+            task.cancel()
+        events._set_running_loop(loop)
+        try:
+            for _ in range(3):  # let cancelled tasks unwind
+                loop._run_once()
+        finally:
+            events._set_running_loop(None)
+        loop.close()
+
+    # --------------------------------------------------------------------- asyncio -> trio
     def to_trio(self, fn: Callable[..., Any], *args: Any) -> None:
-        """Run ``fn(*args)`` soon in trio, in call order (fire and forget; errors are logged)."""
-        if self._to_trio.add(fn, args):
-            with contextlib.suppress(trio.RunFinishedError):
-                self.trio_token.run_sync_soon(self._to_trio.drain)
+        """Run ``fn(*args)`` in trio right after the current loop iteration, in call order."""
+        self._trio_calls.append((fn, args))
+        self._wake()
 
     def call_in_trio(self, fn: Callable[..., T], *args: Any) -> asyncio.Future[T]:
         """Run a sync ``fn(*args)`` in trio; an asyncio future of its result."""
-        loop = self._loop()
-        future: asyncio.Future[T] = loop.create_future()
+        future: asyncio.Future[T] = self.loop.create_future()
 
         def run() -> None:
             try:
@@ -92,8 +147,7 @@ class Bridge:
 
     def run_in_trio(self, fn: Callable[..., Awaitable[T]], *args: Any) -> asyncio.Future[T]:
         """Start ``await fn(*args)`` as a task of the server's nursery; an asyncio future."""
-        loop = self._loop()
-        future: asyncio.Future[T] = loop.create_future()
+        future: asyncio.Future[T] = self.loop.create_future()
 
         async def task() -> None:
             try:
@@ -122,16 +176,15 @@ class Bridge:
 
         self.to_asyncio(settle)
 
-    # trio -> asyncio ---------------------------------------------------------------------
+    # --------------------------------------------------------------------- trio -> asyncio
     def to_asyncio(self, fn: Callable[..., Any], *args: Any) -> None:
-        """Run ``fn(*args)`` soon in the asyncio thread, in call order."""
+        """Run ``fn(*args)`` soon in the asyncio loop, in call order."""
         loop = self.loop
-        if loop is None or loop.is_closed():
+        if loop.is_closed():
             return
-        if self._to_asyncio.add(fn, args):
-            with contextlib.suppress(RuntimeError):  # the loop closed in between
-                loop.call_soon_threadsafe(self._to_asyncio.drain)
+        loop.call_soon(fn, *args)
+        self._wake()
 
-    def _loop(self) -> asyncio.AbstractEventLoop:
-        assert self.loop is not None, "the gRPC thread is not running"
-        return self.loop
+    def _wake(self) -> None:
+        if self._waiting is not None:
+            self._waiting.cancel()

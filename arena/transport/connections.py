@@ -28,7 +28,7 @@ from arena.table import (
 )
 from arena.table.messages import InfractionKind, ViewFn
 
-from . import convert
+from . import convert, wire
 
 log = logging.getLogger(__name__)
 _connection_ids = itertools.count(1)
@@ -39,6 +39,41 @@ class BotNotConnectedError(LookupError):
     """No live connection of that bot has a free seat."""
 
 
+class Outbox:
+    """Encoded ArenaMessages waiting for one stream's writer, in order.
+
+    The tables (trio) and the stream's writer (asyncio) run on one thread (see :mod:`.bridge`),
+    so this is a plain list; ``wake`` is called when it stops being empty, or closes.
+    """
+
+    def __init__(self, wake: Callable[[], None]) -> None:
+        self.items: list[bytes] = []
+        self.closed = False
+        self._wake = wake
+
+    def put(self, message: bytes) -> None:
+        if not self.closed:
+            if not self.items:
+                self._wake()
+            self.items.append(message)
+
+    def extend(self, messages: list[bytes]) -> None:
+        if not self.closed and messages:
+            if not self.items:
+                self._wake()
+            self.items.extend(messages)
+
+    def take(self) -> list[bytes]:
+        items, self.items = self.items, []
+        return items
+
+    def close(self) -> None:
+        """No more messages: the writer writes what is queued, then ends the stream."""
+        if not self.closed:
+            self.closed = True
+            self._wake()
+
+
 @dataclass(eq=False)
 class BotConnection:
     """One live stream of one bot. ``post`` queues a message for the gRPC writer."""
@@ -47,8 +82,7 @@ class BotConnection:
     bot_name: str
     bot_version: str
     max_tables: int
-    outbox: Callable[[pb.ArenaMessage | None], None]
-    outbox_all: Callable[[list[pb.ArenaMessage]], None]
+    outbox: Outbox
     id: int = field(default_factory=lambda: next(_connection_ids))
     seats: dict[tuple[str, int], RemoteSeat] = field(default_factory=dict)
     pending: dict[tuple[str, int], RemoteSeat] = field(default_factory=dict)
@@ -63,20 +97,20 @@ class BotConnection:
     def free_seats(self) -> int:
         return self.max_tables - len(self.seats)
 
-    def post(self, message: pb.ArenaMessage) -> None:
+    def post(self, message: bytes) -> None:
+        """An encoded ArenaMessage (see :mod:`.wire`)."""
         if not self.closed:
-            self.outbox(message)
+            self.outbox.put(message)
 
-    def post_all(self, messages: list[pb.ArenaMessage]) -> None:
-        """Several messages in order, in one hand-over to the gRPC thread."""
+    def post_all(self, messages: list[bytes]) -> None:
         if not self.closed:
-            self.outbox_all(messages)
+            self.outbox.extend(messages)
 
     def close(self) -> None:
         """Ask the writer to end the stream (the bot may reconnect)."""
         if not self.closed:
             self.closed = True
-            self.outbox(None)
+            self.outbox.close()
 
     def remember_settled(self, key: tuple[str, int], seat: int) -> None:
         self.settled[key] = seat
@@ -98,10 +132,10 @@ class BotConnection:
             kind = InfractionKind.UNKNOWN_REQUEST
             text = (f"no open request {decision.request_id} of table {decision.table_id!r} on "
                     "this connection: answer dropped")
-        self.post(pb.ArenaMessage(notice=pb.Notice(
+        self.post(wire.serialize(pb.ArenaMessage(notice=pb.Notice(
             table_id=decision.table_id[:200], request_id=decision.request_id,
             kind=convert.infraction_kind_to_pb(kind), message=text, seat=asked or 0,
-        )))
+        ))))
 
 
 class RemoteSeat:
@@ -120,7 +154,7 @@ class RemoteSeat:
         bot_id: str,
         connection: BotConnection,
         is_revoked: Callable[[str], bool],
-        undelivered: Callable[[str, pb.ArenaMessage], None] | None = None,
+        undelivered: Callable[[str, bytes], None] | None = None,
     ) -> None:
         self.table_id = table_id
         self.seat = seat
@@ -131,7 +165,7 @@ class RemoteSeat:
         self._start: TableStart | None = None
         self._view: ViewFn | None = None
         self._next_sequence = 0
-        self._held: list[pb.ArenaMessage] = []
+        self._held: list[bytes] = []
         self._request: DecisionRequest | None = None
         self._answer: Answer | None = None
         self._wake = trio.Event()
@@ -149,13 +183,13 @@ class RemoteSeat:
     async def start(self, start: TableStart, view: ViewFn) -> None:
         self._start = start
         self._view = view
-        self.connection.post(convert.start_to_pb(start))
+        self.connection.post(wire.serialize(convert.start_to_pb(start)))
 
     async def send(self, event: TableEvent) -> None:
         self._next_sequence = event.sequence + 1
-        self._held.append(convert.event_to_pb(event))
+        self._held.append(wire.event(event))
 
-    def _post_with_held_events(self, message: pb.ArenaMessage) -> None:
+    def _post_with_held_events(self, message: bytes) -> None:
         if self._held:
             self._held.append(message)
             self.connection.post_all(self._held)
@@ -171,7 +205,7 @@ class RemoteSeat:
         self._wake = trio.Event()
         key = (self.table_id, request.request_id)
         self.connection.pending[key] = self
-        self._post_with_held_events(convert.request_to_pb(request))
+        self._post_with_held_events(wire.request(request))
         try:
             await self._wake.wait()
             if self._answer is None:
@@ -195,10 +229,10 @@ class RemoteSeat:
         return True
 
     async def notice(self, notice: Notice) -> None:
-        self._post_with_held_events(convert.notice_to_pb(notice))
+        self._post_with_held_events(wire.serialize(convert.notice_to_pb(notice)))
 
     async def end(self, end: TableEnd) -> None:
-        message = convert.end_to_pb(end)
+        message = wire.serialize(convert.end_to_pb(end))
         if self.connection.closed and self._undelivered is not None:
             self._held = []
             self._undelivered(self.bot_id, message)  # handed over when the bot comes back
@@ -220,9 +254,9 @@ class RemoteSeat:
                 self._start.players, self._view(), resumed=True,
                 next_sequence=self._next_sequence,
             )
-            connection.post(convert.start_to_pb(start))
+            connection.post(wire.serialize(convert.start_to_pb(start)))
         if self._request is not None:
             key = (self.table_id, self._request.request_id)
             old.pending.pop(key, None)
             connection.pending[key] = self
-            connection.post(convert.request_to_pb(self._request))
+            connection.post(wire.request(self._request))

@@ -320,7 +320,7 @@ def event_to_pb(message: TableEvent) -> pb.ArenaMessage:
     event = message.event
     if _LastEncoded.event is not event:
         template = pb.TableEvent()
-        _fill_event(template, event)
+        fill_event(template, event)
         _LastEncoded.event, _LastEncoded.event_pb = event, template
     wrapper = pb.ArenaMessage()
     out = wrapper.event  # filled in place: wrapping a finished message would copy it
@@ -337,7 +337,7 @@ def _record_json(record: DealRecord) -> str:
     return _LastEncoded.record_json
 
 
-def _fill_event(out: pb.TableEvent, event: Event) -> None:
+def fill_event(out: pb.TableEvent, event: Event) -> None:
     if isinstance(event, CardPlayed):
         out.card_played.CopyFrom(pb.SeatAction(seat=event.seat, action=pb.Action(play=event.card)))
     elif isinstance(event, TrickWon):
@@ -405,16 +405,22 @@ def _shared_action_pb(action: Action) -> pb.Action:
 
 
 def request_to_pb(request: DecisionRequest) -> pb.ArenaMessage:
-    return pb.ArenaMessage(request=pb.DecisionRequest(
+    message = request_fields_to_pb(request)
+    message.legal_actions.extend([_shared_action_pb(a) for a in request.legal_actions])
+    return pb.ArenaMessage(request=message)
+
+
+def request_fields_to_pb(request: DecisionRequest) -> pb.DecisionRequest:
+    """The request without its legal actions (see :mod:`.wire`)."""
+    return pb.DecisionRequest(
         table_id=request.table_id,
         request_id=request.request_id,
         kind=_DECISION_KIND[request.phase],
-        legal_actions=[_shared_action_pb(a) for a in request.legal_actions],
         time_limit_ms=round(request.time_limit * 1000),
         time_bank_ms=round(request.time_bank * 1000),
         hand=request.hand,
         seat=request.seat,
-    ))
+    )
 
 
 def request_from_pb(message: pb.DecisionRequest) -> DecisionRequest:

@@ -33,8 +33,8 @@ from arena.storage.bots import BotRegistry, BotSummary
 from arena.table import PlayerInfo, TableOutcome, TableRunner, TimeControl
 
 from .bridge import Bridge
-from .connections import BotConnection, BotNotConnectedError, RemoteSeat
-from .services import AdminService, BotService
+from .connections import BotConnection, BotNotConnectedError, Outbox, RemoteSeat
+from .services import AdminService, BotService, add_bot_service
 
 log = logging.getLogger(__name__)
 
@@ -61,7 +61,7 @@ class ArenaServer:
         self.connections: dict[int, BotConnection] = {}
         self.orphans: dict[str, list[RemoteSeat]] = {}
         self.revoked: set[str] = set()
-        self.undelivered: dict[str, collections.deque[pb.ArenaMessage]] = {}
+        self.undelivered: dict[str, collections.deque[bytes]] = {}
         self.bridge: Bridge | None = None
         self._tables = 0
         self._changed = trio.Event()
@@ -70,18 +70,11 @@ class ArenaServer:
     async def serve(self, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
         """Run until cancelled; ``task_status.started(port)`` once listening."""
         async with trio.open_nursery() as nursery:
-            self.bridge = Bridge(trio.lowlevel.current_trio_token(), nursery)
+            self.bridge = bridge = Bridge(nursery)
             listening: list[int] = []
             ready = trio.Event()
             stop: list[Any] = []  # the asyncio stop event, once the loop runs
-
-            def thread_main() -> None:
-                asyncio.run(self._grpc_main(listening, ready, stop))
-
-            async def run_thread() -> None:
-                await trio.to_thread.run_sync(thread_main)
-
-            nursery.start_soon(run_thread)
+            nursery.start_soon(bridge.drive, self._grpc_main(listening, ready, stop))
             await ready.wait()
             if not listening:
                 raise OSError(f"could not listen on {self.host}:{self.port}")
@@ -93,14 +86,13 @@ class ArenaServer:
                 for connection in list(self.connections.values()):
                     connection.close()
                 if stop:
-                    self.bridge.to_asyncio(stop[0].set)
+                    bridge.to_asyncio(stop[0].set)
                 nursery.cancel_scope.cancel()
 
     async def _grpc_main(
         self, listening: list[int], ready: trio.Event, stop: list[asyncio.Event]
     ) -> None:
         assert self.bridge is not None
-        self.bridge.loop = asyncio.get_running_loop()
         stop_event = asyncio.Event()
         stop.append(stop_event)
         options = [
@@ -115,7 +107,7 @@ class ArenaServer:
             ("grpc.http2.max_pings_without_data", 0),
         ]
         server = grpc.aio.server(options=options)
-        pb_grpc.add_BotServiceServicer_to_server(BotService(self), server)
+        add_bot_service(BotService(self), server)
         pb_grpc.add_AdminServiceServicer_to_server(AdminService(self), server)
         health_servicer = health.aio.HealthServicer()
         health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
@@ -233,7 +225,7 @@ class ArenaServer:
                     orphans.remove(remote)
             self._signal_change()
 
-    def _keep_undelivered(self, bot_id: str, message: pb.ArenaMessage) -> None:
+    def _keep_undelivered(self, bot_id: str, message: bytes) -> None:
         """A TableEnd for a bot that is away: sent when it reconnects (the last few kept)."""
         self.undelivered.setdefault(bot_id, collections.deque(maxlen=UNDELIVERED_KEPT)).append(
             message
@@ -254,11 +246,9 @@ class ArenaServer:
             seat.revoked()
 
     # ------------------------------------------------- called from the gRPC thread (via bridge)
-    def _open(
-        self, bot: BotSummary, hello: pb.Hello, outbox: Any, outbox_all: Any
-    ) -> BotConnection:
+    def _open(self, bot: BotSummary, hello: pb.Hello, outbox: Outbox) -> BotConnection:
         connection = BotConnection(
-            bot.id, hello.bot_name, hello.bot_version, hello.max_tables, outbox, outbox_all
+            bot.id, hello.bot_name, hello.bot_version, hello.max_tables, outbox
         )
         self.connections[connection.id] = connection
         for seat in self.orphans.pop(bot.id, []):

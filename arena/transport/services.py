@@ -23,8 +23,8 @@ from arena.rules.cards import cards_of
 from arena.storage.bots import UnknownBotError
 from arena.table import TableEnd, TimeControl
 
-from . import convert
-from .connections import BotConnection, BotNotConnectedError
+from . import convert, wire
+from .connections import BotConnection, BotNotConnectedError, Outbox
 
 if TYPE_CHECKING:
     from .server import ArenaServer
@@ -36,6 +36,9 @@ MAX_TABLES_PER_CONNECTION: Final = 1024
 
 
 class BotService(pb_grpc.BotServiceServicer):
+    """Writes ArenaMessages already encoded (see :mod:`.wire`): register it with
+    :func:`add_bot_service`, not the generated function."""
+
     def __init__(self, arena: ArenaServer) -> None:
         self.arena = arena
 
@@ -72,37 +75,22 @@ class BotService(pb_grpc.BotServiceServicer):
         if bot is None:
             await context.abort(grpc.StatusCode.UNAUTHENTICATED, "unknown or revoked bot token")
         assert bot is not None
-        outbox: asyncio.Queue[pb.ArenaMessage | None] = asyncio.Queue()
-
-        def post(message: pb.ArenaMessage | None) -> None:
-            bridge.to_asyncio(outbox.put_nowait, message)
-
-        def put_all(messages: list[pb.ArenaMessage]) -> None:
-            for message in messages:
-                outbox.put_nowait(message)
-
-        def post_all(messages: list[pb.ArenaMessage]) -> None:
-            bridge.to_asyncio(put_all, messages)
-
-        connection = await bridge.call_in_trio(arena._open, bot, hello, post, post_all)
+        ready = asyncio.Event()
+        outbox = Outbox(lambda: bridge.to_asyncio(ready.set))
+        connection = await bridge.call_in_trio(arena._open, bot, hello, outbox)
         reader = asyncio.create_task(self._read(context, connection, outbox))
         try:
             batching = hello.batching
-            await context.write(pb.ArenaMessage(welcome=pb.Welcome(
+            await context.write(wire.serialize(pb.ArenaMessage(welcome=pb.Welcome(
                 bot_id=bot.id, protocol_version=convert.PROTOCOL_VERSION,
                 max_tables=connection.max_tables, max_message_bytes=arena.max_message_bytes,
                 batching=batching,
-            )))
-            while True:
-                message = await outbox.get()
-                if message is None:
-                    break
-                if batching and not outbox.empty():
-                    message, done = _batch(message, outbox)
-                    await context.write(message)
-                    if done:
-                        break
-                else:
+            ))))
+            while not (outbox.closed and not outbox.items):
+                await ready.wait()
+                ready.clear()
+                messages = outbox.take()
+                for message in wire.batches(messages, MAX_BATCH) if batching else messages:
                     await context.write(message)
         except (asyncio.CancelledError, grpc.aio.AioRpcError, grpc.RpcError):
             pass
@@ -114,10 +102,7 @@ class BotService(pb_grpc.BotServiceServicer):
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, failure)
 
     async def _read(
-        self,
-        context: grpc.aio.ServicerContext,
-        connection: BotConnection,
-        outbox: asyncio.Queue[pb.ArenaMessage | None],
+        self, context: grpc.aio.ServicerContext, connection: BotConnection, outbox: Outbox
     ) -> str | None:
         """Forward decisions to trio until the stream ends; why it broke, if it did."""
         bridge = self.arena.bridge
@@ -128,41 +113,44 @@ class BotService(pb_grpc.BotServiceServicer):
                 if message is grpc.aio.EOF:
                     break
                 assert isinstance(message, pb.BotMessage)
-                if message.WhichOneof("kind") == "decision":
+                kind = message.WhichOneof("kind")
+                if kind == "decision":
                     bridge.to_trio(connection.on_decision, message.decision)
+                elif kind == "decisions":
+                    for decision in message.decisions.decisions:
+                        bridge.to_trio(connection.on_decision, decision)
                 else:
-                    outbox.put_nowait(pb.ArenaMessage(notice=pb.Notice(
+                    outbox.put(wire.serialize(pb.ArenaMessage(notice=pb.Notice(
                         kind=pb.UNKNOWN_REQUEST,
-                        message="only Decision messages may follow the Hello",
-                    )))
+                        message="only Decision and DecisionBatch messages may follow the Hello",
+                    ))))
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # a broken stream: the connection ends, tables go on
             log.info("connection %s of bot %s ended: %s", connection.id, connection.bot_id, exc)
-            outbox.put_nowait(None)
+            outbox.close()
             return f"unreadable message from the bot ({type(exc).__name__}): stream closed"
-        outbox.put_nowait(None)
+        outbox.close()
         return None
 
 
 MAX_BATCH: Final = 256
+"""Messages per MessageBatch at most."""
 
 
-def _batch(
-    first: pb.ArenaMessage, outbox: asyncio.Queue[pb.ArenaMessage | None]
-) -> tuple[pb.ArenaMessage, bool]:
-    """``first`` and whatever else is queued, as one message; True if the stream must end."""
-    messages = [first]
-    done = False
-    while not outbox.empty() and len(messages) < MAX_BATCH:
-        message = outbox.get_nowait()
-        if message is None:
-            done = True
-            break
-        messages.append(message)
-    if len(messages) == 1:
-        return first, done
-    return pb.ArenaMessage(batch=pb.MessageBatch(messages=messages)), done
+def add_bot_service(servicer: BotService, server: grpc.aio.Server) -> None:
+    """Like the generated ``add_BotServiceServicer_to_server``, except that responses are
+    bytes already encoded, written as they are."""
+    handlers = {
+        "Connect": grpc.stream_stream_rpc_method_handler(
+            servicer.Connect,
+            request_deserializer=pb.BotMessage.FromString,
+            response_serializer=None,
+        ),
+    }
+    name = pb.DESCRIPTOR.services_by_name["BotService"].full_name
+    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(name, handlers),))
+    server.add_registered_method_handlers(name, handlers)
 
 
 def _check_hello(hello: pb.Hello) -> str | None:

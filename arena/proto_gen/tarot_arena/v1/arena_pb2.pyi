@@ -101,12 +101,14 @@ ALL_PASSED: DealOutcome
 PETIT_SEC: DealOutcome
 
 class BotMessage(_message.Message):
-    __slots__ = ("hello", "decision")
+    __slots__ = ("hello", "decision", "decisions")
     HELLO_FIELD_NUMBER: _ClassVar[int]
     DECISION_FIELD_NUMBER: _ClassVar[int]
+    DECISIONS_FIELD_NUMBER: _ClassVar[int]
     hello: Hello
     decision: Decision
-    def __init__(self, hello: _Optional[_Union[Hello, _Mapping]] = ..., decision: _Optional[_Union[Decision, _Mapping]] = ...) -> None: ...
+    decisions: DecisionBatch
+    def __init__(self, hello: _Optional[_Union[Hello, _Mapping]] = ..., decision: _Optional[_Union[Decision, _Mapping]] = ..., decisions: _Optional[_Union[DecisionBatch, _Mapping]] = ...) -> None: ...
 
 class ArenaMessage(_message.Message):
     __slots__ = ("welcome", "table_start", "event", "request", "notice", "table_end", "batch")
@@ -360,6 +362,12 @@ class Decision(_message.Message):
     request_id: int
     action: Action
     def __init__(self, table_id: _Optional[str] = ..., request_id: _Optional[int] = ..., action: _Optional[_Union[Action, _Mapping]] = ...) -> None: ...
+
+class DecisionBatch(_message.Message):
+    __slots__ = ("decisions",)
+    DECISIONS_FIELD_NUMBER: _ClassVar[int]
+    decisions: _containers.RepeatedCompositeFieldContainer[Decision]
+    def __init__(self, decisions: _Optional[_Iterable[_Union[Decision, _Mapping]]] = ...) -> None: ...
 
 class Notice(_message.Message):
     __slots__ = ("table_id", "request_id", "kind", "message", "fallback", "seat")
