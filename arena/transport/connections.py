@@ -221,10 +221,18 @@ class RemoteSeat:
         self._wake.set()
 
     def answer(self, request_id: int, action: pb.Action) -> bool:
-        """Called by the connection; False when ``request_id`` is not the open request."""
+        """Called by the connection; False when ``request_id`` is not the open request.
+
+        The first answer settles the request at once: a second one arriving before the table
+        has moved on (the same batch, say) is dropped as late, never taken instead."""
         if self._request is None or self._request.request_id != request_id:
             return False
+        if self._answer is not None:
+            return False
         self._answer = convert.action_from_pb(action)
+        key = (self.table_id, request_id)
+        self.connection.pending.pop(key, None)
+        self.connection.remember_settled(key, self.seat)
         self._wake.set()
         return True
 

@@ -106,8 +106,9 @@ class ArenaClient:
     """Plays ``bot`` on the arena at ``server`` (``host:port``) until cancelled.
 
     ``batching`` asks the arena to group messages that are ready at once (a trick's events and
-    the next request) into one stream message: the bot sees no difference, and it saves most
-    of the per-message cost on both sides.
+    the next request) into one stream message, and lets the client send the decisions that are
+    ready at once as one DecisionBatch: the bot sees no difference, and it saves most of the
+    per-message cost on both sides.
 
     ``tables`` holds the view of every (table_id, seat) in play; ``welcome`` the arena's last
     Welcome; ``connections`` counts the streams the arena accepted (more than one after a
@@ -208,6 +209,7 @@ class ArenaClient:
         self.welcome = welcome
         self.connections += 1
         self._stream = stream
+        stream.batch_decisions = welcome.batching
         log.info("connected to %s as bot %s (%s %s), up to %d tables at once", self.server,
                  welcome.bot_id, self.name, self.version, welcome.max_tables)
         if first:

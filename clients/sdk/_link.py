@@ -87,6 +87,28 @@ def _call(loop: asyncio.AbstractEventLoop, fn: Callable[..., Any], *args: Any) -
         loop.call_soon_threadsafe(fn, *args)
 
 
+MAX_BATCH = 256
+
+
+def _together(
+    first: pb.BotMessage, outbox: asyncio.Queue[pb.BotMessage | None]
+) -> tuple[pb.BotMessage, bool]:
+    """``first`` and the decisions queued after it as one message; True if the queue ended.
+
+    Only decisions are batched: a queue holds nothing else after the Hello."""
+    decisions = [first.decision]
+    end = False
+    while not outbox.empty() and len(decisions) < MAX_BATCH:
+        message = outbox.get_nowait()
+        if message is None:
+            end = True
+            break
+        decisions.append(message.decision)
+    if len(decisions) == 1:
+        return first, end
+    return pb.BotMessage(decisions=pb.DecisionBatch(decisions=decisions)), end
+
+
 class Stream:
     """One ``BotService.Connect`` call. Create it in trio; read ``messages`` in trio.
 
@@ -107,6 +129,8 @@ class Stream:
         self._inbox, self.messages = trio.open_memory_channel[Any](math.inf)
         self._done = trio.Event()
         self._outbox: asyncio.Queue[pb.BotMessage | None] | None = None
+        self.batch_decisions = False
+        """Send decisions queued together as one DecisionBatch (once the arena agreed)."""
         self._task: asyncio.Task[None] | None = None
         _call(self._loop, self._start, target, hello, list(options))
 
@@ -168,8 +192,15 @@ class Stream:
         assert self._outbox is not None
         try:
             await call.write(hello)
+            outbox = self._outbox
             while True:
-                message = await self._outbox.get()
+                message = await outbox.get()
+                if message is not None and self.batch_decisions and not outbox.empty():
+                    message, end = _together(message, outbox)
+                    await call.write(message)
+                    if not end:
+                        continue
+                    message = None
                 if message is None:
                     await call.done_writing()
                     return

@@ -14,6 +14,9 @@ JSON line saying what it received and did. Modes:
 - ``garbage``: answers its first request with an empty Action, its second with card 200, and
   sends a raw payload that is not protobuf at its third, which breaks the stream; it then
   reconnects and plays on.
+- ``batched``: answers each request with one DecisionBatch of three decisions: an empty action
+  for its request id at ``--other-table``, its own legal answer, then an illegal second answer
+  to the same request (which must be dropped, not replace the first).
 - ``other_seat``: answers for requests that are not its own (neighbouring request ids of its own
   table and of ``--other-table``, and its own request id with the other table's id), never its
   own requests.
@@ -38,7 +41,7 @@ from arena.proto_gen.tarot_arena.v1 import arena_pb2 as pb
 
 CONNECT = "/tarot_arena.v1.BotService/Connect"
 JUNK = b"\xff" * 12 + b"not a protobuf message"
-MODES = ("random", "timeout", "illegal", "late", "disconnect", "garbage", "other_seat")
+MODES = ("random", "timeout", "illegal", "late", "disconnect", "garbage", "other_seat", "batched")
 
 
 def serialize(message: pb.BotMessage | bytes) -> bytes:
@@ -248,6 +251,17 @@ class Bot:
                 self.send(JUNK)
             else:
                 self.answer(request, choose(request))
+        elif mode == "batched":
+            def decision(table_id: str, action: pb.Action) -> pb.Decision:
+                return pb.Decision(table_id=table_id, request_id=request.request_id, action=action)
+
+            others = [t for t in self.args.other_table if t]
+            self.summary["answers"] += 2 + len(others)
+            self.send(pb.BotMessage(decisions=pb.DecisionBatch(decisions=[
+                *(decision(table, pb.Action()) for table in others),
+                decision(request.table_id, choose(request)),
+                decision(request.table_id, illegal(request)),
+            ])))
         elif mode == "other_seat":
             others = [t for t in self.args.other_table if t]
             for delta in range(-6, 7):

@@ -339,6 +339,20 @@ async def test_a_bot_cannot_answer_for_another_seat_table_or_bot(arena: Arena) -
     assert all(n["kind"] != "MALFORMED_ACTION" for n in case.summary["notices"])
 
 
+async def test_each_decision_of_a_batch_is_checked_on_its_own(arena: Arena) -> None:
+    case = await misbehaving_case(arena, "batched")
+    # Its own answer in each batch was taken; the answer for the other table and the second,
+    # illegal answer to the same request were dropped, and never replaced the first.
+    assert case.bad.infractions == []
+    assert list(case.bad.record.actions) == await expected_actions(BAD_TABLE, BAD_SEED, set())
+    mine = len(decisions_of(case.bad, 0))
+    unknown, late = case.notices("UNKNOWN_REQUEST"), case.notices("LATE_ANSWER")
+    assert len(unknown) == len(late) == mine
+    assert {n["table_id"] for n in unknown} == {CONTROL_TABLE}
+    assert {n["table_id"] for n in late} == {BAD_TABLE}
+    assert all(n["message"].endswith("was already settled: answer dropped") for n in late)
+
+
 # -------------------------------------------------------------------------- handshake
 
 def connect_with(channel: grpc.Channel, *messages: pb.BotMessage) -> grpc.StatusCode:
