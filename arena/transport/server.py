@@ -1,8 +1,8 @@
 """The arena's gRPC server: bot connections, the admin service, health and reflection.
 
-The core is trio; grpc.aio runs ``asyncio.run`` in a thread of its own (see :mod:`.bridge`).
-The servicers (:mod:`.services`) are thin: they decode, hand over to trio, and encode. The trio
-side owns every connection and seat, so table state is only ever touched from one thread.
+The core is trio; grpc.aio's asyncio loop is stepped by a trio task in the same thread (see
+:mod:`.bridge`). The servicers (:mod:`.services`) are thin: they decode, hand over to trio, and
+write what the trio side encoded (:mod:`.wire`). The trio side owns every connection and seat.
 
 Use it from trio::
 
@@ -245,7 +245,7 @@ class ArenaServer:
         for seat in self.orphans.pop(bot_id, []):
             seat.revoked()
 
-    # ------------------------------------------------- called from the gRPC thread (via bridge)
+    # ----------------------------------------------- called from the gRPC side (via the bridge)
     def _open(self, bot: BotSummary, hello: pb.Hello, outbox: Outbox) -> BotConnection:
         connection = BotConnection(
             bot.id, hello.bot_name, hello.bot_version, hello.max_tables, outbox

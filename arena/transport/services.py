@@ -1,8 +1,8 @@
-"""The gRPC servicers: thin adapters that decode, hand over to the trio side, and encode.
+"""The gRPC servicers: thin adapters that decode, hand over to the trio side, and write.
 
-They run in the gRPC thread (asyncio). Everything they touch on the trio side goes through the
-:class:`~arena.transport.bridge.Bridge`; the bot registry (a database) is called in executor
-threads so that neither loop blocks.
+They run in grpc.aio's asyncio loop, which the :class:`~arena.transport.bridge.Bridge` steps
+from trio on the same thread; everything they touch on the trio side goes through the bridge,
+and the bot registry (a database) is called in executor threads so that neither side blocks.
 """
 
 from __future__ import annotations

@@ -1,0 +1,485 @@
+"""The trio-driven asyncio loop of :mod:`arena.transport.bridge`.
+
+grpc.aio only runs on asyncio, and the arena steps that loop from a trio task in trio's own
+thread. These tests pin down what the arena relies on: asyncio's timers and wake-ups still fire
+although the loop never blocks by itself, calls between the two sides keep their order and carry
+results and errors, neither side starves the other, shutdown gives the gRPC side its grace, and
+a real grpc.aio server and client work on the stepped loop.
+
+Clocks are real (trio's MockClock cannot see asyncio's timers), so every wait is short.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+import time
+from collections.abc import Callable, Coroutine
+from typing import Any, TypeVar
+
+import grpc
+import pytest
+import trio
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+
+from arena.transport.bridge import Bridge
+
+T = TypeVar("T")
+
+# A hung driver must fail the test, not hang the suite.
+TIMEOUT = 5.0
+
+
+async def drive(main: Callable[[Bridge], Coroutine[Any, Any, T]], grace: float = 5.0) -> T:
+    """Run ``main(bridge)`` on a fresh bridge, whose trio tasks go to a nursery of their own."""
+    with trio.fail_after(TIMEOUT):
+        async with trio.open_nursery() as nursery:
+            bridge = Bridge(nursery)
+            result = await bridge.drive(main(bridge), grace=grace)
+            assert bridge.loop.is_closed()
+            return result
+
+
+async def test_drive_returns_when_its_coroutine_ends() -> None:
+    """``drive`` returns once its coroutine ends, even when asyncio has nothing else to do
+    (it once waited for a wake-up that never came: forever, or a server's whole grace)."""
+
+    async def main() -> str:
+        await asyncio.sleep(0.01)
+        return "result"
+
+    async with trio.open_nursery() as nursery:
+        bridge = Bridge(nursery)
+        with trio.move_on_after(0.5) as scope:
+            result = await bridge.drive(main())
+    assert not scope.cancelled_caught, "drive did not return after its coroutine ended"
+    assert result == "result"
+
+
+async def test_drive_raises_the_coroutine_exception_and_closes_the_loop() -> None:
+    """A gRPC side that fails (e.g. cannot bind) surfaces in trio, and leaves no open loop."""
+
+    async def main() -> None:
+        await asyncio.sleep(0)
+        raise OSError("cannot listen")
+
+    with trio.fail_after(TIMEOUT):
+        async with trio.open_nursery() as nursery:
+            bridge = Bridge(nursery)
+            with pytest.raises(OSError, match="cannot listen"):
+                await bridge.drive(main())
+    assert bridge.loop.is_closed()
+
+
+# ----------------------------------------------------------------------------- asyncio timers
+async def test_asyncio_sleep_completes_while_trio_is_idle() -> None:
+    """asyncio timers (grpc.aio's deadlines, the server's grace) fire though trio does the wait."""
+
+    async def main(bridge: Bridge) -> float:
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        await asyncio.sleep(0.05)
+        return loop.time() - start
+
+    elapsed = await drive(main)
+    assert 0.05 - 1e-6 <= elapsed < 0.5
+
+
+async def test_call_later_fires() -> None:
+    """``loop.call_later`` callbacks run on time, in the order of their delays."""
+
+    async def main(bridge: Bridge) -> list[tuple[str, float]]:
+        loop = asyncio.get_running_loop()
+        done = loop.create_future()
+        fired: list[tuple[str, float]] = []
+        start = loop.time()
+        loop.call_later(0.04, lambda: fired.append(("late", loop.time() - start)))
+        loop.call_later(0.02, lambda: fired.append(("early", loop.time() - start)))
+        loop.call_later(0.05, done.set_result, None)
+        await done
+        return fired
+
+    fired = await drive(main)
+    assert [name for name, _ in fired] == ["early", "late"]
+    assert fired[0][1] >= 0.02 - 1e-6
+    assert fired[1][1] >= 0.04 - 1e-6
+
+
+# ------------------------------------------------------------------- wake-ups from threads
+async def test_run_in_executor_wakes_the_loop() -> None:
+    """A worker thread's result reaches the loop: the driver must not wait in trio forever."""
+
+    async def main(bridge: Bridge) -> str:
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(None, time.sleep, 0.05)
+        return await loop.run_in_executor(None, str.upper, "done")
+
+    assert await drive(main) == "DONE"
+
+
+async def test_call_soon_threadsafe_from_a_thread_wakes_the_loop() -> None:
+    """grpc.aio's poller hands events over from its own thread; nothing else is pending here."""
+
+    async def main(bridge: Bridge) -> int:
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[int] = loop.create_future()
+
+        def worker() -> None:
+            time.sleep(0.05)
+            loop.call_soon_threadsafe(future.set_result, 42)
+
+        thread = threading.Thread(target=worker)
+        thread.start()
+        try:
+            assert not loop._scheduled  # type: ignore[attr-defined]  # no timer to wake us
+            return await future
+        finally:
+            thread.join()
+
+    assert await drive(main) == 42
+
+
+# ----------------------------------------------------------------------- calls and ordering
+async def test_to_trio_runs_in_order_after_the_iteration() -> None:
+    """Servicers hand messages to trio with ``to_trio``; reordering would corrupt a stream."""
+    seen: list[int] = []
+
+    async def main(bridge: Bridge) -> list[int]:
+        for i in range(5):
+            bridge.to_trio(seen.append, i)
+        assert seen == []  # not during the iteration...
+        await asyncio.sleep(0)
+        assert seen == [0, 1, 2, 3, 4]  # ...but right after it
+        for i in range(5, 10):
+            bridge.to_trio(seen.append, i)
+            await asyncio.sleep(0)
+        for i in range(10, 15):
+            bridge.to_trio(seen.append, i)
+        await asyncio.sleep(0.01)
+        return list(seen)
+
+    assert await drive(main) == list(range(15))
+
+
+async def test_to_asyncio_runs_in_order() -> None:
+    """Trio pushes messages to the gRPC side with ``to_asyncio``; they must arrive in order."""
+    seen: list[int] = []
+
+    async def main(bridge: Bridge) -> list[int]:
+        done = asyncio.Event()
+
+        async def feeder() -> None:
+            for i in range(20):
+                bridge.to_asyncio(seen.append, i)
+                if i % 3 == 0:
+                    await trio.sleep(0)
+                if i % 7 == 0:
+                    await trio.sleep(0.002)
+            bridge.to_asyncio(done.set)
+
+        bridge.run_in_trio(feeder)
+        await done.wait()
+        return list(seen)
+
+    assert await drive(main) == list(range(20))
+
+
+async def test_call_in_trio_round_trip() -> None:
+    """``call_in_trio`` returns a sync trio function's value, and its exception, to asyncio."""
+
+    def double(x: int) -> int:
+        return 2 * x
+
+    def fail() -> None:
+        raise ValueError("from trio")
+
+    async def main(bridge: Bridge) -> list[int]:
+        values = [await bridge.call_in_trio(double, i) for i in range(3)]
+        with pytest.raises(ValueError, match="from trio"):
+            await bridge.call_in_trio(fail)
+        values.append(await bridge.call_in_trio(double, 21))  # still works after an error
+        return values
+
+    assert await drive(main) == [0, 2, 4, 42]
+
+
+async def test_run_in_trio_returns_value_and_exception() -> None:
+    """``run_in_trio`` awaits trio code (e.g. a table's reply) and brings back its outcome."""
+
+    async def slow_double(x: int) -> int:
+        await trio.sleep(0.01)
+        return 2 * x
+
+    async def slow_fail() -> None:
+        await trio.sleep(0.01)
+        raise KeyError("missing")
+
+    async def main(bridge: Bridge) -> int:
+        with pytest.raises(KeyError, match="missing"):
+            await bridge.run_in_trio(slow_fail)
+        return await bridge.run_in_trio(slow_double, 21)
+
+    assert await drive(main) == 42
+
+
+async def _host_nursery(*, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
+    async with trio.open_nursery() as nursery:
+        task_status.started(nursery)
+        await trio.sleep_forever()
+
+
+async def test_run_in_trio_cancelled_task_gives_cancelled_future() -> None:
+    """A trio task cancelled under the gRPC side (server shutdown) cancels its future."""
+    with trio.fail_after(TIMEOUT):
+        async with trio.open_nursery() as outer:
+            tasks: trio.Nursery = await outer.start(_host_nursery)
+            bridge = Bridge(tasks)  # run_in_trio's tasks, apart from the driver
+            started = asyncio.Event()
+
+            async def wait_forever() -> None:
+                bridge.to_asyncio(started.set)
+                await trio.sleep_forever()
+
+            async def main() -> bool:
+                future = bridge.run_in_trio(wait_forever)
+                await started.wait()
+                bridge.to_trio(tasks.cancel_scope.cancel)
+                await asyncio.wait([future])
+                return future.cancelled()
+
+            assert await bridge.drive(main())
+
+
+# --------------------------------------------------------------------------- failing calls
+async def test_failing_to_trio_call_is_logged_and_driver_goes_on(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """One bad hand-over must not take the gRPC server down: it is logged and skipped."""
+    seen: list[str] = []
+
+    def boom() -> None:
+        raise RuntimeError("boom")
+
+    async def main(bridge: Bridge) -> str:
+        bridge.to_trio(seen.append, "before")
+        bridge.to_trio(boom)
+        bridge.to_trio(seen.append, "same iteration")
+        await asyncio.sleep(0.01)
+        bridge.to_trio(seen.append, "later")
+        await asyncio.sleep(0)
+        return "result"
+
+    with caplog.at_level(logging.ERROR, logger="arena.transport.bridge"):
+        assert await drive(main) == "result"
+    assert seen == ["before", "same iteration", "later"]
+    errors = [r for r in caplog.records if r.name == "arena.transport.bridge"]
+    assert len(errors) == 1
+    assert errors[0].levelno == logging.ERROR
+    assert errors[0].exc_info is not None
+    assert isinstance(errors[0].exc_info[1], RuntimeError)
+
+
+# ------------------------------------------------------------------------------- fairness
+async def _ticks_in_trio(ticks: list[float], period: float, duration: float) -> None:
+    end = trio.current_time() + duration
+    while trio.current_time() < end:
+        ticks.append(trio.current_time())
+        await trio.sleep(period)
+
+
+async def _ticks_in_asyncio(ticks: list[float], period: float, duration: float) -> None:
+    loop = asyncio.get_running_loop()
+    end = loop.time() + duration
+    while loop.time() < end:
+        ticks.append(loop.time())
+        await asyncio.sleep(period)
+
+
+async def test_both_sides_tick_together() -> None:
+    """Tables (trio) and streams (asyncio) run side by side: both make progress."""
+    trio_ticks: list[float] = []
+    asyncio_ticks: list[float] = []
+
+    async def main(bridge: Bridge) -> None:
+        await _ticks_in_asyncio(asyncio_ticks, 0.005, 0.1)
+
+    with trio.fail_after(TIMEOUT):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(_ticks_in_trio, trio_ticks, 0.005, 0.1)
+            bridge = Bridge(nursery)
+            await bridge.drive(main(bridge))
+    # 20 ticks each if idle; a loaded machine still gives several.
+    assert len(trio_ticks) >= 5
+    assert len(asyncio_ticks) >= 5
+
+
+async def test_trio_runs_while_asyncio_is_busy() -> None:
+    """An asyncio side that always has work ready must still yield to trio every iteration."""
+    trio_ticks: list[float] = []
+
+    async def main(bridge: Bridge) -> int:
+        loop = asyncio.get_running_loop()
+        end = loop.time() + 0.1
+        spins = 0
+        while loop.time() < end:
+            spins += 1
+            await asyncio.sleep(0)  # always ready: the driver never waits
+        return spins
+
+    with trio.fail_after(TIMEOUT):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(_ticks_in_trio, trio_ticks, 0.005, 0.1)
+            bridge = Bridge(nursery)
+            spins = await bridge.drive(main(bridge))
+    assert spins > 10
+    assert len(trio_ticks) >= 5
+
+
+async def test_asyncio_runs_while_trio_is_busy() -> None:
+    """A trio side that always has work ready must not starve asyncio's timers."""
+    asyncio_ticks: list[float] = []
+    spins = 0
+
+    async def spin(duration: float) -> None:
+        nonlocal spins
+        end = trio.current_time() + duration
+        while trio.current_time() < end:
+            spins += 1
+            await trio.sleep(0)
+
+    async def main(bridge: Bridge) -> None:
+        await _ticks_in_asyncio(asyncio_ticks, 0.005, 0.1)
+
+    with trio.fail_after(TIMEOUT):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(spin, 0.1)
+            bridge = Bridge(nursery)
+            await bridge.drive(main(bridge))
+    assert spins > 10
+    assert len(asyncio_ticks) >= 5
+
+
+# --------------------------------------------------------------------------- cancellation
+async def test_cancel_lets_the_coroutine_clean_up_then_closes_the_loop() -> None:
+    """On shutdown the gRPC side, told to stop, ends by itself (server.stop's own awaits)."""
+    cleaned: list[str] = []
+    with trio.fail_after(TIMEOUT):
+        cancelled_at = trio.current_time() + 0.05
+        with trio.move_on_after(0.05) as scope:
+            async with trio.open_nursery() as nursery:
+                bridge = Bridge(nursery)
+                stop = asyncio.Event()
+
+                async def main() -> None:
+                    try:
+                        await stop.wait()
+                        cleaned.append("stopped")
+                    finally:
+                        await asyncio.sleep(0.01)  # asyncio still runs in the grace period
+                        cleaned.append("cleaned up")
+
+                nursery.start_soon(bridge.drive, main())
+                try:
+                    await trio.sleep_forever()
+                finally:
+                    bridge.to_asyncio(stop.set)
+    assert scope.cancelled_caught
+    assert cleaned == ["stopped", "cleaned up"]
+    assert trio.current_time() - cancelled_at < 1.0  # well within the 5 s grace
+    assert bridge.loop.is_closed()
+
+
+async def test_cancel_cancels_a_coroutine_that_ignores_the_stop_after_grace() -> None:
+    """A gRPC side that does not stop is cancelled after ``grace``, and its handlers run."""
+    events: list[str] = []
+    with trio.fail_after(TIMEOUT):
+        with trio.CancelScope() as scope:
+            async with trio.open_nursery() as nursery:
+                bridge = Bridge(nursery)
+
+                async def main() -> None:
+                    try:
+                        while True:
+                            await asyncio.sleep(1)
+                    except asyncio.CancelledError:
+                        await asyncio.sleep(0.01)  # cleanup on cancellation may still await
+                        events.append("cancelled")
+                        raise
+
+                async def stop_soon() -> None:
+                    await trio.sleep(0.02)
+                    scope.cancel()
+
+                nursery.start_soon(stop_soon)
+                cancelled_at = trio.current_time() + 0.02
+                await bridge.drive(main(), grace=0.1)
+    elapsed = trio.current_time() - cancelled_at
+    assert events == ["cancelled"]
+    assert 0.1 - 0.01 <= elapsed < 1.0
+    assert bridge.loop.is_closed()
+    bridge.to_asyncio(events.append, "too late")  # a no-op once the loop is closed
+    assert events == ["cancelled"]
+
+
+# ------------------------------------------------------------------------ running loop
+async def test_running_loop_is_the_bridge_loop_only_inside_a_step() -> None:
+    """grpc.aio finds its loop with get_running_loop; trio code must not see asyncio running."""
+    outside: list[str] = []
+
+    def probe() -> None:
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            outside.append("no loop")
+        else:
+            outside.append("loop")
+
+    async def async_probe() -> None:
+        await trio.sleep(0)
+        probe()
+
+    async def main(bridge: Bridge) -> bool:
+        await bridge.call_in_trio(probe)
+        await bridge.run_in_trio(async_probe)
+        await asyncio.sleep(0.02)  # trio_probe runs meanwhile
+        return asyncio.get_running_loop() is bridge.loop
+
+    with trio.fail_after(TIMEOUT):
+        async with trio.open_nursery() as nursery:
+            bridge = Bridge(nursery)
+
+            async def trio_probe() -> None:
+                await trio.sleep(0.005)  # while the driver is in the middle of driving
+                probe()
+
+            nursery.start_soon(trio_probe)
+            assert await bridge.drive(main(bridge))
+    probe()
+    assert outside == ["no loop"] * 4
+
+
+# ----------------------------------------------------------------------------------- gRPC
+async def test_grpc_aio_server_and_client_on_the_driven_loop() -> None:
+    """grpc.aio's poller integrates with the stepped loop: a real Check call is answered."""
+
+    async def main(bridge: Bridge) -> int:
+        server = grpc.aio.server()
+        servicer = health.aio.HealthServicer()
+        health_pb2_grpc.add_HealthServicer_to_server(servicer, server)
+        port = server.add_insecure_port("127.0.0.1:0")
+        await server.start()
+        try:
+            await servicer.set("", health_pb2.HealthCheckResponse.SERVING)
+            async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
+                stub = health_pb2_grpc.HealthStub(channel)
+                statuses = []
+                for _ in range(3):
+                    reply = await stub.Check(health_pb2.HealthCheckRequest(service=""), timeout=3)
+                    statuses.append(reply.status)
+                assert statuses == [health_pb2.HealthCheckResponse.SERVING] * 3
+                return int(reply.status)
+        finally:
+            await server.stop(0)
+
+    assert await drive(main) == health_pb2.HealthCheckResponse.SERVING
