@@ -3,9 +3,11 @@
 Everything runs on loopback (127.0.0.1), each part in a process of its own:
 
 * the arena server (``ArenaServer``: trio core, grpc.aio on its own thread) with 4 registered
-  bots, each one process of ``bench/arena_bot.py`` on one connection (max_tables 1024) that
-  answers every DecisionRequest at once: the first legal action, except that the first bidder
-  takes a Petite (first legal actions alone pass every deal out after 4 decisions). At 1, 16 and
+  bots, each one process of ``bench/arena_bot.py`` on one connection (max_tables 1024, with
+  batching) that answers every DecisionRequest at once: the first legal action, except that the
+  first bidder takes a Petite (first legal actions alone pass every deal out after 4
+  decisions); the requests of one stream message are answered together in one DecisionBatch,
+  as the SDK does. At 1, 16 and
   64 concurrent 4-player tables, a fixed number of deals: decisions and deals per second, and
   the decision round trip the server measures (``DecisionLog.seconds``; the bot's own think time
   is ~0, so this is the latency the arena adds) at p50 and p99, plus CPU per decision;

@@ -2,7 +2,8 @@
 
 Bot mode: one BotService.Connect stream; every DecisionRequest is answered at once with its first
 legal action, except that the first bidder takes a Petite (first legal actions only would pass
-every deal out after four decisions); ``--hold``: never answered, to keep tables open for the
+every deal out after four decisions), the requests of one stream message together in one
+DecisionBatch; ``--hold``: never answered, to keep tables open for the
 memory figure. The process ends when the arena ends the stream, printing what it received as
 one JSON line on stdout.
 
