@@ -56,8 +56,8 @@ HOST = "127.0.0.1"
 PLAYERS = 4
 BOTS = 4
 LEVELS = (1, 16, 64)
-# Deals per level of a default run, sized for ~5-10 s each on a 2-core machine.
-DEFAULT_DEALS = {1: 60, 16: 96, 64: 128}
+# Deals per level of a default run, sized for a few seconds each on a 2-core machine.
+DEFAULT_DEALS = {1: 60, 16: 240, 64: 320}
 QUICK_DEALS = {1: 10, 16: 32, 64: 64}
 HOLD_TABLES = 1000
 

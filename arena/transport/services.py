@@ -88,9 +88,11 @@ class BotService(pb_grpc.BotServiceServicer):
             ))))
             while not (outbox.closed and not outbox.items):
                 await ready.wait()
-                # One more loop iteration first: answers read in this one reach their tables,
-                # whose next messages then go out in the same write (a third fewer writes).
-                await asyncio.sleep(0)
+                if len(connection.seats) > 1:
+                    # One more loop iteration first: answers read in this one reach their
+                    # tables, whose next messages then go out in the same write (a third fewer
+                    # writes at 16 tables; a bot at one table is not kept waiting for nothing).
+                    await asyncio.sleep(0)
                 ready.clear()
                 messages = outbox.take()
                 for message in wire.batches(messages, MAX_BATCH) if batching else messages:
