@@ -251,9 +251,12 @@ class ArenaServer:
             bot.id, hello.bot_name, hello.bot_version, hello.max_tables, outbox
         )
         self.connections[connection.id] = connection
-        for seat in self.orphans.pop(bot.id, []):
-            if not seat.finished:
-                seat.rebind(connection)
+        waiting = [seat for seat in self.orphans.pop(bot.id, []) if not seat.finished]
+        room = connection.free_seats  # never more tables than the bot said it can play
+        for seat in waiting[:room]:
+            seat.rebind(connection)
+        if waiting[room:]:
+            self.orphans[bot.id] = waiting[room:]
         for message in self.undelivered.pop(bot.id, ()):
             connection.post(message)
         self._signal_change()
@@ -266,10 +269,11 @@ class ArenaServer:
             if seat.finished:
                 continue
             # The bot's new stream may have opened before this one closed (a quick reconnection,
-            # a new process taking over): it takes the seat now, else the next one to open.
+            # a new process taking over): it takes the seat now if it has room, else the next
+            # one to open does. A seat nobody takes in time falls back as disconnected.
             successor = max(
                 (c for c in self.connections.values()
-                 if c.bot_id == seat.bot_id and not c.closed),
+                 if c.bot_id == seat.bot_id and not c.closed and c.free_seats > 0),
                 key=lambda c: c.free_seats,
                 default=None,
             )
