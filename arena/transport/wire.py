@@ -34,14 +34,7 @@ _LENGTH_DELIMITED: Final = 2
 
 def varint(value: int) -> bytes:
     """``value`` (>= 0) as a protobuf varint."""
-    if value < len(_SMALL):
-        return _SMALL[value]
-    out = bytearray()
-    while value > 0x7F:
-        out.append((value & 0x7F) | 0x80)
-        value >>= 7
-    out.append(value)
-    return bytes(out)
+    return _SMALL[value] if value < len(_SMALL) else _encode_varint(value)
 
 
 def _encode_varint(value: int) -> bytes:
