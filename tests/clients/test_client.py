@@ -3,6 +3,7 @@ stopping."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 import threading
@@ -11,6 +12,7 @@ import grpc
 import pytest
 import trio
 
+from arena.proto_gen.tarot_arena.v1 import arena_pb2 as pb
 from clients.random_bot import RandomBot
 from clients.sdk import (
     Action,
@@ -21,6 +23,7 @@ from clients.sdk import (
     TableEnd,
     TableView,
 )
+from clients.sdk._link import _together
 
 from .conftest import FAST_BACKOFF, Arena, CuttableProxy, RecordingBot, eventually
 
@@ -256,3 +259,27 @@ def test_backoff_grows_to_its_cap_with_jitter_below_the_nominal_delay() -> None:
         assert all(nominal * 0.5 <= d <= nominal for d in delays)
     with pytest.raises(ValueError):
         Backoff(initial=0)
+
+
+def test_decisions_queued_together_leave_as_one_decision_batch() -> None:
+    """What the SDK's writer sends when several answers are ready at once (``_together``)."""
+
+    def decision(request_id: int) -> pb.BotMessage:
+        return pb.BotMessage(decision=pb.Decision(table_id="t", request_id=request_id,
+                                                  action=pb.Action(play=request_id)))
+
+    async def scenario() -> None:
+        queue: asyncio.Queue[pb.BotMessage | None] = asyncio.Queue()
+        for request_id in (2, 3):
+            queue.put_nowait(decision(request_id))
+        message, end = _together(decision(1), queue)
+        assert not end and queue.empty()
+        assert [d.request_id for d in message.decisions.decisions] == [1, 2, 3]
+        alone, end = _together(decision(4), queue)
+        assert alone == decision(4) and not end
+        queue.put_nowait(decision(6))
+        queue.put_nowait(None)  # the stream ends after what was queued
+        message, end = _together(decision(5), queue)
+        assert end and [d.request_id for d in message.decisions.decisions] == [5, 6]
+
+    asyncio.run(scenario())
