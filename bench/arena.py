@@ -25,7 +25,8 @@ A default run takes about a minute on 2 cores, ``--quick`` about 25 s. Every chi
 at the end (and dies with this process).
 
     python -m bench.arena [--quick] [--deals-1 N] [--deals-16 N] [--deals-64 N]
-                          [--bot-impl aio|sync] [--py-spy FILE] [--profile FILE]
+                          [--bot-impl aio|sync] [--one-by-one] [--py-spy FILE]
+                          [--profile FILE]
 """
 
 from __future__ import annotations
@@ -393,7 +394,8 @@ def log(text: str) -> None:
 
 
 def start_arena(
-    children: Children, hold: bool, profile: str | None = None, impl: str = "aio"
+    children: Children, hold: bool, profile: str | None = None, impl: str = "aio",
+    one_by_one: bool = False,
 ) -> tuple[Child, list[Child]]:
     args = [*SELF, "--role", "arena-server"]
     if profile:
@@ -403,7 +405,8 @@ def start_arena(
     bots = [
         children.start(f"bot {i}", [*BOT, "--port", str(hello["port"]), "--token", token,
                                     "--max-tables", "1024", "--impl", impl,
-                                    *(["--hold"] if hold else [])])
+                                    *(["--hold"] if hold else []),
+                                    *(["--one-by-one"] if one_by_one else [])])
         for i, token in enumerate(hello["tokens"])
     ]
     server.receive(60)  # ready: every bot connected
@@ -486,6 +489,7 @@ def parent(args: argparse.Namespace) -> dict[str, Any]:
     figures: dict[str, Any] = {
         "quick": args.quick, "cpus": os.cpu_count(), "load_average_1m_at_start": round(load, 2),
         "players": PLAYERS, "bots": BOTS, "bot_impl": args.bot_impl,
+        "bot_answers": "one-by-one" if args.one_by_one else "batched",
     }
     if load > 1.0:
         log(f"note: load average {load:.1f} on {os.cpu_count()} CPUs at start: other work "
@@ -495,7 +499,7 @@ def parent(args: argparse.Namespace) -> dict[str, Any]:
     try:
         # ---------------------------------------------------------- throughput and the floor
         server, bots = start_arena(children, hold=False, profile=args.profile,
-                                   impl=args.bot_impl)
+                                   impl=args.bot_impl, one_by_one=args.one_by_one)
         log(f"arena server pid {server.pid}, {len(bots)} bot processes connected")
         server.send({"cmd": "level", "tables": 4, "deals": 8, "seed": 10**6})  # warm-up
         server.receive(120)
@@ -600,6 +604,8 @@ def main() -> None:
                              "holder, raw collapsed stacks); needs `pip install py-spy`")
     parser.add_argument("--bot-impl", choices=("aio", "sync"), default="aio",
                         help="the bots' gRPC API: grpc.aio (default) or synchronous")
+    parser.add_argument("--one-by-one", action="store_true",
+                        help="bots answer with one Decision per message, not a DecisionBatch")
     parser.add_argument("--role", choices=("arena-server", "echo-server"), help=argparse.SUPPRESS)
     parser.add_argument("--streams", type=int, default=1, help=argparse.SUPPRESS)
     parser.add_argument("--seconds", type=float, default=4.0, help=argparse.SUPPRESS)

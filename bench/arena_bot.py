@@ -11,6 +11,7 @@ Echo mode (``--echo N``): N streams to bench/arena.py's bare echo server; every 
 is answered at once.
 
     python -m bench.arena_bot --port P --token T [--max-tables 1024] [--hold] [--impl aio|sync]
+                              [--one-by-one]
     python -m bench.arena_bot --port P --echo N
 """
 
@@ -86,14 +87,17 @@ def answers(
     return out
 
 
-def together(decisions: list[pb.Decision]) -> pb.BotMessage:
-    """The decisions of one arena message as one stream message (a DecisionBatch if several)."""
-    if len(decisions) == 1:
-        return pb.BotMessage(decision=decisions[0])
-    return pb.BotMessage(decisions=pb.DecisionBatch(decisions=decisions))
+def outgoing(decisions: list[pb.Decision], one_by_one: bool) -> list[pb.BotMessage]:
+    """The decisions of one arena message as stream messages: one DecisionBatch if several,
+    or one message each (``one_by_one``, like a bot that does not batch)."""
+    if one_by_one or len(decisions) == 1:
+        return [pb.BotMessage(decision=decision) for decision in decisions]
+    return [pb.BotMessage(decisions=pb.DecisionBatch(decisions=decisions))]
 
 
-async def play(port: int, token: str, max_tables: int, hold: bool) -> dict[str, float]:
+async def play(
+    port: int, token: str, max_tables: int, hold: bool, one_by_one: bool
+) -> dict[str, float]:
     """Answer every request at once (or hold it); counts of what was received."""
     counts: dict[str, float] = {"requests": 0, "messages": 0, "think_seconds": 0.0}
     async with grpc.aio.insecure_channel(f"{HOST}:{port}") as channel:
@@ -104,16 +108,17 @@ async def play(port: int, token: str, max_tables: int, hold: bool) -> dict[str, 
                 message = await call.read()
                 if message is grpc.aio.EOF:
                     break
-                decided = answers(message, counts, hold)
-                if decided:
-                    await call.write(together(decided))
+                for answer in outgoing(answers(message, counts, hold), one_by_one):
+                    await call.write(answer)
         except grpc.aio.AioRpcError as exc:
             if exc.code() not in (grpc.StatusCode.CANCELLED, grpc.StatusCode.UNAVAILABLE):
                 print(f"bot: stream ended: {exc.code()} {exc.details()}", file=sys.stderr)
     return counts
 
 
-def play_sync(port: int, token: str, max_tables: int, hold: bool) -> dict[str, float]:
+def play_sync(
+    port: int, token: str, max_tables: int, hold: bool, one_by_one: bool
+) -> dict[str, float]:
     """The same bot with grpcio's synchronous API: requests are fed by a queue."""
     counts: dict[str, float] = {"requests": 0, "messages": 0, "think_seconds": 0.0}
     outbox: queue.SimpleQueue[pb.BotMessage | None] = queue.SimpleQueue()
@@ -126,9 +131,8 @@ def play_sync(port: int, token: str, max_tables: int, hold: bool) -> dict[str, f
     with grpc.insecure_channel(f"{HOST}:{port}") as channel:
         try:
             for message in pb_grpc.BotServiceStub(channel).Connect(requests()):
-                decided = answers(message, counts, hold)
-                if decided:
-                    outbox.put(together(decided))
+                for answer in outgoing(answers(message, counts, hold), one_by_one):
+                    outbox.put(answer)
         except grpc.RpcError as exc:
             if exc.code() not in (grpc.StatusCode.CANCELLED, grpc.StatusCode.UNAVAILABLE):
                 print(f"bot: stream ended: {exc.code()} {exc.details()}", file=sys.stderr)
@@ -173,6 +177,8 @@ def main() -> None:
     parser.add_argument("--hold", action="store_true", help="never answer (keeps tables open)")
     parser.add_argument("--impl", choices=("aio", "sync"), default="aio",
                         help="grpc.aio (default) or grpcio's synchronous API")
+    parser.add_argument("--one-by-one", action="store_true",
+                        help="one Decision per stream message instead of a DecisionBatch")
     parser.add_argument("--echo", type=int, default=0, metavar="N", help="echo client, N streams")
     args = parser.parse_args()
     # The parent ends us with SIGTERM: leave quietly.
@@ -182,9 +188,11 @@ def main() -> None:
             asyncio.run(echo(args.port, args.echo))
         else:
             if args.impl == "sync":
-                counts = play_sync(args.port, args.token, args.max_tables, args.hold)
+                counts = play_sync(args.port, args.token, args.max_tables, args.hold,
+                                   args.one_by_one)
             else:
-                counts = asyncio.run(play(args.port, args.token, args.max_tables, args.hold))
+                counts = asyncio.run(play(args.port, args.token, args.max_tables, args.hold,
+                                          args.one_by_one))
             print(json.dumps({"bot": counts}), flush=True)  # for the parent, at the end
     except KeyboardInterrupt:
         pass
