@@ -57,11 +57,17 @@ class Bridge:
         self._waiting: trio.CancelScope | None = None
 
     # ------------------------------------------------------------------------ the driver
+    @trio.lowlevel.enable_ki_protection
     async def drive(self, main: Coroutine[Any, Any, T], grace: float = 5.0) -> T:
         """Run ``main`` on the loop to completion, stepping the loop from trio; then close it.
 
         When this task is cancelled, ``main`` (told to stop by its owner) gets ``grace``
         seconds to end by itself, is then cancelled in asyncio, and the loop is closed.
+
+        Protected from KeyboardInterrupt: a Ctrl-C raised in the middle of grpc.aio's own code
+        (which ran in a thread of its own before, where signals never land) left it broken and
+        crashed the process at exit; trio hands it to the main task instead, whose
+        cancellation then stops the gRPC side in order.
         """
         task = self.loop.create_task(main)
         try:

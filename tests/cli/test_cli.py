@@ -570,6 +570,32 @@ def test_serve_starts_and_stops_on_ctrl_c(sqlite_url: str) -> None:
     assert "Traceback" not in err
 
 
+def test_ctrl_c_in_the_middle_of_play_stops_cleanly(tmp_path: Path) -> None:
+    """Ctrl-C may land anywhere in the arena's thread, grpc.aio's code included (it runs there,
+    stepped by trio): the process must still stop in order, never crash."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tournaments.cli", "demo", "--boards", "400", "--out",
+         str(tmp_path / "demo")], cwd=ROOT, env=environment(), stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True,
+    )
+    seen = ""
+    try:
+        assert process.stdout is not None
+        deadline = time.monotonic() + 30
+        while "bot processes connected" not in seen:
+            assert process.poll() is None and time.monotonic() < deadline, seen
+            seen += process.stdout.readline()
+        time.sleep(1.0)  # tables are being played
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 130, (process.returncode, err[-3000:])
+    assert "interrupted" in out + err
+    assert "Traceback" not in err, err[-3000:]
+
+
 # ---------------------------------------------------------------------------------- bot
 @pytest.mark.parametrize(("args", "message"), [
     (["no_such_module_anywhere:Bot", "--token", "tka_x"],

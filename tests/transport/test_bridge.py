@@ -422,6 +422,29 @@ async def test_cancel_cancels_a_coroutine_that_ignores_the_stop_after_grace() ->
     assert events == ["cancelled"]
 
 
+# ----------------------------------------------------------------------------- Ctrl-C
+async def test_grpc_side_code_is_protected_from_keyboard_interrupt() -> None:
+    """A KeyboardInterrupt raised in the middle of grpc.aio's own code breaks it (the process
+    crashed at exit): asyncio code and the calls it makes to trio run KI-protected, so trio
+    hands a Ctrl-C to the main task, and shutdown then goes through cancellation."""
+    seen: dict[str, bool] = {}
+
+    def in_trio() -> None:
+        seen["call from asyncio"] = trio.lowlevel.currently_ki_protected()
+
+    async def main(bridge: Bridge) -> None:
+        seen["asyncio task"] = trio.lowlevel.currently_ki_protected()
+        asyncio.get_running_loop().call_soon(
+            lambda: seen.setdefault("asyncio callback", trio.lowlevel.currently_ki_protected())
+        )
+        await asyncio.sleep(0.01)
+        await bridge.call_in_trio(in_trio)
+
+    await drive(main)
+    assert seen == {"asyncio task": True, "asyncio callback": True, "call from asyncio": True}
+    assert not trio.lowlevel.currently_ki_protected()  # only the driver, not all of trio
+
+
 # ------------------------------------------------------------------------ running loop
 async def test_running_loop_is_the_bridge_loop_only_inside_a_step() -> None:
     """grpc.aio finds its loop with get_running_loop; trio code must not see asyncio running."""
