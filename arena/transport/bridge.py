@@ -2,20 +2,24 @@
 
 grpc.aio runs on asyncio only, and the arena's core is trio. ``../shared/TRANSPORT.md`` measured
 the ways to join them and found a separate asyncio thread the best of those it tried; this is a
-design it did not try, measured in ``bench/arena.py``: one thread, where a trio task runs the
-asyncio loop one iteration at a time and waits for its file descriptors in trio. There is no
-second thread, so no GIL hand-over and no cross-thread wake-up per message, which were most of
-the arena's cost per decision with the thread design.
+design it did not try: one thread, where a trio task runs the asyncio loop one iteration at a
+time and waits for its file descriptors in trio. No second thread means no GIL hand-over and no
+cross-thread wake-up per message: with the same batching on both sides, ``bench/arena.py`` at 16
+tables went from 0.41-0.45 of the echo floor (thread) to 0.48-0.50 (stepped), and in one thread
+the tables and the stream writers can share plain lists instead of thread-safe queues.
 
 The loop is a plain :class:`asyncio.SelectorEventLoop` whose selector never blocks: the driver
 (:meth:`Bridge.drive`) runs one iteration (``_run_once``: due timers, I/O ready now, callbacks),
 then the calls the asyncio side made for trio, then yields to trio; when asyncio has nothing
 ready it waits in trio until the loop's epoll descriptor is readable, its next timer is due, or
 trio code queues a call for it. Calls between the two sides are plain function calls queued on
-one thread, in order. Only ``BaseEventLoop._run_once``, ``_ready``, ``_scheduled`` and
-``asyncio.events._set_running_loop`` are used beyond asyncio's public API; they have been there
-since Python 3.5 and ``tests/transport/test_bridge.py`` would notice a change. Needs a selector
-with a file descriptor (epoll on Linux, kqueue on macOS).
+one thread, in order.
+
+The price: trio code in the arena's process that blocks the thread (it never should) now also
+holds up gRPC's reads, writes and keepalives. Only ``BaseEventLoop._run_once``, ``_ready``,
+``_scheduled`` and ``asyncio.events._set_running_loop`` are used beyond asyncio's public API;
+they have been there since Python 3.5 and ``tests/transport/test_bridge.py`` would notice a
+change. Needs a selector with a file descriptor (epoll on Linux, kqueue on macOS).
 """
 
 from __future__ import annotations
