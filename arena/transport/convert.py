@@ -194,8 +194,8 @@ def options_from_pb(message: pb.TableOptions) -> TableOptions:
     )
 
 
-def trick_to_pb(trick: Trick) -> pb.Trick:
-    return pb.Trick(leader=trick.leader, cards=trick.cards, winner=trick.winner)
+def trick_to_pb(trick: Trick, index: int) -> pb.Trick:
+    return pb.Trick(leader=trick.leader, cards=trick.cards, winner=trick.winner, index=index)
 
 
 def poignee_to_pb(poignee: ShownPoignee) -> pb.ShownPoignee:
@@ -227,9 +227,10 @@ def view_to_pb(view: Observation) -> pb.SeatView:
         discarded_trumps=view.discarded_trumps,
         chelem_announced=view.chelem_announced,
         poignees=[poignee_to_pb(p) for p in view.poignees],
-        tricks=[trick_to_pb(t) for t in view.tricks],
+        tricks=[trick_to_pb(t, i) for i, t in enumerate(view.tricks)],
         current_trick=pb.Trick(
-            leader=current[0][0] if current else 0, cards=[c for _, c in current]
+            leader=current[0][0] if current else 0, cards=[c for _, c in current],
+            index=len(view.tricks),
         ),
         to_act=view.to_act or 0,
         has_to_act=view.to_act is not None,
@@ -331,7 +332,7 @@ def fill_event(out: pb.TableEvent, event: Event) -> None:
     if isinstance(event, CardPlayed):
         out.card_played.CopyFrom(pb.SeatAction(seat=event.seat, action=pb.Action(play=event.card)))
     elif isinstance(event, TrickWon):
-        out.trick_won.CopyFrom(trick_to_pb(event.trick))
+        out.trick_won.CopyFrom(trick_to_pb(event.trick, event.index))
     elif isinstance(event, BidMade):
         out.bid.CopyFrom(pb.SeatAction(seat=event.seat, action=action_to_pb(event.action)))
     elif isinstance(event, CardCalled):
@@ -358,7 +359,7 @@ def event_from_pb(message: pb.TableEvent) -> Event:
         return CardPlayed(message.card_played.seat, message.card_played.action.play)
     if kind == "trick_won":
         t = message.trick_won
-        return TrickWon(-1, Trick(t.leader, tuple(t.cards), t.winner))
+        return TrickWon(t.index, Trick(t.leader, tuple(t.cards), t.winner))
     if kind == "bid":
         return BidMade(message.bid.seat, action_or_raise(message.bid.action))
     if kind == "card_called":

@@ -17,7 +17,9 @@ from arena.rules import (
     seeded_deal,
 )
 from arena.rules.cards import cards_of
-from arena.table import DecisionRequest, InfractionKind, Notice, TableEnd
+from arena.table import DecisionRequest, InfractionKind, Notice, TableEnd, TableEvent
+from arena.table.events import events_after
+from arena.table.messages import TrickWon
 from arena.transport import convert
 
 
@@ -65,3 +67,19 @@ def test_request_welcome_and_bot_messages() -> None:
     assert (decision.table_id, decision.request_id, decision.action.play) == ("t1", 7, 77)
     with pytest.raises(ValueError, match="kind"):
         convert.arena_message_from_pb(pb.ArenaMessage())
+
+
+def test_every_event_of_a_deal_round_trips_with_its_trick_number() -> None:
+    """Decoded events equal the arena's own, so a bot's ``on_event`` sees each TrickWon with
+    its number in the deal (it once came as -1: the number was not on the wire)."""
+    state = GameState(seeded_deal(11, 5, 0), TableOptions(5))
+    won = []
+    while state.to_act is not None:
+        seat, action, tricks_before = state.to_act, legal_actions(state)[-1], len(state.tricks)
+        apply(state, action, seat)
+        for number, (_, event) in enumerate(events_after(state, seat, action, tricks_before)):
+            message = TableEvent("t1", 3, number, event)
+            assert convert.arena_message_from_pb(convert.event_to_pb(message)) == message
+            if isinstance(event, TrickWon):
+                won.append(event.index)
+    assert won == list(range(len(state.tricks))) and len(won) > 10

@@ -198,14 +198,16 @@ class Action(_message.Message):
     def __init__(self, bid: _Optional[_Union[Contract, str]] = ..., call: _Optional[int] = ..., discard: _Optional[int] = ..., chelem: _Optional[bool] = ..., poignee: _Optional[_Union[PoigneeLevel, str]] = ..., play: _Optional[int] = ..., notation: _Optional[str] = ..., **kwargs) -> None: ...
 
 class Trick(_message.Message):
-    __slots__ = ("leader", "cards", "winner")
+    __slots__ = ("leader", "cards", "winner", "index")
     LEADER_FIELD_NUMBER: _ClassVar[int]
     CARDS_FIELD_NUMBER: _ClassVar[int]
     WINNER_FIELD_NUMBER: _ClassVar[int]
+    INDEX_FIELD_NUMBER: _ClassVar[int]
     leader: int
     cards: _containers.RepeatedScalarFieldContainer[int]
     winner: int
-    def __init__(self, leader: _Optional[int] = ..., cards: _Optional[_Iterable[int]] = ..., winner: _Optional[int] = ...) -> None: ...
+    index: int
+    def __init__(self, leader: _Optional[int] = ..., cards: _Optional[_Iterable[int]] = ..., winner: _Optional[int] = ..., index: _Optional[int] = ...) -> None: ...
 
 class SeatAction(_message.Message):
     __slots__ = ("seat", "action")
