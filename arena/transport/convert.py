@@ -305,10 +305,9 @@ def start_from_pb(message: pb.TableStart) -> TableStart:
 
 class _LastEncoded:
     """The most recent deal record encoded, kept by identity: a table sends its record to
-    every seat, one after the other. Used from the arena's trio side only."""
+    every seat, one after the other. One tuple, replaced whole (safe across threads)."""
 
-    record: DealRecord | None = None
-    record_json: str = ""
+    record: tuple[DealRecord | None, str] = (None, "")
 
 
 def event_to_pb(message: TableEvent) -> pb.ArenaMessage:
@@ -323,9 +322,10 @@ def event_to_pb(message: TableEvent) -> pb.ArenaMessage:
 
 
 def _record_json(record: DealRecord) -> str:
-    if _LastEncoded.record is not record:
-        _LastEncoded.record, _LastEncoded.record_json = record, record.dumps()
-    return _LastEncoded.record_json
+    last = _LastEncoded.record
+    if last[0] is not record:
+        last = _LastEncoded.record = (record, record.dumps())
+    return last[1]
 
 
 def fill_event(out: pb.TableEvent, event: Event) -> None:

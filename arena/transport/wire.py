@@ -12,7 +12,6 @@ using two properties of the protobuf wire format:
 
 Everything else is serialized by protobuf itself. Tests parse what this module writes with
 protobuf and compare it with the messages :mod:`.convert` builds, for every kind of event.
-Used from the arena's trio side only (the caches are not locked).
 """
 
 from __future__ import annotations
@@ -74,30 +73,30 @@ def serialize(message: pb.ArenaMessage) -> bytes:
 
 
 class _Last:
-    """The last event and table id framed, kept by identity: a table sends each event to
-    every seat one after the other, so it is serialized once."""
+    """The last event and table id framed, each with its bytes, kept by identity: a table
+    sends each event to every seat one after the other, so it is serialized once. Each is one
+    tuple, replaced whole, so that two arenas in two threads of a process could not mix them."""
 
-    event: Event | None = None
-    event_bytes: bytes = b""
-    table_id: str = ""
-    table_id_bytes: bytes = delimited(_EVENT_TABLE, b"")
+    event: tuple[Event | None, bytes] = (None, b"")
+    table_id: tuple[str, bytes] = ("", delimited(_EVENT_TABLE, b""))
 
 
 def _table_id_field(table_id: str) -> bytes:
-    if _Last.table_id != table_id:
-        _Last.table_id = table_id
-        _Last.table_id_bytes = delimited(_EVENT_TABLE, table_id.encode())
-    return _Last.table_id_bytes
+    last = _Last.table_id
+    if last[0] != table_id:
+        last = _Last.table_id = (table_id, delimited(_EVENT_TABLE, table_id.encode()))
+    return last[1]
 
 
 def event(message: TableEvent) -> bytes:
     """``ArenaMessage{event: ...}`` for one seat."""
     shared = message.event
-    if _Last.event is not shared:
+    last = _Last.event
+    if last[0] is not shared:
         template = pb.TableEvent()
         convert.fill_event(template, shared)
-        _Last.event, _Last.event_bytes = shared, template.SerializeToString()
-    body = _table_id_field(message.table_id) + _Last.event_bytes
+        last = _Last.event = (shared, template.SerializeToString())
+    body = _table_id_field(message.table_id) + last[1]
     if message.sequence:
         body += _EVENT_SEQUENCE + varint(message.sequence)
     if message.seat:
