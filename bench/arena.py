@@ -25,7 +25,7 @@ A default run takes about a minute on 2 cores, ``--quick`` about 25 s. Every chi
 at the end (and dies with this process).
 
     python -m bench.arena [--quick] [--deals-1 N] [--deals-16 N] [--deals-64 N]
-                          [--bot-impl aio|sync] [--one-by-one] [--py-spy FILE]
+                          [--bot-impl aio|sync|sdk] [--one-by-one] [--py-spy FILE]
                           [--profile FILE]
 """
 
@@ -529,8 +529,11 @@ def parent(args: argparse.Namespace) -> dict[str, Any]:
         stop_py_spy(spy, args.py_spy)
         figures["rss_mb_after_levels"] = round(rss_mb(server.pid)[0], 1)
         server.send({"cmd": "quit"})
+        if args.bot_impl == "sdk":  # SDK bots reconnect until told to stop
+            for bot in bots:
+                bot.process.send_signal(signal.SIGTERM)
         received = bot_counts(bots)
-        if received.get("requests"):
+        if received.get("messages"):  # SDK bots do not see stream messages
             figures["messages_per_decision"] = round(received["messages"] / received["requests"], 2)
         with contextlib.suppress(subprocess.TimeoutExpired):
             server.wait(15)  # a clean exit writes the profile, if any
@@ -602,8 +605,9 @@ def main() -> None:
     parser.add_argument("--py-spy", metavar="FILE", default=None,
                         help="record the arena server with py-spy during the levels (GIL "
                              "holder, raw collapsed stacks); needs `pip install py-spy`")
-    parser.add_argument("--bot-impl", choices=("aio", "sync"), default="aio",
-                        help="the bots' gRPC API: grpc.aio (default) or synchronous")
+    parser.add_argument("--bot-impl", choices=("aio", "sync", "sdk"), default="aio",
+                        help="the bots: grpc.aio (default), grpcio's synchronous API, or bots "
+                             "written with the Python SDK (clients.sdk)")
     parser.add_argument("--one-by-one", action="store_true",
                         help="bots answer with one Decision per message, not a DecisionBatch")
     parser.add_argument("--role", choices=("arena-server", "echo-server"), help=argparse.SUPPRESS)
@@ -611,6 +615,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=4.0, help=argparse.SUPPRESS)
     parser.add_argument("--events", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.bot_impl == "sdk" and args.one_by_one:
+        parser.error("--one-by-one is for the raw bots: the SDK decides how it sends")
     if args.role == "arena-server":
         arena_server(args.profile)
     elif args.role == "echo-server":

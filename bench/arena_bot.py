@@ -10,7 +10,7 @@ one JSON line on stdout.
 Echo mode (``--echo N``): N streams to bench/arena.py's bare echo server; every request received
 is answered at once.
 
-    python -m bench.arena_bot --port P --token T [--max-tables 1024] [--hold] [--impl aio|sync]
+    python -m bench.arena_bot --port P --token T [--max-tables 1024] [--hold] [--impl aio|sync|sdk]
                               [--one-by-one]
     python -m bench.arena_bot --port P --echo N
 """
@@ -141,6 +141,33 @@ def play_sync(
     return counts
 
 
+def play_sdk(port: int, token: str, max_tables: int) -> dict[str, float]:
+    """The same choices made by a bot written with the Python SDK (``clients.sdk``), which
+    decodes every message into a table view: what a Python bot author gets. Runs until SIGTERM.
+    """
+    from arena.rules import Bid, Contract, Phase
+    from clients.sdk import Bot, DecisionRequest, TableView, run_bot
+
+    counts: dict[str, float] = {"requests": 0, "messages": 0, "think_seconds": 0.0}
+
+    class FirstLegal(Bot):
+        name = "bench-first-legal-sdk"
+        version = "1"
+        threaded = False
+
+        def decide(self, table: TableView, request: DecisionRequest) -> object:
+            counts["requests"] += 1
+            legal = request.legal_actions
+            if request.phase is Phase.BIDDING:
+                for action in legal:
+                    if isinstance(action, Bid) and action.contract is Contract.PETITE:
+                        return action
+            return legal[0]
+
+    run_bot(FirstLegal(), f"{HOST}:{port}", token, max_tables=max_tables)
+    return counts
+
+
 async def echo(port: int, streams: int) -> int:
     """``streams`` echo streams; the number of round trips answered."""
     answered = 0
@@ -175,8 +202,9 @@ def main() -> None:
     parser.add_argument("--token", default="")
     parser.add_argument("--max-tables", type=int, default=1024)
     parser.add_argument("--hold", action="store_true", help="never answer (keeps tables open)")
-    parser.add_argument("--impl", choices=("aio", "sync"), default="aio",
-                        help="grpc.aio (default) or grpcio's synchronous API")
+    parser.add_argument("--impl", choices=("aio", "sync", "sdk"), default="aio",
+                        help="grpc.aio (default), grpcio's synchronous API, or the Python SDK "
+                             "(stops on SIGTERM; no --hold, --one-by-one)")
     parser.add_argument("--one-by-one", action="store_true",
                         help="one Decision per stream message instead of a DecisionBatch")
     parser.add_argument("--echo", type=int, default=0, metavar="N", help="echo client, N streams")
@@ -187,7 +215,9 @@ def main() -> None:
         if args.echo:
             asyncio.run(echo(args.port, args.echo))
         else:
-            if args.impl == "sync":
+            if args.impl == "sdk":
+                counts = play_sdk(args.port, args.token, args.max_tables)
+            elif args.impl == "sync":
                 counts = play_sync(args.port, args.token, args.max_tables, args.hold,
                                    args.one_by_one)
             else:
