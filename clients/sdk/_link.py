@@ -130,6 +130,7 @@ class Stream:
         self._inbox, self.messages = trio.open_memory_channel[Any](math.inf)
         self._done = trio.Event()
         self._outbox: asyncio.Queue[pb.BotMessage | None] | None = None
+        self._sending: list[pb.BotMessage] = []
         self.batch_decisions = False
         """Send decisions queued together as one DecisionBatch (once the arena agreed)."""
         self._task: asyncio.Task[None] | None = None
@@ -137,10 +138,21 @@ class Stream:
 
     # ------------------------------------------------------------------------- trio side
     def send(self, message: pb.BotMessage) -> None:
-        _call(self._loop, self._put, message)
+        """Queue ``message``. What is sent during one trio scheduling round crosses to the
+        writer in one hand-over, so that the answers to one batch of requests can leave as one
+        DecisionBatch instead of racing the writer one by one."""
+        self._sending.append(message)
+        if len(self._sending) == 1:
+            self._token.run_sync_soon(self._hand_over)
+
+    def _hand_over(self) -> None:
+        messages, self._sending = self._sending, []
+        if messages:
+            _call(self._loop, self._put_all, messages)
 
     async def aclose(self, grace: float) -> None:
         """Half-close (the arena then ends the call with OK); cancel after ``grace`` seconds."""
+        self._hand_over()  # what was sent goes first
         _call(self._loop, self._put, None)
         with trio.move_on_after(grace):
             await self._done.wait()
@@ -158,6 +170,10 @@ class Stream:
     def _put(self, message: pb.BotMessage | None) -> None:
         if self._outbox is not None:
             self._outbox.put_nowait(message)
+
+    def _put_all(self, messages: list[pb.BotMessage]) -> None:
+        for message in messages:
+            self._put(message)
 
     def _cancel(self) -> None:
         if self._task is not None:
