@@ -52,10 +52,7 @@ class Outbox:
         self._wake = wake
 
     def put(self, message: bytes) -> None:
-        if not self.closed:
-            if not self.items:
-                self._wake()
-            self.items.append(message)
+        self.extend([message])
 
     def extend(self, messages: list[bytes]) -> None:
         if not self.closed and messages:

@@ -538,24 +538,34 @@ def test_tournament_run_serves_bot_processes_until_the_end(
         assert "connected to" in text and "Traceback" not in text, text  # its INFO log shows
 
 
+def start_cli(*args: str) -> subprocess.Popen[str]:
+    """``tarot-arena ARGS`` in a process of its own, its output piped."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "tournaments.cli", *args], cwd=ROOT, env=environment(),
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+
+
+def read_until(process: subprocess.Popen[str], text: str, timeout: float) -> str:
+    """The process's output up to the line holding ``text``; fails if it never comes."""
+    assert process.stdout is not None
+    seen = ""
+    deadline = time.monotonic() + timeout
+    while text not in seen:
+        assert process.poll() is None and time.monotonic() < deadline, seen
+        with selectors.DefaultSelector() as selector:
+            selector.register(process.stdout, selectors.EVENT_READ)
+            if selector.select(0.1):
+                seen += process.stdout.readline()
+    return seen
+
+
 def test_serve_starts_and_stops_on_ctrl_c(sqlite_url: str) -> None:
     port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "tournaments.cli", "--db", sqlite_url, "serve", "--port",
-         str(port)], cwd=ROOT, env=environment(), stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, text=True,
-    )
-    seen = ""
+    process = start_cli("--db", sqlite_url, "serve", "--port", str(port))
     try:
         # wait for the banner, not just the port: the port opens a moment before it is printed
-        assert process.stdout is not None
-        deadline = time.monotonic() + 20
-        while "admin token for this run" not in seen:
-            assert process.poll() is None and time.monotonic() < deadline, seen
-            with selectors.DefaultSelector() as selector:
-                selector.register(process.stdout, selectors.EVENT_READ)
-                if selector.select(0.1):
-                    seen += process.stdout.readline()
+        seen = read_until(process, "admin token for this run", 20)
         with socket.socket() as probe:
             assert probe.connect_ex(("127.0.0.1", port)) == 0
         process.send_signal(signal.SIGINT)
@@ -573,18 +583,9 @@ def test_serve_starts_and_stops_on_ctrl_c(sqlite_url: str) -> None:
 def test_ctrl_c_in_the_middle_of_play_stops_cleanly(tmp_path: Path) -> None:
     """Ctrl-C may land anywhere in the arena's thread, grpc.aio's code included (it runs there,
     stepped by trio): the process must still stop in order, never crash."""
-    process = subprocess.Popen(
-        [sys.executable, "-m", "tournaments.cli", "demo", "--boards", "400", "--out",
-         str(tmp_path / "demo")], cwd=ROOT, env=environment(), stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, text=True,
-    )
-    seen = ""
+    process = start_cli("demo", "--boards", "400", "--out", str(tmp_path / "demo"))
     try:
-        assert process.stdout is not None
-        deadline = time.monotonic() + 30
-        while "bot processes connected" not in seen:
-            assert process.poll() is None and time.monotonic() < deadline, seen
-            seen += process.stdout.readline()
+        read_until(process, "bot processes connected", 30)
         time.sleep(1.0)  # tables are being played
         process.send_signal(signal.SIGINT)
         out, err = process.communicate(timeout=30)
