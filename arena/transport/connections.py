@@ -91,8 +91,18 @@ class BotConnection:
     dropped_answers: int = 0
 
     @property
-    def free_seats(self) -> int:
-        return self.max_tables - len(self.seats)
+    def tables(self) -> int:
+        """Tables this connection plays now: a bot holding several seats of one table (a
+        gauntlet's control table) plays one table, not one per seat."""
+        return len({table_id for table_id, _ in self.seats})
+
+    @property
+    def free_tables(self) -> int:
+        return self.max_tables - self.tables
+
+    def has_room_for(self, table_id: str) -> bool:
+        """It already plays ``table_id``, or has a table free for it."""
+        return self.free_tables > 0 or any(key[0] == table_id for key in self.seats)
 
     def post(self, message: bytes) -> None:
         """An encoded ArenaMessage (see :mod:`.wire`)."""

@@ -158,19 +158,30 @@ class ArenaServer:
         self._changed.set()
         self._changed = trio.Event()
 
-    def _pick(self, bot_id: str) -> BotConnection:
+    def _pick(self, bot_id: str, table_id: str) -> BotConnection:
+        """The bot's live connection with the most free tables that has room for ``table_id``."""
         best = max(
-            (c for c in self.connections.values() if c.bot_id == bot_id and not c.closed),
-            key=lambda c: c.free_seats,
+            (c for c in self.connections.values()
+             if c.bot_id == bot_id and not c.closed and c.has_room_for(table_id)),
+            key=lambda c: c.free_tables,
             default=None,
         )
         if best is None:
-            raise BotNotConnectedError(f"bot {bot_id} is not connected")
-        if best.free_seats <= 0:
-            raise BotNotConnectedError(
-                f"bot {bot_id} already plays {best.max_tables} tables on each connection"
-            )
+            if not any(c.bot_id == bot_id and not c.closed for c in self.connections.values()):
+                raise BotNotConnectedError(f"bot {bot_id} is not connected")
+            raise BotNotConnectedError(f"bot {bot_id} already plays as many tables as it allows")
         return best
+
+    def awaiting(self, bot_ids: Sequence[str]) -> list[str]:
+        """The bots of a table that could not be seated here now, each once, in seat order:
+        not connected, or every connection already plays as many tables as it allows."""
+        missing: list[str] = []
+        for bot_id in dict.fromkeys(bot_ids):
+            room = any(c.bot_id == bot_id and not c.closed and c.free_tables > 0
+                       for c in self.connections.values())
+            if not room:
+                missing.append(bot_id)
+        return missing
 
     async def _seat_bots(
         self, table_id: str, bot_ids: Sequence[str], timeout: float
@@ -181,7 +192,7 @@ class ArenaServer:
             seats: list[RemoteSeat] = []
             try:
                 for seat, bot_id in enumerate(bot_ids):
-                    connection = self._pick(bot_id)
+                    connection = self._pick(bot_id, table_id)
                     seats.append(RemoteSeat(table_id, seat, bot_id, connection, self._is_revoked,
                                             self._keep_undelivered))
                 return seats
@@ -252,11 +263,14 @@ class ArenaServer:
         )
         self.connections[connection.id] = connection
         waiting = [seat for seat in self.orphans.pop(bot.id, []) if not seat.finished]
-        room = connection.free_seats  # never more tables than the bot said it can play
-        for seat in waiting[:room]:
-            seat.rebind(connection)
-        if waiting[room:]:
-            self.orphans[bot.id] = waiting[room:]
+        left = []
+        for seat in waiting:  # never more tables than the bot said it can play
+            if connection.has_room_for(seat.table_id):
+                seat.rebind(connection)
+            else:
+                left.append(seat)
+        if left:
+            self.orphans[bot.id] = left
         for message in self.undelivered.pop(bot.id, ()):
             connection.post(message)
         self._signal_change()
@@ -273,8 +287,8 @@ class ArenaServer:
             # one to open does. A seat nobody takes in time falls back as disconnected.
             successor = max(
                 (c for c in self.connections.values()
-                 if c.bot_id == seat.bot_id and not c.closed and c.free_seats > 0),
-                key=lambda c: c.free_seats,
+                 if c.bot_id == seat.bot_id and not c.closed and c.has_room_for(seat.table_id)),
+                key=lambda c: c.free_tables,
                 default=None,
             )
             if successor is not None:

@@ -229,7 +229,7 @@ class AdminService(pb_grpc.AdminServiceServicer):
         def snapshot() -> list[pb.ConnectionInfo]:
             return [
                 pb.ConnectionInfo(bot_id=c.bot_id, bot_name=c.bot_name, bot_version=c.bot_version,
-                                  max_tables=c.max_tables, tables=len(c.seats))
+                                  max_tables=c.max_tables, tables=c.tables)
                 for c in self.arena.connections.values()
             ]
 

@@ -1,8 +1,8 @@
 """grpc.aio on a background asyncio loop, seen from trio as a channel of messages.
 
-grpc.aio runs on asyncio only and the SDK is trio. ``/work/shared/TRANSPORT.md`` measured the
-ways to join them; an asyncio loop in its own thread, bridged by callbacks, is the best of
-those it tried. (The arena server goes further and steps its loop from trio in one thread, see
+grpc.aio runs on asyncio only and the SDK is trio. The project's transport study (TRANSPORT.md)
+measured the ways to join them; an asyncio loop in its own thread, bridged by callbacks, is the
+best of those it tried. (The arena server goes further and steps its loop from trio in one thread, see
 ``arena.transport.bridge``; the SDK keeps its own thread because its loop is shared by every
 client of the process and outlives them, see :func:`grpc_loop`.) Both directions are
 "schedule a callback on the other loop" (``call_soon_threadsafe`` into asyncio,

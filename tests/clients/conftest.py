@@ -1,7 +1,7 @@
 """A real arena on a loopback port for the SDK's end-to-end tests, and a proxy that cuts streams.
 
 Everything that crosses gRPC runs on the real clock with short deadlines: trio's fake clock
-cannot see work done in the gRPC threads (``/work/shared/TRANSPORT.md``, pitfall 4).
+cannot see work done in the gRPC threads (the transport study, TRANSPORT.md, pitfall 4).
 """
 
 from __future__ import annotations

@@ -71,3 +71,34 @@ async def test_finished_seats_are_not_moved(server: ArenaServer) -> None:
     assert tables(new) == {"open"}
     assert open_.connection is new
     assert summary.id not in server.orphans
+
+
+async def test_max_tables_counts_tables_not_seats(server: ArenaServer) -> None:
+    """A reference bot holding every seat of a 4-seat control table uses one of its tables."""
+    summary = bot(server)
+    connection = connect(server, summary, max_tables=3)
+    seats = await server._seat_bots("control", [summary.id] * 4, timeout=0)
+    assert [s.connection for s in seats] == [connection] * 4
+    assert connection.tables == 1 and connection.free_tables == 2
+    seat_at(server, connection, "a")
+    seat_at(server, connection, "b")
+    assert server.awaiting([summary.id]) == [summary.id]  # three tables: full
+    others = connect(server, bot_named(server, "other"), max_tables=1)
+    assert server.awaiting([others.bot_id, summary.id, others.bot_id]) == [summary.id]
+
+
+async def test_a_closed_control_table_moves_whole_to_a_one_table_connection(
+    server: ArenaServer,
+) -> None:
+    summary = bot(server)
+    old = connect(server, summary, max_tables=2)
+    seats = await server._seat_bots("control", [summary.id] * 4, timeout=0)
+    server._closed(old)
+    new = connect(server, summary, max_tables=1)
+    assert all(s.connection is new for s in seats)
+    assert summary.id not in server.orphans
+
+
+def bot_named(server: ArenaServer, name: str) -> BotSummary:
+    summary, _ = server.registry.register(name)
+    return summary
