@@ -2,12 +2,12 @@
 
 grpc.aio runs on asyncio only and the SDK is trio. The project's transport study (TRANSPORT.md)
 measured the ways to join them; an asyncio loop in its own thread, bridged by callbacks, is the
-best of those it tried. (The arena server goes further and steps its loop from trio in one thread, see
-``arena.transport.bridge``; the SDK keeps its own thread because its loop is shared by every
-client of the process and outlives them, see :func:`grpc_loop`.) Both directions are
-"schedule a callback on the other loop" (``call_soon_threadsafe`` into asyncio,
-``TrioToken.run_sync_soon`` into trio), and every callback swallows its own errors, because one
-that raises inside ``run_sync_soon`` would crash the whole trio run.
+best of those it tried. (The arena server goes further and steps its loop from trio in one thread,
+see ``arena.transport.bridge``; the SDK keeps its own thread because its loop is shared by every
+client of the process and outlives them, see :func:`grpc_loop`.) Both directions are "schedule a
+callback on the other loop" (``call_soon_threadsafe`` into asyncio, ``TrioToken.run_sync_soon``
+into trio), and every callback swallows its own errors, because one that raises inside
+``run_sync_soon`` would crash the whole trio run.
 
 Nothing here knows the protocol beyond the stub: messages cross as protobuf, decoding is the
 client's job (through :mod:`arena.transport.convert`).
