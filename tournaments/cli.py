@@ -39,6 +39,7 @@ from .settings import (
     Seating,
     SettingsError,
     TournamentSettings,
+    seed_for,
 )
 from .store import TournamentStore, UnknownTournamentError
 
@@ -205,21 +206,32 @@ def _parse_seed(text: str) -> int:
     return seed
 
 
+SEATING_HELP = (
+    "rotation, field, gauntlet or competition. Only competition is safe against bots that "
+    "remember (no bot plays a board twice, opaque table ids, deals and seed kept secret until "
+    "the end): use it between strangers. Rotation, field and gauntlet show a bot the same board "
+    "at several tables: for testing your own bots."
+)
+
+
 @tournament_app.command("create")
 def tournament_create(
     bots: Annotated[list[str], typer.Argument(help="Bot ids (gauntlet: candidate reference).")],
     name: Annotated[str, typer.Option(help="Tournament name.")] = "tournament",
     players: Annotated[int, typer.Option(help="3, 4 or 5.")] = 4,
     boards: Annotated[int, typer.Option(help="Number of boards (deals).")] = 8,
-    seed: Annotated[str, typer.Option(help="Tournament seed, 0..2**64-1.")] = "0",
-    seating: Annotated[str, typer.Option(help="rotation, field or gauntlet.")] = "rotation",
+    seed: Annotated[str | None, typer.Option(help=(
+        "Tournament seed, 0..2**64-1. Default: 0, or a random secret seed for competition."
+    ))] = None,
+    seating: Annotated[str, typer.Option(help=SEATING_HELP)] = "rotation",
     variant: Annotated[str, typer.Option(help="classic or beginner.")] = "classic",
     direction: Annotated[str, typer.Option(help="counter-clockwise or clockwise.")] = (
         "counter-clockwise"
     ),
     per_decision: Annotated[float, typer.Option(help="Seconds per decision.")] = 1.0,
     time_bank: Annotated[float, typer.Option(help="Extra seconds per seat and deal.")] = 0.0,
-    tables_per_board: Annotated[int | None, typer.Option(help="Field seating only.")] = None,
+    tables_per_board: Annotated[int | None, typer.Option(
+        help="Field and competition seating only.")] = None,
     penalty: Annotated[str, typer.Option(help="none, points or forfeit.")] = "none",
     penalty_points: Annotated[int, typer.Option(help="Points per infraction.")] = 0,
     disqualify_after: Annotated[int | None, typer.Option(help="Infractions to DQ.")] = None,
@@ -237,6 +249,8 @@ def tournament_create(
     progress = store.progress(tid)
     console.print(f"tournament [bold]{tid}[/bold]: {settings.boards} boards, "
                   f"{progress.total} tables, seating {settings.seating.value}")
+    if settings.seating.safe:
+        console.print("the seed stays secret until the tournament is finished")
 
 
 def _choice(enum: Callable[[str], T], value: str, what: str, allowed: str) -> T:
@@ -247,20 +261,21 @@ def _choice(enum: Callable[[str], T], value: str, what: str, allowed: str) -> T:
 
 
 def build_settings(
-    *, bots: list[str], name: str, players: int, boards: int, seed: str, seating: str,
+    *, bots: list[str], name: str, players: int, boards: int, seed: str | None, seating: str,
     variant: str, direction: str, per_decision: float, time_bank: float,
     tables_per_board: int | None, penalty: str, penalty_points: int,
     disqualify_after: int | None, scoring: str,
 ) -> TournamentSettings:
     if variant not in ("classic", "beginner"):
         raise CliError(f"unknown variant {variant!r}: expected classic or beginner")
+    chosen = _choice(Seating, seating, "seating", "rotation, field, gauntlet or competition")
     return TournamentSettings(
         name=name,
         bots=tuple(bots),
-        seating=_choice(Seating, seating, "seating", "rotation, field or gauntlet"),
+        seating=chosen,
         players=players,
         boards=boards,
-        seed=_parse_seed(seed),
+        seed=seed_for(chosen, None if seed is None else _parse_seed(seed)),
         beginner=variant == "beginner",
         direction=_choice(Direction, direction, "direction", "counter-clockwise or clockwise"),
         per_decision=per_decision,

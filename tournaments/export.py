@@ -57,6 +57,13 @@ def standings_rows(standings: Standings, names: dict[str, str]) -> list[dict[str
     ]
 
 
+def _shown_boards(store: TournamentStore, tournament_id: str) -> set[int] | None:
+    """The boards whose deals an export may show (None: all). While a safe tournament runs,
+    only those finished at every table: the others are still being played, and the seed
+    (which deals them all) stays secret until the end."""
+    return store.boards_done(tournament_id) if store.sealed(tournament_id) else None
+
+
 def export_tournament(store: TournamentStore, tournament_id: str, folder: Path) -> list[Path]:
     """Write ``<id>.json`` and three CSV files into ``folder``; the paths written."""
     folder.mkdir(parents=True, exist_ok=True)
@@ -66,21 +73,23 @@ def export_tournament(store: TournamentStore, tournament_id: str, folder: Path) 
     tables = store.tables(tournament_id)
     names = bot_names(store, list(settings.bots))
     rows = standings_rows(standings, names)
+    shown = _shown_boards(store, tournament_id)
     data = {
         "tournament": {
             "id": tournament.id,
             "name": tournament.name,
             "status": tournament.status.value,
-            "seed": tournament.seed,
+            "seed": store.public_seed(tournament_id),
             "created_at": tournament.created_at.isoformat(),
             "finished_at": tournament.finished_at.isoformat() if tournament.finished_at else None,
-            "settings": json.loads(settings.to_json()),
+            "settings": {**json.loads(settings.to_json()),
+                         "seed": store.public_seed(tournament_id)},
         },
         "bots": names,
         "boards": [
             {"number": b.number, "deal_seed": b.deal_seed, "dealer": b.dealer,
              "deal": json.loads(b.deal_json)}
-            for b in store.boards(tournament_id)
+            for b in store.boards(tournament_id) if shown is None or b.number in shown
         ],
         "tables": [
             {
@@ -88,7 +97,8 @@ def export_tournament(store: TournamentStore, tournament_id: str, folder: Path) 
                 "status": t.status.value, "outcome": t.outcome,
                 "seats": [{"seat": s.seat, "bot_id": s.bot_id, "scored": s.scored,
                            "score": s.score, "infractions": s.infractions} for s in seats],
-                "record": json.loads(t.record_json) if t.record_json else None,
+                "record": (json.loads(t.record_json) if t.record_json and (
+                    shown is None or t.board_number in shown) else None),
             }
             for t, seats in tables
         ],

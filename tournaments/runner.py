@@ -93,6 +93,7 @@ class TournamentRunner:
                 outcome = await self.server.play_table(
                     claim.table_id, claim.deal, settings.table_options, claim.bots,
                     settings.time_control, seat_timeout=self.seat_timeout,
+                    reveal=settings.reveal_deals,
                 )
                 stored = await trio.to_thread.run_sync(
                     self.store.finish, claim.table_id, self.worker, outcome

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import secrets
 from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -16,6 +17,31 @@ class Seating(StrEnum):
     ROTATION = "rotation"
     FIELD = "field"
     GAUNTLET = "gauntlet"
+    COMPETITION = "competition"
+    """No bot plays a board twice: safe against bots that remember (see :attr:`safe`)."""
+
+    @property
+    def safe(self) -> bool:
+        """Whether a bot that remembers everything it was sent learns nothing about its deals.
+
+        Only competition seating is: no bot plays a board twice, table ids say nothing about the
+        board, a bot's TableEnd carries the result and scores but not the deal, and the seed stays
+        secret until the tournament is finished. Rotation, field and gauntlet seat a bot at
+        several tables of one board (rotation: every hand of it), which is right for testing
+        one's own bots and wrong for a competition between strangers.
+        """
+        return self is Seating.COMPETITION
+
+
+SAFE_SEATINGS = tuple(s for s in Seating if s.safe)
+
+
+def seed_for(seating: Seating, given: int | None) -> int:
+    """The seed of a new tournament: the one given, else 0, except for a safe seating, where
+    a predictable seed would let anyone deal the boards in advance: a random 64-bit one."""
+    if given is not None:
+        return given
+    return secrets.randbits(64) if seating.safe else 0
 
 
 class PenaltyKind(StrEnum):
@@ -59,7 +85,8 @@ class TournamentSettings:
     per_decision: float = 1.0
     time_bank: float = 0.0
     tables_per_board: int | None = None
-    """Field seating only: tables per board (default: enough to seat every bot, at least 2)."""
+    """Field seating: tables per board (default: enough to seat every bot, at least 2).
+    Competition seating: tables per board, 2 .. bots // players (default: as many as fit)."""
     penalties: Penalties = field(default_factory=Penalties)
     scoring: ScoringMethod = ScoringMethod.DATUM
 
@@ -89,8 +116,10 @@ class TournamentSettings:
                 out.append(f"field seating needs more bots than seats ({self.players}), got {n}")
             if self.tables_per_board is not None and not 2 <= self.tables_per_board <= 64:
                 out.append("tables per board must be 2..64")
+        elif self.seating is Seating.COMPETITION:
+            out.extend(self._competition_problems())
         elif self.tables_per_board is not None:
-            out.append("tables per board is a setting of field seating only")
+            out.append("tables per board is a setting of competition or field seating only")
         if self.seating is Seating.GAUNTLET and n != 2:
             out.append(f"gauntlet seating needs 2 bots (candidate, reference), got {n}")
         if not 0 < self.per_decision <= 600:
@@ -103,6 +132,25 @@ class TournamentSettings:
         if p.disqualify_after is not None and p.disqualify_after < 1:
             out.append("disqualify after must be at least 1 infraction")
         return out
+
+    def _competition_problems(self) -> list[str]:
+        """Every board at two tables at least (or nothing is compared), by different bots."""
+        n, players = len(self.bots), self.players
+        if n < 2 * players:
+            return [f"competition seating needs at least {2 * players} bots (2 x {players} "
+                    f"players: every board is played at 2 tables or more, never twice by one "
+                    f"bot), got {n}"]
+        most = n // players
+        if self.tables_per_board is not None and not 2 <= self.tables_per_board <= most:
+            return [f"tables per board must be 2..{most} with {n} bots in competition seating "
+                    f"(no bot plays a board twice), got {self.tables_per_board}"]
+        return []
+
+    @property
+    def reveal_deals(self) -> bool:
+        """Whether a bot's TableEnd shows the whole deal (not in a safe seating: a board is
+        still being played at other tables when one of its tables ends)."""
+        return not self.seating.safe
 
     @property
     def table_options(self) -> TableOptions:

@@ -37,7 +37,7 @@ from arena.storage.models import (
 from arena.table import TableOutcome
 
 from .duplicate import Entry
-from .seatings import board_seed, plan_tables
+from .seatings import TablePlan, board_seed, plan_tables
 from .settings import SettingsError, TournamentSettings
 
 
@@ -113,13 +113,12 @@ class TournamentStore:
                 session.add(Board(tournament_id=tid, number=number, deal_seed=str(seed),
                                   dealer=dealer, deal_json=record.dumps()))
             session.flush()
-            for plan in plans:
-                table_id = table_id_for(tid, plan.board, plan.number)
+            table_ids = new_table_ids(tid, plans, opaque=settings.seating.safe)
+            for plan, table_id in zip(plans, table_ids, strict=True):
                 session.add(ArenaTable(id=table_id, tournament_id=tid,
                                        board_number=plan.board, number=plan.number))
             session.flush()
-            for plan in plans:
-                table_id = table_id_for(tid, plan.board, plan.number)
+            for plan, table_id in zip(plans, table_ids, strict=True):
                 for seat, bot_id in enumerate(plan.bots):
                     session.add(TableSeat(table_id=table_id, seat=seat, bot_id=bot_id,
                                           scored=plan.scored[seat]))
@@ -129,6 +128,30 @@ class TournamentStore:
     # ---------------------------------------------------------------------------- reading
     def settings(self, tournament_id: str) -> TournamentSettings:
         return TournamentSettings.from_json(self.tournament(tournament_id).settings_json)
+
+    def sealed(self, tournament_id: str) -> bool:
+        """Whether the tournament's seed and deals are still secret: a safe seating (see
+        :attr:`Seating.safe`) that is not finished. Once it is, anyone may re-deal the boards
+        from the seed and check them."""
+        row = self.tournament(tournament_id)
+        settings = TournamentSettings.from_json(row.settings_json)
+        return settings.seating.safe and row.status is not TournamentStatus.FINISHED
+
+    def public_seed(self, tournament_id: str) -> str | None:
+        """The seed as it may be shown now: None while the tournament is :meth:`sealed`."""
+        if self.sealed(tournament_id):
+            return None
+        return self.tournament(tournament_id).seed
+
+    def boards_done(self, tournament_id: str) -> set[int]:
+        """The boards played at every one of their tables: their deals may be shown."""
+        with Session(self.engine) as session:
+            rows = session.exec(
+                select(ArenaTable.board_number, ArenaTable.status)
+                .where(ArenaTable.tournament_id == tournament_id)
+            ).all()
+        unfinished = {board for board, status in rows if status != TableStatus.DONE}
+        return {board for board, _ in rows} - unfinished
 
     def tournament(self, tournament_id: str) -> Tournament:
         with Session(self.engine) as session:
@@ -378,7 +401,20 @@ class TournamentStore:
 
 
 def table_id_for(tournament_id: str, board: int, number: int) -> str:
+    """The id of a table of an unsafe seating: readable, and it names the board."""
     return f"{tournament_id}-b{board:04d}-t{number}"
+
+
+def new_table_ids(tournament_id: str, plans: list[TablePlan], opaque: bool) -> list[str]:
+    """Table ids for ``plans``, in order. ``opaque`` (safe seatings): 64 random bits after the
+    tournament id, so that a bot cannot tell a table's board from its id, nor guess another
+    table's id."""
+    if not opaque:
+        return [table_id_for(tournament_id, plan.board, plan.number) for plan in plans]
+    ids: set[str] = set()
+    while len(ids) < len(plans):
+        ids.add(f"{tournament_id}-{secrets.token_hex(8)}")
+    return list(ids)
 
 
 def _pid_alive(pid: int) -> bool:

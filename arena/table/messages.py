@@ -172,12 +172,20 @@ class Notice:
 
 @dataclass(frozen=True, slots=True)
 class TableEnd:
+    """The end of a deal, to one seat. When the deal is not revealed (a competition: the board
+    is still being played elsewhere), ``result`` has only the outcome and the scores, ``deal``
+    and ``record`` are None and ``discard`` is empty."""
+
     table_id: str
     seat: int
     result: DealResult
-    deal: Deal
+    deal: Deal | None
     discard: tuple[Card, ...]
-    record: DealRecord
+    record: DealRecord | None
+
+    @property
+    def revealed(self) -> bool:
+        return self.deal is not None
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,6 +9,7 @@ recorded as an infraction with its reason and replaced by the deterministic
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -22,6 +23,7 @@ from arena.rules import (
     DealRecord,
     DealResult,
     GameState,
+    Observation,
     Play,
     TableOptions,
     apply,
@@ -137,6 +139,13 @@ class TableOutcome:
         return DealRecord.of(self.state)
 
 
+def sealed_result(result: DealResult) -> DealResult:
+    """What a seat is told of a deal's end when the deal is not revealed: how it ended and the
+    scores. The rest (the summary's points and oudlers, who had a petit sec) tells of the
+    hands."""
+    return DealResult(result.outcome, result.scores)
+
+
 _request_ids = itertools.count(1)
 
 
@@ -151,7 +160,11 @@ class TableRunner:
         seats: Sequence[SeatChannel],
         players: Sequence[PlayerInfo],
         time_control: TimeControl | None = None,
+        reveal: bool = True,
     ) -> None:
+        """``reveal``: whether each seat's TableEnd (and a view taken after the end) shows the
+        whole deal. A competition turns it off: the board is still being played at other tables,
+        and a bot must not learn its hands from one of them (the outcome keeps everything)."""
         if len(seats) != options.players or len(players) != options.players:
             raise ValueError(f"a {options.players}-player table needs {options.players} seats")
         self.table_id = table_id
@@ -159,12 +172,37 @@ class TableRunner:
         self.seats = list(seats)
         self.players = tuple(players)
         self.time_control = time_control or TimeControl()
+        self.reveal = reveal
         self.bank = [self.time_control.time_bank] * options.players
         self.sequence = [0] * options.players
         self.outcome = TableOutcome(table_id, self.state)
 
     def view(self, seat: int) -> ViewFn:
-        return lambda: observe(self.state, seat)
+        if self.reveal:
+            return lambda: observe(self.state, seat)
+        return lambda: self._sealed_view(seat)
+
+    def _sealed_view(self, seat: int) -> Observation:
+        """``observe`` without what only the end of the deal shows: the deal, the chien of a
+        Garde Sans or Contre, another seat's discard, the detailed result."""
+        view = observe(self.state, seat)
+        if not self.state.is_over:
+            return view
+        state = self.state
+        chien_shown = state.contract is not None and state.contract.chien_shown
+        called = state.called_card
+        partner_known = called is not None and (
+            state.partner_revealed or (chien_shown and bool(state.chien >> called & 1))
+        )
+        return dataclasses.replace(
+            view,
+            deal=None,
+            result=sealed_result(self.outcome.result),
+            chien=view.chien if chien_shown else None,
+            discard=view.discard if seat == state.taker else None,
+            partner=view.partner if partner_known else None,
+            partner_known=partner_known,
+        )
 
     async def run(self) -> TableOutcome:
         state = self.state
@@ -237,6 +275,11 @@ class TableRunner:
     async def _end(self) -> None:
         state = self.state
         assert state.result is not None
+        if not self.reveal:
+            result = sealed_result(state.result)
+            for seat, channel in enumerate(self.seats):
+                await channel.end(TableEnd(self.table_id, seat, result, None, (), None))
+            return
         record = self.outcome.record
         discard = tuple(cards_of(state.discard))
         for seat, channel in enumerate(self.seats):

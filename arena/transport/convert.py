@@ -22,6 +22,7 @@ from arena.rules import (
     Contract,
     DealOutcome,
     DealRecord,
+    DealResult,
     DeclarePoignee,
     Direction,
     Discard,
@@ -118,6 +119,7 @@ _OUTCOME_TO_PB: Final = {
     DealOutcome.PLAYED: pb.PLAYED, DealOutcome.ALL_PASSED: pb.ALL_PASSED,
     DealOutcome.PETIT_SEC: pb.PETIT_SEC,
 }
+_OUTCOME_FROM_PB: Final = {v: k for k, v in _OUTCOME_TO_PB.items()}
 
 
 # ------------------------------------------------------------------------------- actions
@@ -452,23 +454,34 @@ def end_to_pb(end: TableEnd) -> pb.ArenaMessage:
 
 
 def table_end_message(end: TableEnd) -> pb.TableEnd:
-    return pb.TableEnd(
+    """A deal not revealed (``end.deal`` None) leaves hands, chien, discard and record empty."""
+    message = pb.TableEnd(
         table_id=end.table_id,
         outcome=_OUTCOME_TO_PB[end.result.outcome],
         scores=end.result.scores,
-        hands=[pb.CardList(cards=h) for h in end.deal.hands],
-        chien=end.deal.chien,
-        discard=end.discard,
-        record_json=_record_json(end.record),
         seat=end.seat,
     )
+    if end.deal is not None and end.record is not None:
+        message.hands.extend(pb.CardList(cards=h) for h in end.deal.hands)
+        message.chien.extend(end.deal.chien)
+        message.discard.extend(end.discard)
+        message.record_json = _record_json(end.record)
+    return message
 
 
 def end_from_pb(message: pb.TableEnd) -> TableEnd:
-    """The result and the revealed deal, both taken from the JSON record the message carries.
+    """The result and the revealed deal, both taken from the JSON record the message carries;
+    without a record (a deal not revealed), the outcome and scores alone.
 
-    Raises ValueError when the record is missing, malformed or has no result.
+    Raises ValueError when the record is malformed or has no result.
     """
+    if not message.record_json:
+        outcome = _OUTCOME_FROM_PB.get(message.outcome)
+        if outcome is None:
+            raise ValueError(f"table end of {message.table_id!r}: unknown outcome "
+                             f"{message.outcome}")
+        result = DealResult(outcome, tuple(message.scores))
+        return TableEnd(message.table_id, message.seat, result, None, (), None)
     try:
         record = DealRecord.loads(message.record_json)
     except RecordError as exc:

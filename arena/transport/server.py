@@ -212,11 +212,13 @@ class ArenaServer:
         bot_ids: Sequence[str],
         time_control: TimeControl | None = None,
         seat_timeout: float = 30.0,
+        reveal: bool = True,
     ) -> TableOutcome:
         """Seat the bots (by seat) on their least busy connections and play the deal.
 
         Waits up to ``seat_timeout`` seconds for the bots to be connected with a free seat,
-        then raises :class:`BotNotConnectedError`.
+        then raises :class:`BotNotConnectedError`. ``reveal``: whether the bots' TableEnd shows
+        the deal (see :class:`TableRunner`).
         """
         if len(bot_ids) != options.players:
             raise ValueError(f"{len(bot_ids)} bots for a {options.players}-player table")
@@ -224,7 +226,7 @@ class ArenaServer:
         players = [PlayerInfo(s.seat, s.bot_id, s.connection.bot_name) for s in seats]
         self._tables += 1
         try:
-            runner = TableRunner(table_id, deal, options, seats, players, time_control)
+            runner = TableRunner(table_id, deal, options, seats, players, time_control, reveal)
             return await runner.run()
         finally:
             self._tables -= 1
