@@ -132,11 +132,12 @@ def make_runner(
     deal: Deal | None = None,
     beginner: bool = False,
     time_control: TimeControl | None = None,
+    reveal: bool = True,
 ) -> TableRunner:
     n = len(seats)
     deal = deal or seeded_deal(seed, n, dealer)
     return TableRunner(
-        TABLE_ID, deal, TableOptions(n, beginner), seats, players_of(n), time_control
+        TABLE_ID, deal, TableOptions(n, beginner), seats, players_of(n), time_control, reveal
     )
 
 

@@ -12,6 +12,10 @@ travels on the wire (encoded to protobuf and decoded back), against what that se
 
 Views are also taken at random moments through the :class:`~arena.table.messages.ViewFn` the
 runner hands out, which is what a reconnecting bot is sent.
+
+A table that does not reveal its deal (a competition: the board is still being played at other
+tables) keeps it secret after the end too: its TableEnd, raw and on the wire, and a view taken
+after the end show the outcome and the scores, and nothing a seat did not see during the play.
 """
 
 from __future__ import annotations
@@ -32,6 +36,8 @@ from arena.rules import (
     CallCard,
     Contract,
     Deal,
+    DealOutcome,
+    DealResult,
     Discard,
     GameState,
     Observation,
@@ -63,7 +69,7 @@ from arena.table.messages import (
 from arena.transport import convert, wire
 from tests.rules.builders import make_deal
 
-from .fakes import FakeSeat, make_runner, random_player
+from .fakes import FakeSeat, make_runner, player, random_player
 
 DEALS_PER_TABLE_SIZE = 100
 
@@ -181,6 +187,30 @@ class Spy:
     def current_hand(self) -> list[int]:
         return cards_of(self.state.hands[self.seat])
 
+    def check_sealed_end(self, end: TableEnd) -> None:
+        """A TableEnd of a deal not revealed: the outcome and the scores, nothing else."""
+        result = self.state.result
+        assert result is not None
+        if end.deal is not None or end.record is not None or end.discard:
+            self.fail("was shown the deal at the end of a sealed table", end)
+        if end.result != DealResult(result.outcome, result.scores):
+            self.fail("was told more than the outcome and the scores", end)
+
+    def check_sealed_view(self, view: Observation, message: Any) -> None:
+        """A view taken after the end of a sealed table (a bot reconnecting then)."""
+        state = self.state
+        result = state.result
+        assert result is not None
+        if view.deal is not None or view.result != DealResult(result.outcome, result.scores):
+            self.fail("saw the deal or the detailed result after a sealed end", message)
+        if view.discard and self.seat != state.taker:
+            self.fail("saw the taker's discard after a sealed end", message)
+        if view.chien and not chien_shown(state):
+            self.fail("saw an unshown chien after a sealed end", message)
+        if view.partner is not None and not partner_known(state):
+            self.fail("learnt a partner never revealed in play", message)
+        self.check_cards(view_cards(view), message)
+
     def check(self, message: Any) -> None:
         if self.ended:
             self.fail("was sent a message after the table's end", message)
@@ -216,6 +246,8 @@ class Spy:
             self.check_cards(action_cards([message.fallback] if message.fallback else []),
                              message)
         elif isinstance(message, TableEnd):
+            if not self.runner.reveal:
+                self.check_sealed_end(message)
             self.ended = True
         else:
             self.fail("was sent something unknown", message)
@@ -236,6 +268,12 @@ def event_cards(event: Any) -> Iterator[int]:
 def through_the_wire(message: Any) -> Any:
     """``message`` as a bot decodes it from the bytes the arena writes (``arena.transport.wire``
     frames events and requests by hand, so those bytes are what must be checked)."""
+    if isinstance(message, TableEnd):
+        encoded = wire.serialize(convert.end_to_pb(message))
+        raw = pb.ArenaMessage.FromString(encoded).table_end
+        if message.deal is None and (raw.hands or raw.chien or raw.discard or raw.record_json):
+            raise Leak(f"a sealed TableEnd carries the deal on the wire: {raw}")
+        return convert.arena_message_from_pb(pb.ArenaMessage.FromString(encoded))
     if isinstance(message, TableStart):
         encoded = wire.serialize(convert.start_to_pb(message))
     elif isinstance(message, TableEvent):
@@ -257,13 +295,20 @@ class SpiedSeat(FakeSeat):
 
     def record(self, message: Any) -> None:
         self.received.append(message)
-        if not isinstance(message, TableEnd):
+        if isinstance(message, TableEnd):
+            decoded = through_the_wire(message)
+            if not self.spy.runner.reveal:
+                self.spy.check_sealed_end(decoded)
+        else:
             self.spy.check(through_the_wire(message))
         self.spy.check(message)
-        # What a reconnection would be sent now (once the deal is over, it is all revealed).
+        # What a reconnection would be sent now (once the deal is over, it is all revealed,
+        # unless the table is sealed).
         state = self.spy.state
         if self.view and not state.is_over and self.spy.rng.random() < 0.2:
             self.spy.check_view(self.view(), "a view for a reconnection")
+        if self.view and state.is_over and not self.spy.runner.reveal:
+            self.spy.check_sealed_view(self.view(), "a view after the end")
 
     async def start(self, start: TableStart, view: Any) -> None:
         self.view = view
@@ -294,7 +339,8 @@ def trumpy_deal(players: int) -> Deal:
 
 
 async def play_spied(
-    players: int, seed: int, rng: random.Random, forced: Contract | None, deal: Deal | None = None
+    players: int, seed: int, rng: random.Random, forced: Contract | None, deal: Deal | None = None,
+    reveal: bool = True,
 ) -> TableOutcome:
     """One random deal, every seat spied; the first seat to speak bids ``forced`` when it may,
     and the others pass more often than not."""
@@ -310,7 +356,7 @@ async def play_spied(
             return await policy(request)
 
         seats[first].policy = bidder
-    runner = make_runner(seats, seed=seed, dealer=dealer, deal=deal)
+    runner = make_runner(seats, seed=seed, dealer=dealer, deal=deal, reveal=reveal)
     for seat, fake in enumerate(seats):
         fake.spy = Spy(runner, seat, rng)
     outcome = await runner.run()
@@ -318,15 +364,16 @@ async def play_spied(
     return outcome
 
 
+@pytest.mark.parametrize("reveal", [True, False], ids=["revealed", "sealed"])
 @pytest.mark.parametrize("players", [3, 4, 5])
-async def test_no_hidden_card_reaches_a_seat_before_the_end(players: int) -> None:
-    rng = random.Random(f"secrecy-{players}")
+async def test_no_hidden_card_reaches_a_seat_before_the_end(players: int, reveal: bool) -> None:
+    rng = random.Random(f"secrecy-{players}" + ("" if reveal else "-private"))
     seen: Counter[str] = Counter()
     forced_cycle = [None, *Contract]
     for seed in range(DEALS_PER_TABLE_SIZE):
         forced = forced_cycle[seed % len(forced_cycle)]
         deal = trumpy_deal(players) if seed % 20 == 1 else None  # with a Petite by seat 1
-        outcome = await play_spied(players, seed, rng, forced, deal)
+        outcome = await play_spied(players, seed, rng, forced, deal, reveal)
         state = outcome.state
         if state.contract is not None:
             seen[state.contract.name] += 1
@@ -365,3 +412,15 @@ async def test_the_spy_catches_leaks() -> None:
         with pytest.raises(Leak):
             spy.check(message)
     spy.check(TableStart("t", 0, runner.state.options, 0, (), view))
+
+
+async def test_a_sealed_table_keeps_the_whole_outcome_for_the_store() -> None:
+    """Only what the seats are sent is sealed: the outcome, stored and exported, is complete."""
+    seats = [FakeSeat(player({seat: Contract.GARDE for seat in range(4)})) for _ in range(4)]
+    outcome = await make_runner(seats, seed=5, reveal=False).run()
+    assert outcome.result.outcome is DealOutcome.PLAYED
+    assert outcome.record.deal == outcome.state.deal and outcome.result.summary is not None
+    for fake in seats:
+        (end,) = fake.of(TableEnd)
+        assert (end.deal, end.record, end.discard, end.revealed) == (None, None, (), False)
+        assert end.result == DealResult(outcome.result.outcome, outcome.result.scores)
