@@ -14,8 +14,9 @@
   bots // players, as many as fit by default) by different bots: no bot ever plays a board
   twice, so a bot that remembers everything learns nothing from one table about another. Its
   result is compared with everyone who held the same seat of the board, as in bridge. A greedy
-  schedule, deterministic from the seed, seats the bots who have played least, gives each the
-  seats it has held least, then groups them into tables so that bots meet about equally often.
+  schedule, deterministic from the seed, takes the bots who have played least and met least,
+  swaps bots between the board's tables while that evens out meetings, then seats each table
+  to even out how often each bot holds each seat.
   The only seating safe against bots that remember (:attr:`Seating.safe`).
 - **Gauntlet** (candidate, reference): each board is played at one table per seat with the
   candidate in that seat and the reference in the others, plus a control table of references
@@ -168,60 +169,78 @@ def competition(
             f"tables per board (no bot plays a board twice), not {tables_per_board}"
         )
     rng = random.Random(board_seed(seed, 0xFFFFFFFE))
-    plays: Counter[str] = Counter()
-    seat_counts: Counter[tuple[str, int]] = Counter()
-    meets: Counter[frozenset[str]] = Counter()
+    schedule = _Schedule(n, players, rng)
     plans = []
     for b in range(boards):
-        ranked = sorted(bots, key=lambda bot: (plays[bot], rng.random()))
-        chosen = ranked[: tables_per_board * players]
-        by_seat = _competition_seats(chosen, players, tables_per_board, seat_counts, rng)
-        tables = _competition_tables(by_seat, tables_per_board, meets, rng)
-        for t, seating in enumerate(tables):
-            for seat, bot in enumerate(seating):
-                plays[bot] += 1
-                seat_counts[(bot, seat)] += 1
-            for pair in itertools.combinations(seating, 2):
-                meets[frozenset(pair)] += 1
-            plans.append(TablePlan(b, t, seating, (True,) * players))
+        for t, table in enumerate(schedule.board(tables_per_board)):
+            plans.append(TablePlan(b, t, tuple(bots[i] for i in table), (True,) * players))
     return plans
 
 
-def _competition_seats(
-    chosen: list[str],
-    players: int,
-    tables: int,
-    seat_counts: Counter[tuple[str, int]],
-    rng: random.Random,
-) -> list[list[str]]:
-    """``tables`` bots for each seat: each bot gets, as far as the others allow, a seat it has
-    held least (the pairs furthest below their bot's most-held seat go first)."""
-    pairs = []
-    for bot in chosen:
-        most = max(seat_counts[(bot, seat)] for seat in range(players))
-        for seat in range(players):
-            pairs.append((seat_counts[(bot, seat)] - most, rng.random(), bot, seat))
-    pairs.sort()
-    by_seat: list[list[str]] = [[] for _ in range(players)]
-    placed: set[str] = set()
-    for _, _, bot, seat in pairs:
-        if bot not in placed and len(by_seat[seat]) < tables:
-            by_seat[seat].append(bot)
-            placed.add(bot)
-    return by_seat
+class _Schedule:
+    """Competition seating's counts, by bot index: plays, seats held, meetings."""
 
+    def __init__(self, bots: int, players: int, rng: random.Random) -> None:
+        self.players = players
+        self.rng = rng
+        self.plays = [0] * bots
+        self.seats = [[0] * players for _ in range(bots)]
+        self.meets = [[0] * bots for _ in range(bots)]
 
-def _competition_tables(
-    by_seat: list[list[str]], tables: int, meets: Counter[frozenset[str]], rng: random.Random
-) -> list[tuple[str, ...]]:
-    """One bot of each seat per table, each joining the table whose bots it has met least."""
-    seated: list[list[str]] = [[bot] for bot in rng.sample(by_seat[0], tables)]
-    for bots in by_seat[1:]:
-        open_tables = list(range(tables))
-        for bot in rng.sample(bots, len(bots)):
-            best = min(open_tables, key=lambda t: (
-                sum(meets[frozenset((bot, other))] for other in seated[t]), rng.random()
-            ))
-            seated[best].append(bot)
-            open_tables.remove(best)
-    return [tuple(table) for table in seated]
+    def board(self, tables: int) -> list[list[int]]:
+        """One board's tables, bot indexes by seat; each bot at one table at most."""
+        pool = list(range(len(self.plays)))
+        groups = []
+        for _ in range(tables):  # the bots who played least, then who met least
+            group: list[int] = []
+            for _ in range(self.players):
+                best = min(pool, key=lambda bot: (
+                    self.plays[bot], sum(self.meets[bot][other] for other in group),
+                    self.rng.random(),
+                ))
+                group.append(best)
+                pool.remove(best)
+            groups.append(group)
+        self._swap_while_better(groups)
+        seated = [self._seat(group) for group in groups]
+        for table in seated:
+            for seat, bot in enumerate(table):
+                self.plays[bot] += 1
+                self.seats[bot][seat] += 1
+            for x, y in itertools.combinations(table, 2):
+                self.meets[x][y] += 1
+                self.meets[y][x] += 1
+        return seated
+
+    def _swap_while_better(self, groups: list[list[int]]) -> None:
+        """Swap bots between two tables while meetings get more even (a smaller sum of squared
+        meeting counts): the greedy grouping cannot undo its early choices. Three passes at
+        most, which is where the gain stops."""
+        meets = self.meets
+
+        def cost(bot: int, group: list[int], leaving: int) -> int:
+            return sum((meets[bot][other] + 1) ** 2 for other in group if other != leaving)
+
+        for _ in range(3):
+            improved = False
+            for a, b in itertools.combinations(groups, 2):
+                for i, j in itertools.product(range(self.players), repeat=2):
+                    x, y = a[i], b[j]
+                    before = cost(x, a, x) + cost(y, b, y)
+                    after = cost(y, a, x) + cost(x, b, y)
+                    if after < before:
+                        a[i], b[j] = y, x
+                        improved = True
+            if not improved:
+                return
+
+    def _seat(self, group: list[int]) -> list[int]:
+        """The seating of ``group`` that evens out how often each bot holds each seat."""
+        seats = self.seats
+        best = min(
+            itertools.permutations(group),
+            key=lambda order: (
+                sum(seats[bot][seat] ** 2 for seat, bot in enumerate(order)), self.rng.random()
+            ),
+        )
+        return list(best)
