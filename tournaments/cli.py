@@ -379,7 +379,8 @@ def export_cmd(
 def replay_cmd(table_id: str) -> None:
     """Replay one table's deal trick by trick, with card symbols.
 
-    Table ids look like TOURNAMENT_ID-b0003-t1 (board 3, table 1).
+    Table ids look like TOURNAMENT_ID-b0003-t1 (board 3, table 1); in a competition they are
+    TOURNAMENT_ID- and 16 random hex digits, which say nothing about the board.
 
     The export's tables CSV lists them all.
     """

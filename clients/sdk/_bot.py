@@ -73,7 +73,8 @@ class Bot:
         """The arena rejected or replaced an answer (``table`` is None if it is unknown)."""
 
     def on_table_end(self, table: TableView, end: TableEnd) -> Any:
-        """The deal is over: ``end.result`` has the scores, ``end.deal`` every hand."""
+        """The deal is over: ``end.result`` has the scores, ``end.deal`` every hand (None in a
+        competition, whose boards are still being played at other tables)."""
 
     # --------------------------------------------------------------------------- internal
     def method_for(self, request: DecisionRequest) -> Any:
