@@ -22,7 +22,7 @@ class Seating(StrEnum):
 
     @property
     def safe(self) -> bool:
-        """Whether a bot that remembers everything it was sent learns nothing about its deals.
+        """Whether a bot that remembers everything it is sent still learns no hand but its own.
 
         Only competition seating is: no bot plays a board twice, table ids say nothing about the
         board, a bot's TableEnd carries the result and scores but not the deal, and the seed stays
@@ -31,9 +31,6 @@ class Seating(StrEnum):
         one's own bots and wrong for a competition between strangers.
         """
         return self is Seating.COMPETITION
-
-
-SAFE_SEATINGS = tuple(s for s in Seating if s.safe)
 
 
 def seed_for(seating: Seating, given: int | None) -> int:
