@@ -8,7 +8,8 @@
 The end-to-end test plays a competition over a real gRPC server against spies: raw protocol
 clients that keep every message they receive. None may hold, at any time, a hand of a board
 that was not its own, nor see a seed. The same checks run on a rotation tournament find the
-leaks the issue describes, which shows they can fail.
+leaks the issue describes, which shows they can fail. SDK bots play a competition too, and
+get each result without its deal.
 """
 
 from __future__ import annotations
@@ -35,9 +36,11 @@ from arena.rules import DealRecord
 from arena.storage.bots import BotRegistry
 from arena.storage.db import make_engine
 from arena.storage.models import TournamentStatus
-from arena.table import TableRunner
+from arena.table import TableEnd, TableRunner
 from arena.transport import convert
 from arena.transport.server import ArenaServer
+from clients.random_bot import RandomBot
+from clients.sdk import ArenaClient, Backoff, TableView
 from tests.table.fakes import FakeSeat, players_of
 from tournaments import cli as cli_module
 from tournaments.export import export_tournament
@@ -444,3 +447,42 @@ async def test_the_same_spies_in_rotation_hold_the_other_hands(tmp_path: Path) -
     assert any("names board" in f for f in found)
     assert any("in the TableEnd" in f for f in found)
     assert any("at its first decision" in f for f in found), found
+
+
+class RememberingBot(RandomBot):
+    """An SDK bot that keeps every TableEnd it is given."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.ends: list[TableEnd] = []
+
+    def on_table_end(self, table: TableView, end: TableEnd) -> None:
+        self.ends.append(end)
+
+
+async def test_sdk_bots_play_a_competition_and_get_results_without_deals(tmp_path: Path) -> None:
+    store = TournamentStore(make_engine(f"sqlite:///{tmp_path}/arena.db"))
+    registry = BotRegistry(store.engine)
+    registered = [registry.register(f"sdk-{i}") for i in range(8)]
+    tid = store.create(TournamentSettings(
+        name="sdk", bots=tuple(bot.id for bot, _ in registered), seating=Seating.COMPETITION,
+        boards=3, per_decision=10.0,
+    ))
+    server = ArenaServer(BotRegistry(store.engine))
+    bots = [RememberingBot(seed=i) for i in range(8)]
+    async with trio.open_nursery() as nursery:
+        port = await nursery.start(server.serve)
+        for bot, (_, token) in zip(bots, registered, strict=True):
+            client = ArenaClient(bot, f"127.0.0.1:{port}", token, max_tables=4,
+                                 backoff=Backoff(0.05, 0.2))
+            await nursery.start(client.run)
+        with trio.fail_after(120):
+            standings = await TournamentRunner(store, server, tid, concurrency=6).run()
+        nursery.cancel_scope.cancel()
+    assert len(standings.rows) == 8
+    scores = {t.id: tuple(s.score for s in seats) for t, seats in store.tables(tid)}
+    for bot in bots:
+        assert len(bot.ends) == 3
+        for end in bot.ends:
+            assert (end.deal, end.record, end.discard, end.revealed) == (None, None, (), False)
+            assert end.result.scores == scores[end.table_id]
