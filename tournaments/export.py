@@ -133,6 +133,8 @@ def export_tournament(store: TournamentStore, tournament_id: str, folder: Path) 
         writer3.writerow(["table_id", "index", "seat", "action", "seconds", "infraction",
                           "reason"])
         for t, _ in tables:
+            if shown is not None and t.board_number not in shown:
+                continue  # the cards played tell the hands of a board still being played
             for d in store.decisions(t.id):
                 writer3.writerow([d.table_id, d.index, d.seat, d.action, d.seconds,
                                   d.infraction or "", d.reason or ""])

@@ -14,6 +14,7 @@ get each result without its deal.
 
 from __future__ import annotations
 
+import csv
 import itertools
 import json
 import queue
@@ -190,11 +191,16 @@ async def test_the_seed_and_unfinished_boards_stay_secret_until_the_end(
     boards = {b.number: b for b in store.boards(tid)}
 
     def exported() -> dict[str, Any]:
-        path = export_tournament(store, tid, tmp_path)[0]
-        text = path.read_text()
+        paths = export_tournament(store, tid, tmp_path)
+        text = paths[0].read_text()
         data: dict[str, Any] = json.loads(text)
         data["text"] = text
+        with paths[3].open() as handle:  # the decisions: the cards each seat played
+            played = {row["table_id"] for row in csv.DictReader(handle)}
+        data["boards with decisions"] = {board for t, board in ids.items() if t in played}
         return data
+
+    ids = {t.id: t.board_number for t, _ in store.tables(tid)}
 
     store.set_status(tid, TournamentStatus.RUNNING)
     await play(store, tid, tables=3)  # board 0 at both its tables, board 1 at one of two
@@ -205,6 +211,7 @@ async def test_the_seed_and_unfinished_boards_stay_secret_until_the_end(
     assert [b["number"] for b in data["boards"]] == [0]
     records = {t["board"]: t["record"] is not None for t in data["tables"] if t["status"] == "done"}
     assert records == {0: True, 1: False}
+    assert data["boards with decisions"] == {0}
     assert "1234567" not in data["text"]
     for number in (1, 2):
         assert boards[number].deal_seed not in data["text"]
@@ -219,6 +226,7 @@ async def test_the_seed_and_unfinished_boards_stay_secret_until_the_end(
     assert data["tournament"]["settings"]["seed"] == "1234567"
     assert [b["number"] for b in data["boards"]] == [0, 1, 2]
     assert all(t["record"] is not None for t in data["tables"])
+    assert data["boards with decisions"] == {0, 1, 2}
     # Anyone can now re-deal the boards from the seed and check them.
     settings = TournamentSettings.from_json(store.tournament(tid).settings_json)
     for board in data["boards"]:
