@@ -30,6 +30,9 @@ from typing import Any
 import grpc
 import pytest
 import trio
+from hypothesis import given
+from hypothesis import settings as examples
+from hypothesis import strategies as st
 
 from arena.proto_gen.tarot_arena.v1 import arena_pb2 as pb
 from arena.proto_gen.tarot_arena.v1 import arena_pb2_grpc as pb_grpc
@@ -86,6 +89,19 @@ def test_no_bot_plays_a_board_twice_and_the_schedule_is_balanced(
     counts = [meets[frozenset(pair)] for pair in itertools.combinations(names, 2)]
     assert min(counts) > 0
     assert max(counts) - min(counts) <= max(4, 0.3 * max(counts)), counts
+
+
+@examples(max_examples=60, deadline=None)
+@given(st.data())
+def test_no_bot_plays_a_board_twice_at_any_size(data: st.DataObject) -> None:
+    players = data.draw(st.sampled_from([3, 4, 5]))
+    bots = data.draw(st.integers(2 * players, 40))
+    tables = data.draw(st.integers(2, bots // players))
+    seed = data.draw(st.integers(0, 2**64 - 1))
+    plans = competition([f"b{i}" for i in range(bots)], players, 5, tables, seed)
+    for board in range(5):
+        seated = [bot for p in plans if p.board == board for bot in p.bots]
+        assert len(seated) == len(set(seated)) == tables * players
 
 
 def test_competition_is_deterministic_from_the_seed() -> None:
