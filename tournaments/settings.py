@@ -139,7 +139,8 @@ class TournamentSettings:
                     f"bot), got {n}"]
         most = n // players
         if self.tables_per_board is not None and not 2 <= self.tables_per_board <= most:
-            return [f"tables per board must be 2..{most} with {n} bots in competition seating "
+            allowed = "2" if most == 2 else f"2..{most}"
+            return [f"tables per board must be {allowed} with {n} bots in competition seating "
                     f"(no bot plays a board twice), got {self.tables_per_board}"]
         return []
 

@@ -122,8 +122,9 @@ def test_competition_plays_as_many_tables_as_fit_by_default() -> None:
         ({"bots": tuple("abcdefg")}, r"at least 8 bots \(2 x 4 players.*got 7$"),
         ({"bots": tuple("abcde"), "players": 3}, "at least 6 bots"),
         ({"bots": tuple("abcdefghijk"), "tables_per_board": 3},
-         r"tables per board must be 2\.\.2 with 11 bots .*no bot plays a board twice"),
-        ({"bots": tuple("abcdefgh"), "tables_per_board": 1}, r"must be 2\.\.2"),
+         r"tables per board must be 2 with 11 bots .*no bot plays a board twice\), got 3$"),
+        ({"bots": tuple("abcdefgh"), "tables_per_board": 1}, r"must be 2 with 8 bots"),
+        ({"bots": tuple("abcdefghijkl"), "tables_per_board": 4}, r"must be 2\.\.3 with 12"),
     ],
 )
 def test_impossible_competitions_are_refused_in_one_line(
