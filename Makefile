@@ -34,7 +34,9 @@ clean:
 
 proto: $(STAMP)
 	$(PY) -m grpc_tools.protoc -I proto --python_out=arena/proto_gen --pyi_out=arena/proto_gen \
-		--grpc_python_out=arena/proto_gen proto/tarot_arena/v1/arena.proto
+		--grpc_python_out=arena/proto_gen \
+		--descriptor_set_out=arena/proto_gen/tarot_arena/v1/arena.binpb --include_source_info \
+		proto/tarot_arena/v1/arena.proto
 	$(PY) scripts/fix_proto_imports.py arena/proto_gen
 
 # Write a new schema migration after changing arena/storage/models.py: make migration m="why"
