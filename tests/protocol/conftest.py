@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 import trio
@@ -57,8 +58,8 @@ class Arena:
 
 
 @pytest.fixture
-async def arena(nursery: trio.Nursery) -> Arena:
-    registry = BotRegistry(make_engine("sqlite://"))
+async def arena(nursery: trio.Nursery, tmp_path: Path) -> Arena:
+    registry = BotRegistry(make_engine(f"sqlite:///{tmp_path}/arena.db"))
     server = ArenaServer(registry, admin_token="admin-token")
     port = await nursery.start(server.serve)
     return Arena(server, registry, port, nursery)
