@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install demo test lint typecheck bench proto migration clean
+.PHONY: install demo test lint typecheck bench proto migration clean node
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -13,6 +13,10 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 install: $(STAMP)
+
+# The Node.js bot of the test suite (tests/node): its npm packages, exactly as locked.
+node:
+	cd tests/node && npm ci --no-audit --no-fund
 
 demo: $(STAMP)
 	$(PY) -m tournaments.cli demo
@@ -30,7 +34,7 @@ bench: $(STAMP)
 	$(PY) -m bench.engine
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis tests/node/node_modules
 
 proto: $(STAMP)
 	$(PY) -m grpc_tools.protoc -I proto --python_out=arena/proto_gen --pyi_out=arena/proto_gen \

@@ -4,8 +4,8 @@ descriptors carry the .proto's comments, so a reflection client shows the docume
 from __future__ import annotations
 
 import grpc
-import trio
 import pytest
+import trio
 from google.protobuf import descriptor_pb2
 from grpc_reflection.v1alpha import reflection_pb2 as rpb
 
