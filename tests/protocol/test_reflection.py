@@ -66,3 +66,32 @@ async def test_reflection_serves_the_protocol_with_its_comments(
         rpb.ServerReflectionRequest(file_by_filename="grpc_health/v1/health.proto"))
     (health,) = by_name.file_descriptor_response.file_descriptor_proto
     assert descriptor_pb2.FileDescriptorProto.FromString(health).package == "grpc.health.v1"
+
+
+def test_the_shipped_descriptor_set_matches_the_generated_code() -> None:
+    """``make proto`` writes both: a descriptor set older than the code would serve stale
+    documentation (or none for new messages)."""
+    from arena.proto_gen.tarot_arena.v1 import arena_pb2
+    from arena.transport.reflection import documented_files
+
+    documented = descriptor_pb2.FileDescriptorProto.FromString(
+        documented_files()[arena_pb2.DESCRIPTOR.name])
+    assert documented.source_code_info.location
+    documented.ClearField("source_code_info")
+    generated = descriptor_pb2.FileDescriptorProto()
+    arena_pb2.DESCRIPTOR.CopyToProto(generated)
+    assert without_json_names(documented) == without_json_names(generated)
+
+
+def without_json_names(file: descriptor_pb2.FileDescriptorProto
+                       ) -> descriptor_pb2.FileDescriptorProto:
+    """protoc writes each field's json_name into a descriptor set, not into generated code."""
+    def strip(message: descriptor_pb2.DescriptorProto) -> None:
+        for field in message.field:
+            field.ClearField("json_name")
+        for nested in message.nested_type:
+            strip(nested)
+
+    for message in file.message_type:
+        strip(message)
+    return file
