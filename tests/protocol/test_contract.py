@@ -214,3 +214,28 @@ async def test_events_go_out_only_with_the_seat_s_next_request_notice_or_table_e
             if "event" in kinds:
                 last_event = max(i for i, k in enumerate(kinds) if k == "event")
                 assert flushing & set(kinds[last_event + 1:]), kinds
+
+
+async def test_a_message_other_than_a_decision_is_noticed_as_unknown_without_seat_or_request(
+    arena: Arena
+) -> None:
+    sent: list[pb.BotMessage] = []
+
+    def hello_again(bot: RawBot, request: pb.DecisionRequest) -> list[pb.BotMessage]:
+        extra = [] if sent else [pb.BotMessage(hello=pb.Hello(token="x"))]
+        sent.extend(extra)
+        return [*extra, *first_legal(bot, request)]
+
+    ids, bots = [], []
+    for i in range(3):
+        bot_id, token = arena.register(f"bot{i}")
+        ids.append(bot_id)
+        bots.append(RawBot(arena.target, token, hello_again if i == 0 else first_legal))
+        arena.start(bots[-1])
+    outcome = await arena.play("hello-again", ids, seed=2)
+    assert outcome.infractions == []
+    await trio.sleep(0.2)
+    (notice,) = [m.notice for m in bots[0].messages("notice")]
+    assert notice.kind == pb.UNKNOWN_REQUEST
+    assert (notice.table_id, notice.request_id) == ("", 0)
+    assert not notice.HasField("seat") and not notice.HasField("fallback")
