@@ -152,6 +152,7 @@ class ArenaClient:
         self.stay = stay
         self.welcome: Welcome | None = None
         self.goodbye: Goodbye | None = None
+        self._goodbye_on: int | None = None
         self.tables: dict[tuple[str, int], TableView] = {}
         self.connections = 0
         self._stream: Stream | None = None
@@ -182,7 +183,6 @@ class ArenaClient:
         failures = 0
         while True:
             stream = Stream(self.server, hello, CHANNEL_OPTIONS)
-            self.goodbye = None
             try:
                 ended = await self._receive(stream, task_status)
             finally:
@@ -192,7 +192,7 @@ class ArenaClient:
                     await stream.aclose(CLOSE_GRACE)
             if ended.code in FATAL_CODES:
                 return ArenaRejectedError(ended.code, ended.details)
-            goodbye = self.goodbye
+            goodbye = self.goodbye if self._goodbye_on == stream.id else None
             idle = goodbye is not None and goodbye.reason is GoodbyeReason.NO_MORE_WORK
             if idle and not self.stay:
                 assert goodbye is not None
@@ -226,6 +226,7 @@ class ArenaClient:
                     self._on_welcome(stream, message, task_status)
                 elif isinstance(message, Goodbye):
                     self.goodbye = message
+                    self._goodbye_on = stream.id
                 else:
                     await self._dispatch(stream, message)
         return StreamEnded(grpc.StatusCode.CANCELLED, "closed by the client")
