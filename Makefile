@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install demo test lint typecheck bench proto migration clean
+.PHONY: install demo test lint typecheck bench proto migration clean node
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -13,6 +13,10 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 install: $(STAMP)
+
+# The Node.js bot of the test suite (tests/node): its npm packages, exactly as locked.
+node:
+	cd tests/node && npm ci --no-audit --no-fund
 
 demo: $(STAMP)
 	$(PY) -m tournaments.cli demo
@@ -30,11 +34,13 @@ bench: $(STAMP)
 	$(PY) -m bench.engine
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis tests/node/node_modules
 
 proto: $(STAMP)
 	$(PY) -m grpc_tools.protoc -I proto --python_out=arena/proto_gen --pyi_out=arena/proto_gen \
-		--grpc_python_out=arena/proto_gen proto/tarot_arena/v1/arena.proto
+		--grpc_python_out=arena/proto_gen \
+		--descriptor_set_out=arena/proto_gen/tarot_arena/v1/arena.binpb --include_source_info \
+		proto/tarot_arena/v1/arena.proto
 	$(PY) scripts/fix_proto_imports.py arena/proto_gen
 
 # Write a new schema migration after changing arena/storage/models.py: make migration m="why"

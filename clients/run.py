@@ -1,14 +1,17 @@
 """Run any SDK bot from the command line.
 
     python -m clients.run --server HOST:PORT --token TOKEN --bot module.path:ClassName \\
-        [--max-tables N] [--name NAME] [--bot-args JSON] [--connect-timeout SECONDS]
+        [--max-tables N] [--name NAME] [--bot-args JSON] [--connect-timeout SECONDS] [--stay]
 
 The token may come from ``TAROT_ARENA_TOKEN`` instead, so that it stays out of ``ps`` output and
 shell history. ``--bot`` names a :class:`~clients.sdk.Bot` subclass or factory (called with the
 keyword arguments of ``--bot-args``) or a bot instance. If the arena accepts no connection
 within ``--connect-timeout`` seconds (default 30; 0: keep trying), it gives up with exit status
-1; once connected, a lost connection is always retried. Ctrl-C or SIGTERM closes the connection
-and exits 0; any error is one line on stderr and a non-zero exit, not a traceback.
+1; once connected, a lost connection is always retried (backoff from 0.25 s doubling to 30 s,
+with jitter), and so is an arena that says it is stopping. When the arena says it has no more
+work for the bot (its tournaments are over), it exits 0; ``--stay`` keeps it connected, waiting
+for the next tournament. Ctrl-C or SIGTERM closes the connection and exits 0; any error is one
+line on stderr and a non-zero exit, not a traceback.
 """
 
 from __future__ import annotations
@@ -23,6 +26,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from clients.sdk import ArenaRejectedError, ArenaUnreachableError, Bot, run_bot
+
+log = logging.getLogger("clients.run")
 
 TOKEN_ENV = "TAROT_ARENA_TOKEN"
 EXIT_UNREACHABLE = 1
@@ -80,6 +85,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--connect-timeout", type=float, default=30.0, metavar="SECONDS",
                         help="give up if the arena accepts no connection within this time "
                              "(0: keep trying; default: %(default)g)")
+    parser.add_argument("--stay", action="store_true",
+                        help="keep waiting for the next tournament when the arena has no more "
+                             "work for this bot (default: exit 0)")
     parser.add_argument("--log-level", default="INFO",
                         choices=["DEBUG", "INFO", "WARNING", "ERROR"])
     return parser.parse_args(argv)
@@ -102,8 +110,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not args.connect_timeout >= 0:  # also NaN
             raise UsageError(f"--connect-timeout must be 0 or more, got {args.connect_timeout:g}")
         bot = load_bot(args.bot, kwargs)
-        run_bot(bot, args.server, token, max_tables=args.max_tables, name=args.name,
-                version=args.version, connect_timeout=args.connect_timeout or None)
+        goodbye = run_bot(bot, args.server, token, max_tables=args.max_tables, name=args.name,
+                          version=args.version, connect_timeout=args.connect_timeout or None,
+                          stay=args.stay)
+        if goodbye is not None:
+            log.info("no more work from the arena%s: exiting",
+                     f" ({goodbye.message})" if goodbye.message else "")
     except (UsageError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE

@@ -402,6 +402,9 @@ def bot_cmd(
     connect_timeout: Annotated[float, typer.Option(
         help="Give up if the arena accepts no connection within this many seconds (0: keep "
              "trying). Once connected, a lost connection is always retried.")] = 30.0,
+    stay: Annotated[bool, typer.Option(
+        "--stay", help="Keep waiting for the next tournament when the arena has no more work "
+                       "for this bot (default: exit 0).")] = False,
 ) -> None:
     """Run any SDK bot from a module path."""
     module, sep, attr = spec.partition(":")
@@ -417,6 +420,8 @@ def bot_cmd(
             "--connect-timeout", repr(connect_timeout)]
     if name:
         args += ["--name", name]
+    if stay:
+        args.append("--stay")
     # the bot's INFO log (connected, tables played) as with python -m clients.run
     logging.getLogger().setLevel(logging.DEBUG if _state["debug"] else logging.INFO)
     code = run_bot_main(args)

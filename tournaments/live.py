@@ -18,7 +18,7 @@ from rich.progress import (
 )
 
 from arena.storage.bots import BotRegistry
-from arena.storage.models import TournamentStatus
+from arena.storage.models import TableStatus, TournamentStatus
 from arena.transport.server import ArenaServer
 
 from .duplicate import Standings
@@ -98,6 +98,7 @@ def run_tournament_live(
             standings = await run_with_progress(
                 store, server, tournament_id, concurrency, seat_timeout, console
             )
+            await dismiss_if_done(server, store, tournament_id, keep_busy=False)
             nursery.cancel_scope.cancel()
         return standings
 
@@ -132,11 +133,41 @@ def serve_forever(
                         continue
                     console.print(f"running tournament {tournament.id} "
                                   f"({escape(tournament.name)})")
+                    settings = await trio.to_thread.run_sync(store.settings, tournament.id)
+                    server.expect(settings.bots)
                     await run_with_progress(store, server, tournament.id, concurrency,
                                             3600.0, console)
+                    await dismiss_if_done(server, store, tournament.id, keep_busy=True)
                 await trio.sleep(poll)
 
     try:
         trio.run(main)
     except* KeyboardInterrupt:  # trio may wrap it in an exception group
         console.print("stopped")
+
+
+async def dismiss_if_done(
+    server: ArenaServer, store: TournamentStore, tournament_id: str, *, keep_busy: bool
+) -> None:
+    """Once a tournament has no table left, tell its bots (so that they can exit rather than
+    reconnect forever): all of them when the arena stops next (``tournament run``), or, when
+    it goes on serving (``keep_busy``), those no unfinished tournament has a table for."""
+    progress = await trio.to_thread.run_sync(store.progress, tournament_id)
+    if progress.pending or progress.running:
+        return
+    settings = await trio.to_thread.run_sync(store.settings, tournament_id)
+    busy = await trio.to_thread.run_sync(bots_with_tables_left, store) if keep_busy else set()
+    server.dismiss([bot for bot in settings.bots if bot not in busy],
+                   f"tournament {tournament_id} ({settings.name}) is over")
+
+
+def bots_with_tables_left(store: TournamentStore) -> set[str]:
+    """Bots seated at a table not yet played in any unfinished tournament."""
+    busy: set[str] = set()
+    for tournament in store.list():
+        if tournament.status is TournamentStatus.FINISHED:
+            continue
+        for table, seats in store.tables(tournament.id):
+            if table.status != TableStatus.DONE:
+                busy.update(seat.bot_id for seat in seats)
+    return busy

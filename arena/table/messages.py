@@ -163,7 +163,8 @@ Answer = Action | Malformed
 @dataclass(frozen=True, slots=True)
 class Notice:
     table_id: str
-    seat: int
+    seat: int | None
+    """None only in a notice decoded from the wire that concerns no seat of the bot."""
     request_id: int
     kind: InfractionKind
     message: str

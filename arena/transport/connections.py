@@ -141,7 +141,7 @@ class BotConnection:
                     "this connection: answer dropped")
         self.post(wire.serialize(pb.ArenaMessage(notice=pb.Notice(
             table_id=decision.table_id[:200], request_id=decision.request_id,
-            kind=convert.infraction_kind_to_pb(kind), message=text, seat=asked or 0,
+            kind=convert.infraction_kind_to_pb(kind), message=text, seat=asked,
         ))))
 
 

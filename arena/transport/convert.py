@@ -8,6 +8,7 @@ reason, which the table runner records as an infraction.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 from typing import Final
 
 from arena.proto_gen.tarot_arena.v1 import arena_pb2 as pb
@@ -79,7 +80,25 @@ class Welcome:
     """The arena may send several messages as one MessageBatch (see :func:`unbatch`)."""
 
 
-DecodedArenaMessage = Welcome | TableStart | TableEvent | DecisionRequest | Notice | TableEnd
+class GoodbyeReason(Enum):
+    NO_MORE_WORK = "no-more-work"
+    """No tournament the arena runs has a table left for the bot: its work is done."""
+    ARENA_STOPPING = "arena-stopping"
+    """The arena is shutting down; unfinished work may resume when it is back."""
+
+
+@dataclass(frozen=True, slots=True)
+class Goodbye:
+    """The arena's last message on a stream, which it then ends with OK: it tells a bot whether
+    to exit (no more work) or to reconnect (the arena is stopping)."""
+
+    reason: GoodbyeReason
+    message: str = ""
+
+
+DecodedArenaMessage = (
+    Welcome | TableStart | TableEvent | DecisionRequest | Notice | TableEnd | Goodbye
+)
 """What a bot receives, decoded (see :func:`arena_message_from_pb`)."""
 
 _CONTRACT_TO_PB: Final = {
@@ -115,6 +134,11 @@ _INFRACTION_TO_PB: Final = {
     InfractionKind.UNKNOWN_REQUEST: pb.UNKNOWN_REQUEST,
 }
 _INFRACTION_FROM_PB: Final = {v: k for k, v in _INFRACTION_TO_PB.items()}
+_GOODBYE_TO_PB: Final = {
+    GoodbyeReason.NO_MORE_WORK: pb.Goodbye.NO_MORE_WORK,
+    GoodbyeReason.ARENA_STOPPING: pb.Goodbye.ARENA_STOPPING,
+}
+_GOODBYE_FROM_PB: Final = {v: k for k, v in _GOODBYE_TO_PB.items()}
 _OUTCOME_TO_PB: Final = {
     DealOutcome.PLAYED: pb.PLAYED, DealOutcome.ALL_PASSED: pb.ALL_PASSED,
     DealOutcome.PETIT_SEC: pb.PETIT_SEC,
@@ -197,7 +221,29 @@ def options_from_pb(message: pb.TableOptions) -> TableOptions:
 
 
 def trick_to_pb(trick: Trick, index: int) -> pb.Trick:
+    """A finished trick: leader and winner are always present, seat 0 included."""
     return pb.Trick(leader=trick.leader, cards=trick.cards, winner=trick.winner, index=index)
+
+
+def current_trick_to_pb(current: tuple[tuple[int, int], ...], index: int) -> pb.Trick:
+    """The trick being played, as ``(seat, card)`` pairs: no winner yet, and no leader until
+    its first card (0 would name seat 0)."""
+    return pb.Trick(leader=current[0][0] if current else None, cards=[c for _, c in current],
+                    index=index)
+
+
+def trick_from_pb(message: pb.Trick) -> Trick:
+    """A finished trick (in ``SeatView.tricks`` or ``TableEvent.trick_won``); ValueError if it
+    has no winner. An arena older than the ``optional`` markers left a winner 0 unset, which
+    reads as 0 here when the trick is complete, so both decode alike."""
+    if not message.HasField("winner") and not message.cards:
+        raise ValueError(f"trick {message.index} has no winner: it is not finished")
+    return Trick(message.leader, tuple(message.cards), message.winner)
+
+
+def _optional(message: pb.SeatView, field: str, flag: bool) -> int | None:
+    """An ``optional`` field of a view, also read from its has_* flag (set alike)."""
+    return getattr(message, field) if flag or message.HasField(field) else None
 
 
 def poignee_to_pb(poignee: ShownPoignee) -> pb.ShownPoignee:
@@ -218,23 +264,20 @@ def view_to_pb(view: Observation) -> pb.SeatView:
         bids=[pb.SeatAction(seat=s, action=action_to_pb(a)) for s, a in view.bids],
         has_contract=view.contract is not None,
         contract=_CONTRACT_TO_PB[view.contract] if view.contract else pb.CONTRACT_UNSPECIFIED,
-        taker=view.taker or 0,
+        taker=view.taker if view.contract is not None else None,
         has_called_card=view.called_card is not None,
-        called_card=view.called_card or 0,
+        called_card=view.called_card,
         partner_revealed=view.partner_known,
-        partner=(view.partner if view.partner is not None else view.taker or 0)
-        if view.partner_known else 0,
+        partner=(view.partner if view.partner is not None else view.taker)
+        if view.partner_known else None,
         chien=view.chien or (),
         discard=view.discard or (),
         discarded_trumps=view.discarded_trumps,
         chelem_announced=view.chelem_announced,
         poignees=[poignee_to_pb(p) for p in view.poignees],
         tricks=[trick_to_pb(t, i) for i, t in enumerate(view.tricks)],
-        current_trick=pb.Trick(
-            leader=current[0][0] if current else 0, cards=[c for _, c in current],
-            index=len(view.tricks),
-        ),
-        to_act=view.to_act or 0,
+        current_trick=current_trick_to_pb(current, len(view.tricks)),
+        to_act=view.to_act,
         has_to_act=view.to_act is not None,
     )
     return message
@@ -246,27 +289,28 @@ def view_from_pb(
     """A seat's view as the bot receives it (no legal actions, result or revealed deal)."""
     current = message.current_trick
     n = options.players
+    taker = _optional(message, "taker", message.has_contract)
+    partner = _optional(message, "partner", message.partner_revealed)
     return Observation(
         seat=seat,
         options=options,
         dealer=dealer,
         phase=_PHASE_FROM_PB[message.phase],
-        to_act=message.to_act if message.has_to_act else None,
+        to_act=_optional(message, "to_act", message.has_to_act),
         hand=tuple(message.hand),
         legal_actions=(),
         bids=tuple((b.seat, action_or_raise(b.action)) for b in message.bids),
         contract=_CONTRACT_FROM_PB[message.contract] if message.has_contract else None,
-        taker=message.taker if message.has_contract else None,
-        called_card=message.called_card if message.has_called_card else None,
-        partner=message.partner
-        if message.partner_revealed and message.partner != message.taker else None,
+        taker=taker,
+        called_card=_optional(message, "called_card", message.has_called_card),
+        partner=partner if partner != taker else None,
         partner_known=message.partner_revealed,
         chien=tuple(message.chien) or None,
         discard=tuple(message.discard) or None,
         discarded_trumps=tuple(message.discarded_trumps),
         chelem_announced=message.chelem_announced,
         poignees=tuple(poignee_from_pb(p) for p in message.poignees),
-        tricks=tuple(Trick(t.leader, tuple(t.cards), t.winner) for t in message.tricks),
+        tricks=tuple(trick_from_pb(t) for t in message.tricks),
         current_trick=tuple(
             ((current.leader + i) % n, c) for i, c in enumerate(current.cards)
         ),
@@ -360,8 +404,7 @@ def event_from_pb(message: pb.TableEvent) -> Event:
     if kind == "card_played":
         return CardPlayed(message.card_played.seat, message.card_played.action.play)
     if kind == "trick_won":
-        t = message.trick_won
-        return TrickWon(t.index, Trick(t.leader, tuple(t.cards), t.winner))
+        return TrickWon(message.trick_won.index, trick_from_pb(message.trick_won))
     if kind == "bid":
         return BidMade(message.bid.seat, action_or_raise(message.bid.action))
     if kind == "card_called":
@@ -431,14 +474,27 @@ def notice_to_pb(notice: Notice) -> pb.ArenaMessage:
 
 
 def notice_from_pb(message: pb.Notice) -> Notice:
-    """Raises ValueError for an infraction kind this version does not know."""
+    """Raises ValueError for an infraction kind this version does not know. The seat is None
+    when the notice concerns no seat of the bot (an answer to an unknown request)."""
     kind = _INFRACTION_FROM_PB.get(message.kind)
     if kind is None:
         raise ValueError(f"unknown infraction kind {message.kind}")
     fallback = action_or_raise(message.fallback) if message.HasField("fallback") else None
-    return Notice(
-        message.table_id, message.seat, message.request_id, kind, message.message, fallback
-    )
+    seat = message.seat if message.HasField("seat") else None
+    return Notice(message.table_id, seat, message.request_id, kind, message.message, fallback)
+
+
+def goodbye_to_pb(goodbye: Goodbye) -> pb.ArenaMessage:
+    return pb.ArenaMessage(goodbye=pb.Goodbye(
+        reason=_GOODBYE_TO_PB[goodbye.reason], message=goodbye.message,
+    ))
+
+
+def goodbye_from_pb(message: pb.Goodbye) -> Goodbye:
+    """An unknown reason (a newer arena) reads as ARENA_STOPPING: reconnecting is the safe
+    answer, since a bot with no work is told so again."""
+    reason = _GOODBYE_FROM_PB.get(message.reason, GoodbyeReason.ARENA_STOPPING)
+    return Goodbye(reason, message.message)
 
 
 def infraction_kind_to_pb(kind: InfractionKind) -> pb.InfractionKind.ValueType:
@@ -541,6 +597,8 @@ def arena_message_from_pb(message: pb.ArenaMessage) -> DecodedArenaMessage:
         return end_from_pb(message.table_end)
     if kind == "welcome":
         return welcome_from_pb(message.welcome)
+    if kind == "goodbye":
+        return goodbye_from_pb(message.goodbye)
     raise ValueError(f"unknown arena message kind {kind!r}")
 
 
@@ -555,6 +613,8 @@ def describe_action(message: pb.Action) -> str:
 __all__ = [
     "PROTOCOL_VERSION",
     "DecodedArenaMessage",
+    "Goodbye",
+    "GoodbyeReason",
     "Welcome",
     "action_from_pb",
     "action_or_raise",
@@ -565,6 +625,8 @@ __all__ = [
     "end_to_pb",
     "event_from_pb",
     "event_to_pb",
+    "goodbye_from_pb",
+    "goodbye_to_pb",
     "hello_to_pb",
     "infraction_kind_from_pb",
     "infraction_kind_to_pb",
@@ -578,6 +640,7 @@ __all__ = [
     "start_to_pb",
     "table_end_message",
     "table_event_from_pb",
+    "trick_from_pb",
     "unbatch",
     "view_from_pb",
     "view_to_pb",

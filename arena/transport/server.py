@@ -24,7 +24,6 @@ from typing import Any, Final
 import grpc
 import trio
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection
 
 from arena.proto_gen.tarot_arena.v1 import arena_pb2 as pb
 from arena.proto_gen.tarot_arena.v1 import arena_pb2_grpc as pb_grpc
@@ -32,8 +31,10 @@ from arena.rules import Deal, TableOptions
 from arena.storage.bots import BotRegistry, BotSummary
 from arena.table import PlayerInfo, TableOutcome, TableRunner, TimeControl
 
+from . import convert, wire
 from .bridge import Bridge
 from .connections import BotConnection, BotNotConnectedError, Outbox, RemoteSeat
+from .reflection import enable_reflection
 from .services import AdminService, BotService, add_bot_service
 
 log = logging.getLogger(__name__)
@@ -62,6 +63,8 @@ class ArenaServer:
         self.orphans: dict[str, list[RemoteSeat]] = {}
         self.revoked: set[str] = set()
         self.undelivered: dict[str, collections.deque[bytes]] = {}
+        self.dismissed: dict[str, str] = {}
+        """Bots told their work is done -> why; until :meth:`expect` calls them back."""
         self.bridge: Bridge | None = None
         self._tables = 0
         self._changed = trio.Event()
@@ -83,7 +86,9 @@ class ArenaServer:
             try:
                 await trio.sleep_forever()
             finally:
+                stopping = _goodbye(convert.GoodbyeReason.ARENA_STOPPING, "the arena is stopping")
                 for connection in list(self.connections.values()):
+                    connection.post(stopping)
                     connection.close()
                 if stop:
                     bridge.to_asyncio(stop[0].set)
@@ -115,9 +120,8 @@ class ArenaServer:
             pb.DESCRIPTOR.services_by_name["BotService"].full_name,
             pb.DESCRIPTOR.services_by_name["AdminService"].full_name,
             health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
-            reflection.SERVICE_NAME,
         )
-        reflection.enable_server_reflection(names, server)
+        enable_reflection(names, server)
         try:
             port = server.add_insecure_port(f"{self.host}:{self.port}")
         except RuntimeError:
@@ -236,7 +240,34 @@ class ArenaServer:
                 orphans = self.orphans.get(remote.bot_id)
                 if orphans and remote in orphans:
                     orphans.remove(remote)
+            for remote in seats:
+                self._say_goodbye_if_dismissed(remote.connection)
             self._signal_change()
+
+    # ------------------------------------------------------------------------- dismissal
+    def dismiss(self, bot_ids: Sequence[str], why: str = "") -> None:
+        """Tell these bots that no tournament here has work left for them: each connection
+        gets a Goodbye(NO_MORE_WORK) once it plays no table, and the arena ends its stream with
+        OK, so that a bot can exit instead of reconnecting forever. A bot connecting again is
+        told the same at once, until :meth:`expect` calls for it again."""
+        for bot_id in bot_ids:
+            self.dismissed[bot_id] = why
+        for connection in list(self.connections.values()):
+            self._say_goodbye_if_dismissed(connection)
+
+    def expect(self, bot_ids: Sequence[str]) -> None:
+        """These bots have work again (a tournament seating them is about to run)."""
+        for bot_id in bot_ids:
+            self.dismissed.pop(bot_id, None)
+
+    def _say_goodbye_if_dismissed(self, connection: BotConnection) -> None:
+        why = self.dismissed.get(connection.bot_id)
+        if why is None or connection.closed or connection.seats:
+            return
+        if any(not seat.finished for seat in self.orphans.get(connection.bot_id, ())):
+            return  # a table of the bot waits for it to come back: it is not done
+        connection.post(_goodbye(convert.GoodbyeReason.NO_MORE_WORK, why))
+        connection.close()
 
     def _keep_undelivered(self, bot_id: str, message: bytes) -> None:
         """A TableEnd for a bot that is away: sent when it reconnects (the last few kept)."""
@@ -275,6 +306,7 @@ class ArenaServer:
             self.orphans[bot.id] = left
         for message in self.undelivered.pop(bot.id, ()):
             connection.post(message)
+        self._say_goodbye_if_dismissed(connection)
         self._signal_change()
         return connection
 
@@ -298,3 +330,7 @@ class ArenaServer:
             else:
                 self.orphans.setdefault(seat.bot_id, []).append(seat)
         self._signal_change()
+
+
+def _goodbye(reason: convert.GoodbyeReason, why: str) -> bytes:
+    return wire.serialize(convert.goodbye_to_pb(convert.Goodbye(reason, why)))

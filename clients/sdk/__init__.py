@@ -37,7 +37,7 @@ from arena.table.messages import (
     TrickWon,
     TrumpDiscarded,
 )
-from arena.transport.convert import Welcome
+from arena.transport.convert import Goodbye, GoodbyeReason, Welcome
 
 from ._bot import Bot, as_action
 from ._client import ArenaClient, ArenaRejectedError, ArenaUnreachableError, Backoff, run_bot
@@ -58,6 +58,8 @@ __all__ = [
     "ChienShown",
     "DecisionRequest",
     "Event",
+    "Goodbye",
+    "GoodbyeReason",
     "Notice",
     "PartnerRevealed",
     "Phase",

@@ -13,6 +13,10 @@ Why it is shaped this way:
   protocol version, malformed Hello) raises :class:`ArenaRejectedError` instead.
 - Cancellation is the way to stop (trio style): the stream is half-closed so that the arena
   ends it with OK, then cancelled if it does not within a short grace.
+- The arena says when the bot's work is done (a Goodbye with NO_MORE_WORK, then the stream
+  ends with OK): :meth:`ArenaClient.run` returns it instead of reconnecting, unless ``stay``
+  asks to wait for more work. A Goodbye because the arena is stopping is retried like a lost
+  connection: the arena may come back with unfinished work.
 """
 
 from __future__ import annotations
@@ -22,14 +26,14 @@ import logging
 import random
 import signal
 from dataclasses import dataclass
-from typing import Any, Final, NoReturn
+from typing import Any, Final
 
 import grpc
 import trio
 
 from arena.table.messages import DecisionRequest, Notice, TableEnd, TableEvent, TableStart
 from arena.transport import convert
-from arena.transport.convert import Welcome
+from arena.transport.convert import Goodbye, GoodbyeReason, Welcome
 
 from ._bot import Bot, as_action
 from ._link import Stream, StreamEnded
@@ -110,9 +114,12 @@ class ArenaClient:
     ready at once as one DecisionBatch: the bot sees no difference, and it saves most of the
     per-message cost on both sides.
 
+    ``stay`` keeps the client connected (reconnecting with backoff) after the arena said it
+    has no more work for the bot, to play the next tournament; otherwise :meth:`run` returns.
+
     ``tables`` holds the view of every (table_id, seat) in play; ``welcome`` the arena's last
-    Welcome; ``connections`` counts the streams the arena accepted (more than one after a
-    reconnection).
+    Welcome; ``goodbye`` its last Goodbye; ``connections`` counts the streams the arena
+    accepted (more than one after a reconnection).
     """
 
     def __init__(
@@ -127,6 +134,7 @@ class ArenaClient:
         backoff: Backoff | None = None,
         resume_grace: float = RESUME_GRACE,
         batching: bool = True,
+        stay: bool = False,
     ) -> None:
         if not token:
             raise ValueError("a bot token is needed (given once at registration)")
@@ -141,7 +149,10 @@ class ArenaClient:
         self.backoff = backoff or Backoff()
         self.resume_grace = resume_grace
         self.batching = batching
+        self.stay = stay
         self.welcome: Welcome | None = None
+        self.goodbye: Goodbye | None = None
+        self._goodbye_on: int | None = None
         self.tables: dict[tuple[str, int], TableView] = {}
         self.connections = 0
         self._stream: Stream | None = None
@@ -151,18 +162,21 @@ class ArenaClient:
         self._nursery: trio.Nursery | None = None
 
     # --------------------------------------------------------------------------- running
-    async def run(self, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> NoReturn:
+    async def run(self, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> Goodbye:
         """Connect, play, reconnect; ``task_status.started(welcome)`` on the first Welcome.
 
-        Raises :class:`ArenaRejectedError` when the arena refuses the connection.
+        Returns the arena's Goodbye once it has no more work for the bot (never with
+        ``stay``). Raises :class:`ArenaRejectedError` when the arena refuses the connection.
         """
         async with trio.open_nursery() as nursery:  # decisions and housekeeping tasks
             self._nursery = nursery
-            rejection = await self._connect_until_rejected(task_status)
+            outcome = await self._connect_until_done(task_status)
             nursery.cancel_scope.cancel()
-        raise rejection  # outside the nursery, so that it is not wrapped in an exception group
+        if isinstance(outcome, ArenaRejectedError):
+            raise outcome  # outside the nursery, so that it is not wrapped in a group
+        return outcome
 
-    async def _connect_until_rejected(self, task_status: Any) -> ArenaRejectedError:
+    async def _connect_until_done(self, task_status: Any) -> Goodbye | ArenaRejectedError:
         hello = convert.hello_to_pb(
             self.token, self.name, self.version, self.max_tables, self.batching
         )
@@ -178,14 +192,24 @@ class ArenaClient:
                     await stream.aclose(CLOSE_GRACE)
             if ended.code in FATAL_CODES:
                 return ArenaRejectedError(ended.code, ended.details)
-            if welcomed:
+            goodbye = self.goodbye if self._goodbye_on == stream.id else None
+            idle = goodbye is not None and goodbye.reason is GoodbyeReason.NO_MORE_WORK
+            if idle and not self.stay:
+                assert goodbye is not None
+                return goodbye
+            if welcomed and not idle:  # dismissed again and again: back off all the same
                 failures = 0
             delay = self.backoff.delay(failures, self._rng)
             failures += 1
-            why = "ended by the arena" if ended.code is grpc.StatusCode.OK else (
-                f"{ended.code.name}: {ended.details}" if ended.details else ended.code.name)
-            log.warning("connection to %s lost (%s); reconnecting in %.2f s", self.server, why,
-                        delay)
+            if goodbye is not None:
+                log.info("the arena said goodbye (%s%s); reconnecting in %.2f s",
+                         goodbye.reason.value, f": {goodbye.message}" if goodbye.message else "",
+                         delay)
+            else:
+                why = "ended by the arena" if ended.code is grpc.StatusCode.OK else (
+                    f"{ended.code.name}: {ended.details}" if ended.details else ended.code.name)
+                log.warning("connection to %s lost (%s); reconnecting in %.2f s", self.server,
+                            why, delay)
             await trio.sleep(delay)
 
     async def _receive(self, stream: Stream, task_status: Any) -> StreamEnded:
@@ -200,6 +224,9 @@ class ArenaClient:
                     continue
                 if isinstance(message, Welcome):
                     self._on_welcome(stream, message, task_status)
+                elif isinstance(message, Goodbye):
+                    self.goodbye = message
+                    self._goodbye_on = stream.id
                 else:
                     await self._dispatch(stream, message)
         return StreamEnded(grpc.StatusCode.CANCELLED, "closed by the client")
@@ -245,10 +272,11 @@ class ArenaClient:
         elif isinstance(message, TableStart):
             await self._on_start(stream, message)
         elif isinstance(message, Notice):
-            log.warning("arena notice, table %r seat %d request %d: %s: %s%s", message.table_id,
+            log.warning("arena notice, table %r seat %s request %d: %s: %s%s", message.table_id,
                         message.seat, message.request_id, message.kind.value, message.message,
                         f" (played {message.fallback})" if message.fallback else "")
-            view = self.tables.get((message.table_id, message.seat))
+            view = (None if message.seat is None
+                    else self.tables.get((message.table_id, message.seat)))
             await self._hook(self.bot.on_notice, view, message)
         elif isinstance(message, TableEnd):
             await self._on_end(message)
@@ -368,8 +396,11 @@ def run_bot(
     version: str | None = None,
     backoff: Backoff | None = None,
     connect_timeout: float | None = None,
-) -> None:
-    """Play ``bot`` until Ctrl-C or SIGTERM (then return normally, the stream closed).
+    stay: bool = False,
+) -> Goodbye | None:
+    """Play ``bot`` until the arena has no more work for it (then return its Goodbye), or until
+    Ctrl-C or SIGTERM (then return None, the stream closed). With ``stay``, only a signal ends
+    it: the bot waits for the next tournament.
 
     Blocking: it runs its own trio loop; from trio code, run :meth:`ArenaClient.run` instead.
     Raises :class:`ArenaRejectedError` when the arena refuses the connection,
@@ -380,12 +411,15 @@ def run_bot(
     if connect_timeout is not None and connect_timeout <= 0:
         raise ValueError(f"connect_timeout must be positive, got {connect_timeout}")
     client = ArenaClient(bot, server, token, max_tables=max_tables, name=name, version=version,
-                         backoff=backoff)
-    trio.run(_run_until_signal, client, connect_timeout)
+                         backoff=backoff, stay=stay)
+    return trio.run(_run_until_signal, client, connect_timeout)
 
 
-async def _run_until_signal(client: ArenaClient, connect_timeout: float | None = None) -> None:
+async def _run_until_signal(
+    client: ArenaClient, connect_timeout: float | None = None
+) -> Goodbye | None:
     failure: ArenaRejectedError | ArenaUnreachableError | None = None
+    goodbye: Goodbye | None = None
     async with trio.open_nursery() as nursery:
         with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
             nursery.start_soon(_stop_on_signal, signals, nursery.cancel_scope)
@@ -394,16 +428,16 @@ async def _run_until_signal(client: ArenaClient, connect_timeout: float | None =
                     nursery.start_soon(_give_up_unless_connected, client, connect_timeout,
                                        connecting)
                 try:
-                    await client.run()
+                    goodbye = await client.run()
                 except ArenaRejectedError as exc:
                     failure = exc
             if connecting.cancelled_caught:
                 assert connect_timeout is not None
                 failure = ArenaUnreachableError(client.server, connect_timeout)
-            if failure is not None:
-                nursery.cancel_scope.cancel()
+            nursery.cancel_scope.cancel()  # done, one way or another: stop watching signals
     if failure is not None:
         raise failure  # outside the nursery, so that it is not wrapped in an exception group
+    return goodbye
 
 
 async def _give_up_unless_connected(

@@ -650,4 +650,5 @@ async def test_reflection_lists_the_services(arena: Arena) -> None:
     assert await arena.call(services) == {
         "tarot_arena.v1.BotService", "tarot_arena.v1.AdminService",
         "grpc.health.v1.Health", "grpc.reflection.v1alpha.ServerReflection",
+        "grpc.reflection.v1.ServerReflection",
     }

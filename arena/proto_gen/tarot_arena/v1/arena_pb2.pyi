@@ -111,7 +111,7 @@ class BotMessage(_message.Message):
     def __init__(self, hello: _Optional[_Union[Hello, _Mapping]] = ..., decision: _Optional[_Union[Decision, _Mapping]] = ..., decisions: _Optional[_Union[DecisionBatch, _Mapping]] = ...) -> None: ...
 
 class ArenaMessage(_message.Message):
-    __slots__ = ("welcome", "table_start", "event", "request", "notice", "table_end", "batch")
+    __slots__ = ("welcome", "table_start", "event", "request", "notice", "table_end", "batch", "goodbye")
     WELCOME_FIELD_NUMBER: _ClassVar[int]
     TABLE_START_FIELD_NUMBER: _ClassVar[int]
     EVENT_FIELD_NUMBER: _ClassVar[int]
@@ -119,6 +119,7 @@ class ArenaMessage(_message.Message):
     NOTICE_FIELD_NUMBER: _ClassVar[int]
     TABLE_END_FIELD_NUMBER: _ClassVar[int]
     BATCH_FIELD_NUMBER: _ClassVar[int]
+    GOODBYE_FIELD_NUMBER: _ClassVar[int]
     welcome: Welcome
     table_start: TableStart
     event: TableEvent
@@ -126,7 +127,24 @@ class ArenaMessage(_message.Message):
     notice: Notice
     table_end: TableEnd
     batch: MessageBatch
-    def __init__(self, welcome: _Optional[_Union[Welcome, _Mapping]] = ..., table_start: _Optional[_Union[TableStart, _Mapping]] = ..., event: _Optional[_Union[TableEvent, _Mapping]] = ..., request: _Optional[_Union[DecisionRequest, _Mapping]] = ..., notice: _Optional[_Union[Notice, _Mapping]] = ..., table_end: _Optional[_Union[TableEnd, _Mapping]] = ..., batch: _Optional[_Union[MessageBatch, _Mapping]] = ...) -> None: ...
+    goodbye: Goodbye
+    def __init__(self, welcome: _Optional[_Union[Welcome, _Mapping]] = ..., table_start: _Optional[_Union[TableStart, _Mapping]] = ..., event: _Optional[_Union[TableEvent, _Mapping]] = ..., request: _Optional[_Union[DecisionRequest, _Mapping]] = ..., notice: _Optional[_Union[Notice, _Mapping]] = ..., table_end: _Optional[_Union[TableEnd, _Mapping]] = ..., batch: _Optional[_Union[MessageBatch, _Mapping]] = ..., goodbye: _Optional[_Union[Goodbye, _Mapping]] = ...) -> None: ...
+
+class Goodbye(_message.Message):
+    __slots__ = ("reason", "message")
+    class Reason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+        __slots__ = ()
+        REASON_UNSPECIFIED: _ClassVar[Goodbye.Reason]
+        NO_MORE_WORK: _ClassVar[Goodbye.Reason]
+        ARENA_STOPPING: _ClassVar[Goodbye.Reason]
+    REASON_UNSPECIFIED: Goodbye.Reason
+    NO_MORE_WORK: Goodbye.Reason
+    ARENA_STOPPING: Goodbye.Reason
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    reason: Goodbye.Reason
+    message: str
+    def __init__(self, reason: _Optional[_Union[Goodbye.Reason, str]] = ..., message: _Optional[str] = ...) -> None: ...
 
 class MessageBatch(_message.Message):
     __slots__ = ("messages",)
