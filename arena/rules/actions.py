@@ -5,7 +5,7 @@ comparing an answer with the legal list is cheap. Building an equal value by han
 
 Text notation (records, logs, command lines): ``pass``, ``bid petite|garde|garde-sans|
 garde-contre``, ``call KH``, ``discard 3S``, ``chelem`` / ``no-chelem``, ``poignee simple|double|
-triple``, ``play T21``.
+triple``, ``hide T1``, ``play T21``.
 """
 
 from __future__ import annotations
@@ -116,17 +116,33 @@ class ChelemChoice:
 
 @dataclass(frozen=True, slots=True)
 class DeclarePoignee:
-    """Show a handful just before one's first card.
+    """Show a handful just before one's first card: exactly the level's threshold of trumps.
 
-    The trumps shown are chosen by the rules, not the player, so that the legal list stays short
-    and exact: the ``threshold`` lowest trumps of the hand, completed by the Excuse only when the
-    hand holds fewer trumps than that (see :func:`arena.rules.game.poignee_cards`).
+    A hand with more trumps than that then chooses which to keep hidden with :class:`HideTrump`
+    actions; a hand with exactly the threshold (or one trump short, completed by the Excuse) has
+    no choice and shows at once (see :func:`arena.rules.game.poignee_cards`).
     """
 
     level: PoigneeLevel
 
     def __str__(self) -> str:
         return f"poignee {self.level.label}"
+
+
+@dataclass(frozen=True, slots=True)
+class HideTrump:
+    """Keep one trump out of the poignée being shown (one action per trump, like the discard).
+
+    Hiding rather than showing one card at a time: a player has to choose only the few trumps
+    above the threshold (usually one to three) instead of the ten to eighteen shown, so the
+    choice costs a few decisions, each offering at most 21 trumps. The poignée is shown to all
+    as soon as the last extra trump is hidden.
+    """
+
+    card: Card
+
+    def __str__(self) -> str:
+        return f"hide {card_name(self.card)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,13 +153,14 @@ class Play:
         return f"play {card_name(self.card)}"
 
 
-Action = Pass | Bid | CallCard | Discard | ChelemChoice | DeclarePoignee | Play
+Action = Pass | Bid | CallCard | Discard | ChelemChoice | DeclarePoignee | HideTrump | Play
 
 PASS: Final = Pass()
 BIDS: Final = {c: Bid(c) for c in Contract}
 CALLS: Final = tuple(CallCard(c) for c in range(DECK_SIZE))
 DISCARDS: Final = tuple(Discard(c) for c in range(DECK_SIZE))
 PLAYS: Final = tuple(Play(c) for c in range(DECK_SIZE))
+HIDES: Final = tuple(HideTrump(c) for c in range(DECK_SIZE))
 POIGNEES: Final = {level: DeclarePoignee(level) for level in PoigneeLevel}
 ANNOUNCE_CHELEM: Final = ChelemChoice(True)
 NO_CHELEM: Final = ChelemChoice(False)
@@ -177,7 +194,10 @@ def parse_action(text: str) -> Action:
             return DISCARDS[parse_card(arg)]
         if verb == "play":
             return PLAYS[parse_card(arg)]
+        if verb == "hide":
+            return HIDES[parse_card(arg)]
     raise ValueError(
         f"unknown action {text!r}: expected pass, bid petite|garde|garde-sans|garde-contre, "
-        "call CARD, discard CARD, chelem, no-chelem, poignee simple|double|triple or play CARD"
+        "call CARD, discard CARD, chelem, no-chelem, poignee simple|double|triple, hide TRUMP "
+        "or play CARD"
     )

@@ -20,6 +20,7 @@ from .actions import (
     BIDS,
     CALLS,
     DISCARDS,
+    HIDES,
     NO_CHELEM,
     PASS,
     PLAYS,
@@ -32,6 +33,7 @@ from .actions import (
     Contract,
     DeclarePoignee,
     Discard,
+    HideTrump,
     Pass,
     Play,
     PoigneeLevel,
@@ -90,6 +92,9 @@ class Phase(Enum):
     CALLING = "calling"
     DISCARDING = "discarding"
     CHELEM = "chelem"
+    POIGNEE = "poignee"
+    """A seat declared a poignée holding more trumps than it shows: it chooses the ones to hide
+    (:class:`HideTrump`) before its first card. Only that seat sees this phase."""
     PLAYING = "playing"
     FINISHED = "finished"
 
@@ -161,21 +166,39 @@ class DealResult:
     """The Excuse's side never won a trick, so it gave nothing for the Excuse."""
 
 
-def poignee_cards(hand: Hand, players: int, level: PoigneeLevel) -> tuple[Card, ...] | None:
-    """The trumps shown for ``level``, or None when the hand does not qualify.
+def poignee_cards(
+    hand: Hand, players: int, level: PoigneeLevel, hidden: Hand | None = None
+) -> tuple[Card, ...] | None:
+    """The cards shown for ``level``, descending, or None when they are not a legal handful.
 
-    Exactly the threshold count is shown: the lowest trumps of the hand; the Excuse stands in for
-    one missing trump only, which tells the table the player holds no other trump.
+    Exactly the threshold count is shown: the hand's trumps less the ``hidden`` ones, which must
+    be exactly the trumps above the threshold. ``hidden`` None hides the highest (shows the
+    lowest), what every poignée showed before players chose: records written then replay so.
+    The Excuse stands in for one missing trump only, which tells the table the player holds no
+    other trump; it is never hidden nor shown beside a full count of trumps.
     """
     need = POIGNEE_THRESHOLDS[players][level]
-    trumps = cards_of(hand & TRUMP_MASK)
-    if len(trumps) >= need:
-        shown = trumps[:need]
-    elif len(trumps) == need - 1 and hand & EXCUSE_BIT:
-        shown = [*trumps, EXCUSE]
-    else:
+    trumps = hand & TRUMP_MASK
+    extra = trumps.bit_count() - need
+    if extra < 0:
+        if extra == -1 and hand & EXCUSE_BIT and not hidden:
+            return (EXCUSE, *reversed(cards_of(trumps)))
         return None
-    return tuple(sorted(shown, reverse=True))
+    if hidden is None:
+        hidden = _highest(trumps, extra)
+    if hidden & ~trumps or hidden.bit_count() != extra:
+        return None
+    return tuple(reversed(cards_of(trumps & ~hidden)))
+
+
+def _highest(mask: Hand, count: int) -> Hand:
+    """The ``count`` highest cards of ``mask``."""
+    out = 0
+    for _ in range(count):
+        top = 1 << (mask.bit_length() - 1)
+        out |= top
+        mask ^= top
+    return out
 
 
 _LED_TRUMP: Final = 4
@@ -229,6 +252,8 @@ class GameState:
         "phase",
         "players",
         "poignee_done",
+        "poignee_hidden",
+        "poignee_level",
         "poignees",
         "result",
         "taker",
@@ -256,6 +281,10 @@ class GameState:
     chelem_announced: bool
     poignees: list[ShownPoignee]
     poignee_done: int
+    poignee_level: PoigneeLevel | None
+    """The level being shown while its player chooses the trumps to hide (Phase.POIGNEE)."""
+    poignee_hidden: Hand
+    """The trumps that player has hidden so far."""
     tricks: list[Trick]
     trick: list[Card]
     trick_leader: int
@@ -287,6 +316,8 @@ class GameState:
         self.chelem_announced = False
         self.poignees = []
         self.poignee_done = (1 << deal.players) - 1 if options.beginner else 0
+        self.poignee_level = None
+        self.poignee_hidden = 0
         self.tricks = []
         self.trick = []
         self.trick_leader = self.first_seat
@@ -380,6 +411,11 @@ def _compute_legal(state: GameState) -> tuple[Action, ...]:
         return tuple(CALLS[c] for c in cards_of(_callable(state.hands[state.taker])))
     if phase is Phase.CHELEM:
         return (NO_CHELEM, ANNOUNCE_CHELEM)
+    if phase is Phase.POIGNEE:
+        assert state.to_act is not None
+        # Highest first: the fallback (the first legal action) shows the lowest trumps.
+        choosable = state.hands[state.to_act] & TRUMP_MASK & ~state.poignee_hidden
+        return tuple(HIDES[c] for c in reversed(cards_of(choosable)))
     return ()
 
 
@@ -475,11 +511,9 @@ def apply(state: GameState, action: Action, seat: int | None = None) -> None:
     if kind is Play:
         _play(state, actor, action.card)  # type: ignore[union-attr]
     elif kind is DeclarePoignee:
-        level = action.level  # type: ignore[union-attr]
-        shown = poignee_cards(state.hands[actor], state.players, level)
-        assert shown is not None
-        state.poignees.append(ShownPoignee(actor, level, shown))
-        state.poignee_done |= 1 << actor
+        _declare_poignee(state, actor, action.level)  # type: ignore[union-attr]
+    elif kind is HideTrump:
+        _hide_trump(state, actor, action.card)  # type: ignore[union-attr]
     elif kind is Pass or kind is Bid:
         _bid(state, actor, action)
     elif kind is Discard:
@@ -491,6 +525,37 @@ def apply(state: GameState, action: Action, seat: int | None = None) -> None:
         _start_play(state)
     else:  # pragma: no cover - legal_actions lists nothing else
         raise IllegalActionError(f"unknown action {action!r}", action, actor)
+
+
+def _declare_poignee(state: GameState, seat: int, level: PoigneeLevel) -> None:
+    state.poignee_done |= 1 << seat
+    hand = state.hands[seat]
+    if (hand & TRUMP_MASK).bit_count() > POIGNEE_THRESHOLDS[state.players][level]:
+        state.phase = Phase.POIGNEE  # a choice to make: the seat hides its extra trumps
+        state.poignee_level = level
+        state.poignee_hidden = 0
+        return
+    shown = poignee_cards(hand, state.players, level, 0)
+    assert shown is not None
+    state.poignees.append(ShownPoignee(seat, level, shown))
+
+
+def _hide_trump(state: GameState, seat: int, card: Card) -> None:
+    level = state.poignee_level
+    assert level is not None
+    hidden = state.poignee_hidden | 1 << card
+    state.poignee_hidden = hidden
+    hand = state.hands[seat]
+    if hidden.bit_count() < (hand & TRUMP_MASK).bit_count() - POIGNEE_THRESHOLDS[
+        state.players
+    ][level]:
+        return
+    shown = poignee_cards(hand, state.players, level, hidden)
+    assert shown is not None
+    state.poignees.append(ShownPoignee(seat, level, shown))
+    state.poignee_level = None
+    state.poignee_hidden = 0
+    state.phase = Phase.PLAYING
 
 
 def _bid(state: GameState, seat: int, action: Action) -> None:
@@ -637,7 +702,8 @@ def summarize(state: GameState) -> tuple[DealSummary, bool]:
     its owner's side (who gives a half-point card in exchange from a trick it has won or wins
     later; never, if it wins none). Played to the last trick, the Excuse goes to the other side,
     unless its side is making a chelem (it won every trick, the Excuse's own trick included):
-    then it stays, and the second-to-last trick counts as the last for the petit au bout.
+    then it stays, and the Petit is au bout in the second-to-last trick as well as in the last
+    (an addition: a Petit in the last trick itself still counts for the side that wins it).
     """
     assert state.contract is not None and state.taker is not None
     side = _taker_side_mask(state)
@@ -679,10 +745,10 @@ def summarize(state: GameState) -> tuple[DealSummary, bool]:
             half += -1 if excuse_exchange else 1  # a half-point card crosses to the winner
         else:
             debt_unpaid = True
-    petit_trick = tricks[last - 1] if excuse_in_chelem else tricks[last]
     petit_au_bout = None
-    if PETIT in petit_trick.cards:
-        petit_au_bout = Side.TAKER if side >> petit_trick.winner & 1 else Side.DEFENCE
+    for petit_trick in (tricks[last], tricks[last - 1]) if excuse_in_chelem else (tricks[last],):
+        if PETIT in petit_trick.cards:
+            petit_au_bout = Side.TAKER if side >> petit_trick.winner & 1 else Side.DEFENCE
     chelem = {1: Side.TAKER, 0: Side.DEFENCE, None: None}[chelem_side]
     summary = DealSummary(
         players=state.players,
@@ -703,6 +769,7 @@ _PHASE_ACTIONS: Final[dict[Phase, tuple[type, ...]]] = {
     Phase.CALLING: (CallCard,),
     Phase.DISCARDING: (Discard,),
     Phase.CHELEM: (ChelemChoice,),
+    Phase.POIGNEE: (HideTrump,),
     Phase.PLAYING: (Play, DeclarePoignee),
 }
 
@@ -713,6 +780,11 @@ def explain_illegal(state: GameState, action: Action) -> str:
     seat = state.to_act
     expected = _PHASE_ACTIONS.get(phase, ())
     if not isinstance(action, expected):
+        if phase is Phase.POIGNEE:
+            return (f"{action} must wait: first choose the trumps to keep hidden from the "
+                    f"{state.poignee_level.label if state.poignee_level else ''} poignée")
+        if isinstance(action, HideTrump):
+            return f"{action}: trumps are hidden only while showing a poignée with extra trumps"
         return f"{action} is not an action of the {phase.value} phase"
     if isinstance(action, Bid):
         if action.contract not in state.options.contracts:
@@ -729,6 +801,8 @@ def explain_illegal(state: GameState, action: Action) -> str:
         return _explain_poignee(state, seat, hand, action.level)
     if isinstance(action, Play):
         return _explain_play(state, hand, action.card)
+    if isinstance(action, HideTrump):
+        return _explain_hide(state, hand, action.card)
     return f"{action} is not allowed now"  # pragma: no cover
 
 
@@ -758,6 +832,16 @@ def _explain_poignee(state: GameState, seat: int, hand: Hand, level: PoigneeLeve
     have = (hand & TRUMP_MASK).bit_count()
     return (f"a {level.label} poignée needs {need} trumps (the Excuse may replace one), "
             f"this hand has {have}")
+
+
+def _explain_hide(state: GameState, hand: Hand, card: Card) -> str:
+    if not hand >> card & 1:
+        return f"{card_name(card)} is not in this hand"
+    if card == EXCUSE:
+        return "only trumps can be hidden, not EX: the Excuse is shown only for a missing trump"
+    if not TRUMP_MASK >> card & 1:
+        return f"only trumps can be hidden, not {card_name(card)}"
+    return f"{card_name(card)} is already hidden"
 
 
 def _explain_play(state: GameState, hand: Hand, card: Card) -> str:

@@ -2,7 +2,9 @@
 
 Hidden until the deal ends: the other hands, a chien that is not shown (Garde Sans, Garde
 Contre), the taker's discard (except the trumps in it, which are shown to all; the taker sees
-the whole discard) and, with five players, who holds the called card until it is played.
+the whole discard), with five players, who holds the called card until it is played, and a
+poignée until it is shown (while its player chooses the trumps to hide, the others see the
+playing phase).
 """
 
 from __future__ import annotations
@@ -61,7 +63,10 @@ def observe(state: GameState, seat: int) -> Observation:
     if not 0 <= seat < state.players:
         raise ValueError(f"seat {seat} is not a seat of a {state.players}-player table")
     over = state.phase is Phase.FINISHED
-    chien_shown = state.contract is not None and state.contract.chien_shown and state.phase in (
+    phase = state.phase
+    if phase is Phase.POIGNEE and seat != state.to_act:
+        phase = Phase.PLAYING  # nobody else is told of a poignée until it is shown
+    chien_shown = state.contract is not None and state.contract.chien_shown and phase in (
         Phase.DISCARDING, Phase.CHELEM, Phase.PLAYING, Phase.FINISHED
     )
     called = state.called_card
@@ -73,7 +78,7 @@ def observe(state: GameState, seat: int) -> Observation:
         seat=seat,
         options=state.options,
         dealer=state.dealer,
-        phase=state.phase,
+        phase=phase,
         to_act=state.to_act,
         hand=tuple(cards_of(state.hands[seat])),
         legal_actions=legal_actions(state) if state.to_act == seat else (),

@@ -16,6 +16,12 @@ A record is plain JSON so that anybody can read and check it::
 
 :func:`replay` plays the actions through the engine: it returns the final state, or raises
 :class:`ReplayError` saying which action is illegal (and why) or how the result differs.
+
+The trumps a poignée shows are the player's choice, recorded as its ``hide`` actions right after
+``poignee LEVEL`` (the trumps kept hidden), so a record replays the very cards shown. Records
+written before players chose hold no ``hide`` action: their poignées showed the lowest trumps,
+and loading such a record adds the ``hide`` actions that show exactly those, so it replays as
+it was played and is written back in today's spelling.
 """
 
 from __future__ import annotations
@@ -24,7 +30,15 @@ import json
 from dataclasses import dataclass
 from typing import Any, Final
 
-from .actions import Action, Contract, PoigneeLevel, format_action, parse_action
+from .actions import (
+    Action,
+    Contract,
+    DeclarePoignee,
+    HideTrump,
+    PoigneeLevel,
+    format_action,
+    parse_action,
+)
 from .cards import card_name, format_cards, parse_card, parse_cards
 from .deal import MAX_SEED, Deal, seeded_deal
 from .game import (
@@ -33,8 +47,10 @@ from .game import (
     Direction,
     GameState,
     IllegalActionError,
+    Phase,
     TableOptions,
     apply,
+    legal_actions,
 )
 from .scoring import DealSummary, ScoreBreakdown, Side
 
@@ -145,7 +161,32 @@ def _record_from_json(data: Any) -> DealRecord:
     seed = data.get("seed")
     if seed is not None and not 0 <= _int(seed, "seed") <= MAX_SEED:
         raise RecordError(f"seed {seed} is not in 0 .. 2**64 - 1")
+    if any(type(a) is DeclarePoignee for _, a in actions) and not any(
+        type(a) is HideTrump for _, a in actions
+    ):
+        actions = _with_lowest_shown(options, deal, actions)
     return DealRecord(options, deal, tuple(actions), result, seed)
+
+
+def _with_lowest_shown(
+    options: TableOptions, deal: Deal, actions: list[tuple[int, Action]]
+) -> list[tuple[int, Action]]:
+    """A record written before players chose their poignée's trumps, with the ``hide`` actions
+    that show the lowest, as the engine did then: the highest extra trumps, which the engine
+    lists first. Stops adding at the first action the rules refuse (:func:`replay` reports it)."""
+    state = GameState(deal, options)
+    out: list[tuple[int, Action]] = []
+    for index, (seat, action) in enumerate(actions):
+        try:
+            apply(state, action, seat)
+        except IllegalActionError:
+            return out + actions[index:]
+        out.append((seat, action))
+        while state.phase is Phase.POIGNEE:
+            hide = legal_actions(state)[0]
+            apply(state, hide, seat)
+            out.append((seat, hide))
+    return out
 
 
 def _field(data: dict[str, Any], key: str, where: str = "") -> Any:

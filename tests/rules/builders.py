@@ -29,6 +29,7 @@ from arena.rules import (
     DeclarePoignee,
     Discard,
     GameState,
+    HideTrump,
     Phase,
     Play,
     PoigneeLevel,
@@ -199,18 +200,31 @@ def play_out(
     early: Mapping[int, str] | None = None,
     late: Mapping[int, str] | None = None,
     poignees: Mapping[int, PoigneeLevel] | None = None,
+    hide: Mapping[int, str] | None = None,
 ) -> DealResult:
-    """Finish the deal with :func:`choose_card`; seats in ``poignees`` show that level first."""
+    """Finish the deal with :func:`choose_card`; seats in ``poignees`` show that level first,
+    hiding their ``hide`` trumps (by default the first legal ones: the highest)."""
     assert state.phase is Phase.PLAYING, state
     while state.phase is Phase.PLAYING:
         seat = state.to_act
         assert seat is not None
         level = (poignees or {}).get(seat)
         if level is not None and DeclarePoignee(level) in legal_actions(state):
-            apply(state, DeclarePoignee(level), seat)
+            show_poignee(state, level, (hide or {}).get(seat, ""))
         apply(state, Play(choose_card(state, early, late)), seat)
     assert state.result is not None
     return state.result
+
+
+def show_poignee(state: GameState, level: PoigneeLevel, hide: str = "") -> None:
+    """The seat to act declares ``level`` and hides the trumps of ``hide`` while it has a choice
+    (then the first legal ones, the highest)."""
+    seat = state.to_act
+    apply(state, DeclarePoignee(level), seat)
+    wanted = [HideTrump(c) for c in parse_cards(hide)]
+    while state.phase is Phase.POIGNEE:
+        legal = legal_actions(state)
+        apply(state, next((a for a in wanted if a in legal), legal[0]), seat)
 
 
 def trick_text(cards_played: Iterable[Card]) -> str:
@@ -236,6 +250,8 @@ def snapshot(state: GameState) -> tuple[object, ...]:
         state.chelem_announced,
         tuple(state.poignees),
         state.poignee_done,
+        state.poignee_level,
+        state.poignee_hidden,
         tuple(state.tricks),
         tuple(state.trick),
         state.trick_leader,

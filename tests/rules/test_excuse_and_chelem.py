@@ -118,6 +118,82 @@ class TestChelemWithTheExcuse:
         assert result.scores == (-156, 312, -156)
 
 
+class TestPetitInTheLastTrickOfAChelemWithTheExcuse:
+    """RULES.md: in a chelem where the Excuse is played to the last trick, the Petit in the
+    second-to-last trick counts as au bout; that is an addition, so a Petit in the last trick
+    itself still counts for the side that wins that trick."""
+
+    def test_three_players_a_defender_drops_the_petit_under_the_excuse(self) -> None:
+        # The taker holds every King, Queen, Cavalier and Jack and the seven highest trumps;
+        # seat 2 follows every suit and keeps its Petit under seven lower trumps; seat 0 has
+        # no trump; the chien holds the other trumps.
+        taker = "T15 T16 T17 T18 T19 T20 T21 EX " + " ".join(
+            f"{rank}{suit}" for suit in "SHDC" for rank in "JCQK"
+        )
+        petit = "T1 T2 T3 T4 T5 T6 T7 T8 " + " ".join(
+            f"{rank}{suit}" for suit in "SHDC" for rank in ("7", "8", "9", "10")
+        )
+        state = game({1: taker, 2: petit}, chien="T9 T10 T11 T12 T13 T14", chelem=True)
+        result = play_out(state, late={1: "EX", 2: "T1"})
+        assert winners(state) == [1] * 24
+        last = state.tricks[-1]
+        assert last.cards[:2] == (EXCUSE, PETIT) and last.leader == 1 and last.winner == 1
+        assert PETIT not in state.tricks[-2].cards
+        summary = summary_of(result)
+        assert summary.petit_au_bout is Side.TAKER
+        assert summary.chelem is Side.TAKER and summary.bouts == 3
+        assert result.breakdown is not None
+        assert result.breakdown.petit_au_bout == 40
+        # (25 + 55 + 10) x 4 + 400 for the announced chelem.
+        assert result.scores == (-760, 1520, -760)
+
+    def test_four_players_a_defender_drops_the_petit_under_the_excuse(self) -> None:
+        taker = "T15 T16 T17 T18 T19 T20 T21 EX KS QS CS KH QH CH KD QD CD KC"
+        petit = "T1 T2 T3 T4 T5 T6 T7 T8 JS 10S 9S JH 10H 9H JD 10D 9D QC"
+        deal = make_deal(4, 0, {1: taker, 2: petit}, chien="T9 T10 T11 T12 T13 T14")
+        state = start_play(deal, 1, Contract.GARDE_SANS, chelem=False)
+        result = play_out(state, late={1: "EX", 2: "T1"})
+        assert winners(state) == [1] * 18
+        last = state.tricks[-1]
+        assert last.cards[:2] == (EXCUSE, PETIT) and last.winner == 1
+        summary = summary_of(result)
+        assert summary.petit_au_bout is Side.TAKER
+        assert summary.chelem is Side.TAKER and not summary.chelem_announced
+        assert result.breakdown is not None and result.breakdown.petit_au_bout == 40
+        # (25 + 55 + 10) x 4 + 200 for the chelem made unannounced, paid by three defenders.
+        assert result.scores == (-560, 1680, -560, -560)
+
+    def test_five_players_the_taker_leads_the_petit_and_the_partner_plays_the_excuse(
+        self,
+    ) -> None:
+        # Seat 1 takes and calls the King of hearts, held by seat 3 with the seven lowest
+        # trumps but the Petit and the Excuse; no defender holds a trump. The taker draws
+        # trumps from the top, cashes its King and leads the Petit last; the partner keeps the
+        # Excuse for that trick.
+        taker = "T1 T9 T10 T11 T12 T13 T14 T15 T16 T17 T18 T19 T20 T21 KS"
+        partner = "T2 T3 T4 T5 T6 T7 T8 EX KH QH CH JH 10H 9H 8H"
+        deal = make_deal(5, 0, {1: taker, 3: partner})
+        state = start_play(deal, 1, Contract.GARDE_SANS, call="KH")
+        assert state.partner == 3
+        early = {1: " ".join(f"T{n}" for n in range(21, 8, -1)) + " KS T1"}
+        result = play_out(state, early=early, late={3: "EX"})
+        assert all(trick.winner in (1, 3) for trick in state.tricks)
+        last = state.tricks[-1]
+        assert last.leader == 1 and last.cards[0] == PETIT and last.winner == 1
+        assert EXCUSE in last.cards and last.seat_of(last.cards.index(EXCUSE)) == 3
+        summary = summary_of(result)
+        assert summary.petit_au_bout is Side.TAKER
+        assert summary.chelem is Side.TAKER and summary.bouts == 3
+        assert result.breakdown is not None and result.breakdown.petit_au_bout == 40
+        assert result.scores == (-560, 1120, -560, 560, -560)
+
+    def test_the_petit_in_the_second_to_last_trick_still_counts(self) -> None:
+        state = game({1: f"{ALL_TRUMPS} EX KS KH"})
+        result = play_out(state, late={1: "T1 EX"})
+        assert PETIT in state.tricks[-2].cards and state.tricks[-1].cards[0] == EXCUSE
+        assert summary_of(result).petit_au_bout is Side.TAKER
+
+
 class TestExcuseExchange:
     def test_defence_excuse_unpaid_in_a_taker_chelem(self) -> None:
         state = game({1: f"{ALL_TRUMPS} KS KH KD", 2: "EX"})

@@ -6,28 +6,37 @@ import pytest
 
 from arena.rules import (
     EXCUSE,
+    PETIT,
     POIGNEE_THRESHOLDS,
+    Action,
+    Card,
     Contract,
     DeclarePoignee,
     GameState,
+    HideTrump,
     IllegalActionError,
     Phase,
     Play,
     PoigneeLevel,
     ShownPoignee,
+    WrongTurnError,
     apply,
     legal_actions,
     observe,
+    parse_card,
     trump,
 )
+from arena.rules.game import poignee_cards
 
 from .builders import (
     cards,
     choose_card,
     legal_plays,
     make_deal,
+    mask,
     play,
     play_out,
+    show_poignee,
     snapshot,
     start_play,
 )
@@ -108,44 +117,96 @@ def test_levels_offered_by_player_count(
     assert legal == (*(DeclarePoignee(level) for level in levels), *legal_plays(state))
 
 
+def descending(high: int, low: int) -> tuple[Card, ...]:
+    """Trumps ``high`` down to ``low``, as a poignée shows them."""
+    return tuple(trump(n) for n in range(high, low - 1, -1))
+
+
+def hides(state: GameState) -> tuple[Card, ...]:
+    return tuple(a.card for a in legal_actions(state) if isinstance(a, HideTrump))
+
+
 class TestShownCards:
-    def shown(self, players: int, hand: str, level: PoigneeLevel) -> ShownPoignee:
+    def shown(self, players: int, hand: str, level: PoigneeLevel, hide: str = "") -> ShownPoignee:
         state = first_to_play(players, hand)
-        apply(state, DeclarePoignee(level), 1)
+        show_poignee(state, level, hide)
+        assert state.phase is Phase.PLAYING and state.to_act == 1
         assert len(state.poignees) == 1
         return state.poignees[0]
 
-    def test_lowest_trumps_in_descending_order(self) -> None:
-        shown = self.shown(4, trumps(1, 12) + " T21 EX", SIMPLE)
-        assert shown.seat == 1 and shown.level is SIMPLE
-        assert shown.cards == tuple(trump(n) for n in range(10, 0, -1))
-        assert len(shown.cards) == POIGNEE_THRESHOLDS[4][SIMPLE]
+    def test_exactly_the_threshold_shows_at_once(self) -> None:
+        state = first_to_play(4, trumps(1, 10) + " EX")
+        apply(state, DeclarePoignee(SIMPLE), 1)
+        assert state.phase is Phase.PLAYING  # no choice, so no decision
+        assert state.poignees == [ShownPoignee(1, SIMPLE, descending(10, 1))]
+        assert legal_actions(state) == legal_plays(state)
+
+    def test_more_trumps_the_player_chooses_which_to_hide(self) -> None:
+        # Thirteen trumps for a simple of ten: three to hide, here the Petit, the 21 and the 12.
+        state = first_to_play(4, trumps(1, 12) + " T21 EX")
+        apply(state, DeclarePoignee(SIMPLE), 1)
+        assert state.phase is Phase.POIGNEE and state.to_act == 1 and state.poignees == []
+        # Every trump may be hidden, highest first; nothing else (no Excuse, no card to play).
+        assert hides(state) == (trump(21), *(trump(n) for n in range(12, 0, -1)))
+        assert all(isinstance(a, HideTrump) for a in legal_actions(state))
+        apply(state, HideTrump(trump(1)), 1)
+        assert state.phase is Phase.POIGNEE
+        assert hides(state) == (trump(21), *(trump(n) for n in range(12, 1, -1)))
+        apply(state, HideTrump(trump(21)), 1)
+        assert hides(state) == tuple(trump(n) for n in range(12, 1, -1))
+        apply(state, HideTrump(trump(12)), 1)
+        assert state.phase is Phase.PLAYING and state.to_act == 1
+        assert state.poignees == [ShownPoignee(1, SIMPLE, descending(11, 2))]
+        assert state.hands[1] >> PETIT & 1  # hidden, not played: still in the hand
+        assert legal_actions(state) == legal_plays(state)  # the first card, no 2nd poignée
+
+    def test_the_order_of_the_hidden_trumps_does_not_matter(self) -> None:
+        hand = trumps(1, 12) + " T21"
+        one = self.shown(4, hand, SIMPLE, "T1 T21 T5")
+        other = self.shown(4, hand, SIMPLE, "T5 T1 T21")
+        assert one == other
+        assert EXCUSE not in one.cards and len(one.cards) == 10
 
     @pytest.mark.parametrize("players", [3, 4, 5])
     @pytest.mark.parametrize("level", list(PoigneeLevel))
-    def test_exactly_the_threshold(self, players: int, level: PoigneeLevel) -> None:
+    def test_exactly_the_threshold_in_descending_order(
+        self, players: int, level: PoigneeLevel
+    ) -> None:
         need = POIGNEE_THRESHOLDS[players][level]
         hand_size = {3: 24, 4: 18, 5: 15}[players]
-        shown = self.shown(players, trumps(2, min(20, hand_size + 1)), level)
-        assert shown.cards == tuple(trump(n) for n in range(need + 1, 1, -1))
+        top = min(20, hand_size + 1)  # the 21 elsewhere: no seat is petit sec
+        extra = top - 1 - need  # trumps 2..top held
+        lowest = " ".join(f"T{n}" for n in range(2, 2 + extra))  # hide the lowest: show the top
+        shown = self.shown(players, trumps(2, top), level, lowest)
+        assert shown.cards == tuple(trump(n) for n in range(top, top - need, -1))
 
-    def test_excuse_only_for_a_missing_trump(self) -> None:
-        # Ten trumps and the Excuse: the simple shows the ten trumps, never the Excuse.
+    def test_the_excuse_is_never_shown_beside_enough_trumps(self) -> None:
+        # Eleven trumps and the Excuse, a simple of ten: one trump hidden, the Excuse never.
+        state = first_to_play(4, trumps(2, 12) + " EX")
+        apply(state, DeclarePoignee(SIMPLE), 1)
+        assert EXCUSE not in hides(state)
+        apply(state, HideTrump(trump(7)), 1)
+        assert state.poignees[0].cards == tuple(trump(n) for n in range(12, 1, -1) if n != 7)
+
+    def test_ten_trumps_and_the_excuse_show_the_trumps(self) -> None:
         shown = self.shown(4, trumps(2, 11) + " EX", SIMPLE)
-        assert EXCUSE not in shown.cards
         assert shown.cards == tuple(trump(n) for n in range(11, 1, -1))
 
     def test_excuse_stands_in_for_one_trump(self) -> None:
-        shown = self.shown(4, trumps(5, 13) + " EX", SIMPLE)
-        assert len(shown.cards) == 10
-        assert shown.cards == (EXCUSE, *(trump(n) for n in range(13, 4, -1)))
+        state = first_to_play(4, trumps(5, 13) + " EX")
+        apply(state, DeclarePoignee(SIMPLE), 1)
+        assert state.phase is Phase.PLAYING  # nothing to choose: every trump and the Excuse
+        assert state.poignees[0].cards == (EXCUSE, *(trump(n) for n in range(13, 4, -1)))
 
     def test_excuse_completing_a_double(self) -> None:
-        # Twelve trumps and the Excuse, 4 players: simple shows 10 trumps, double all 12 + EX.
+        # Twelve trumps and the Excuse, 4 players: a simple hides two trumps, a double shows
+        # all twelve and the Excuse without a choice.
         hand = trumps(3, 14) + " EX"
-        assert self.shown(4, hand, SIMPLE).cards == tuple(trump(n) for n in range(12, 2, -1))
-        double = self.shown(4, hand, DOUBLE)
-        assert double.cards == (EXCUSE, *(trump(n) for n in range(14, 2, -1)))
+        simple = self.shown(4, hand, SIMPLE, "T3 T14")
+        assert simple.cards == tuple(trump(n) for n in range(13, 3, -1))
+        state = first_to_play(4, hand)
+        apply(state, DeclarePoignee(DOUBLE), 1)
+        assert state.poignees[0].cards == (EXCUSE, *(trump(n) for n in range(14, 2, -1)))
 
     def test_shown_to_everybody(self) -> None:
         state = first_to_play(4, trumps(1, 10))
@@ -154,6 +215,84 @@ class TestShownCards:
             view = observe(state, seat)
             shown = ShownPoignee(1, SIMPLE, tuple(trump(n) for n in range(10, 0, -1)))
             assert view.poignees == (shown,)
+
+    def test_nobody_else_sees_the_choice_being_made(self) -> None:
+        state = first_to_play(4, trumps(1, 12))
+        before = {seat: observe(state, seat) for seat in (0, 2, 3)}
+        apply(state, DeclarePoignee(SIMPLE), 1)
+        apply(state, HideTrump(trump(1)), 1)
+        mine = observe(state, 1)
+        assert mine.phase is Phase.POIGNEE and mine.legal_actions == legal_actions(state)
+        for seat, seen in before.items():
+            assert observe(state, seat) == seen  # the play phase, no poignée, nothing new
+        apply(state, HideTrump(trump(12)), 1)
+        for seat in range(4):
+            view = observe(state, seat)
+            assert view.phase is Phase.PLAYING
+            assert view.poignees == (ShownPoignee(1, SIMPLE, descending(11, 2)),)
+
+    def test_poignee_cards(self) -> None:
+        hand = mask(trumps(1, 12) + " EX")
+        lowest = tuple(trump(n) for n in range(10, 0, -1))
+        assert poignee_cards(hand, 4, SIMPLE) == lowest  # records written before the choice
+        assert poignee_cards(hand, 4, SIMPLE, mask("T1 T2")) == tuple(
+            trump(n) for n in range(12, 2, -1)
+        )
+        assert poignee_cards(hand, 4, SIMPLE, mask("T1")) is None  # one extra trump still shown
+        assert poignee_cards(hand, 4, SIMPLE, mask("T1 T2 T3")) is None  # too few shown
+        assert poignee_cards(hand, 4, SIMPLE, mask("T1 EX")) is None  # only trumps are hidden
+        assert poignee_cards(hand, 4, SIMPLE, mask("T1 T13")) is None  # T13 not held
+        assert poignee_cards(hand, 4, TRIPLE) is None
+        assert poignee_cards(hand, 4, DOUBLE) == (EXCUSE, *(trump(n) for n in range(12, 0, -1)))
+
+
+class TestHidingRefused:
+    def declared(self) -> GameState:
+        state = first_to_play(4, trumps(1, 12) + " EX KS")
+        apply(state, DeclarePoignee(SIMPLE), 1)
+        return state
+
+    @pytest.mark.parametrize(
+        ("action", "reason"),
+        [
+            (Play(trump(1)), "play T1 must wait: first choose the trumps to keep hidden from "
+             "the simple poignée"),
+            (DeclarePoignee(DOUBLE), "poignee double must wait: first choose the trumps to keep "
+             "hidden from the simple poignée"),
+            (HideTrump(EXCUSE), "only trumps can be hidden, not EX: the Excuse is shown only "
+             "for a missing trump"),
+            (HideTrump(parse_card("KS")), "only trumps can be hidden, not KS"),
+            (HideTrump(trump(21)), "T21 is not in this hand"),
+        ],
+    )
+    def test_refused_with_a_reason(self, action: Action, reason: str) -> None:
+        state = self.declared()
+        before = snapshot(state)
+        with pytest.raises(IllegalActionError) as info:
+            apply(state, action, 1)
+        assert info.value.reason == reason
+        assert snapshot(state) == before
+
+    def test_a_trump_hidden_twice(self) -> None:
+        state = first_to_play(4, trumps(1, 13))
+        apply(state, DeclarePoignee(SIMPLE), 1)
+        apply(state, HideTrump(trump(13)), 1)
+        with pytest.raises(IllegalActionError) as info:
+            apply(state, HideTrump(trump(13)), 1)
+        assert info.value.reason == "T13 is already hidden"
+
+    def test_by_another_seat(self) -> None:
+        state = self.declared()
+        with pytest.raises(WrongTurnError):
+            apply(state, HideTrump(trump(1)), 2)
+
+    def test_not_outside_a_poignee(self) -> None:
+        state = first_to_play(4, trumps(1, 12))
+        with pytest.raises(IllegalActionError) as info:
+            apply(state, HideTrump(trump(1)), 1)
+        assert info.value.reason == (
+            "hide T1: trumps are hidden only while showing a poignée with extra trumps"
+        )
 
 
 class TestWhen:
@@ -168,7 +307,7 @@ class TestWhen:
 
     def test_only_once(self) -> None:
         state = first_to_play(4, trumps(1, 15))
-        apply(state, DeclarePoignee(SIMPLE), 1)
+        show_poignee(state, SIMPLE)
         before = snapshot(state)
         with pytest.raises(IllegalActionError) as info:
             apply(state, DeclarePoignee(DOUBLE), 1)

@@ -34,6 +34,7 @@ from arena.rules import (
     DeclarePoignee,
     Discard,
     GameState,
+    HideTrump,
     IllegalActionError,
     Phase,
     Play,
@@ -204,16 +205,16 @@ def check_played_deal(state: GameState) -> None:
     assert summary.bouts == sum(1 for b in BOUTS if taker_cards >> b & 1)
     assert result.excuse_debt_unpaid == excuse_unpaid
 
-    # petit au bout: the last trick, or the one before in a chelem where the chelem side's
-    # Excuse is played to the last trick
+    # petit au bout: the last trick, and also the one before in a chelem where the chelem
+    # side's Excuse is played to the last trick
     final = tricks[last]
     excuse_last = EXCUSE in final.cards and chelem_side is not None and chelem_side is (
         final.seat_of(final.cards.index(EXCUSE)) in side
     )
-    petit_trick = tricks[last - 1] if excuse_last else final
     expected_petit = None
-    if PETIT in petit_trick.cards:
-        expected_petit = Side.TAKER if petit_trick.winner in side else Side.DEFENCE
+    for petit_trick in (final, tricks[last - 1]) if excuse_last else (final,):
+        if PETIT in petit_trick.cards:
+            expected_petit = Side.TAKER if petit_trick.winner in side else Side.DEFENCE
     assert summary.petit_au_bout is expected_petit
     expected_chelem = None
     if not state.options.beginner:
@@ -240,7 +241,12 @@ def check_bids_and_poignees(state: GameState) -> None:
     if state.options.beginner:
         assert set(contracts) <= {Contract.PETITE, Contract.GARDE}
         assert not state.poignees and not state.chelem_announced
-    for shown in state.poignees:
+    declared = [(i, seat, a) for i, (seat, a) in enumerate(state.history)
+                if isinstance(a, DeclarePoignee)]
+    assert [(seat, a.level) for _, seat, a in declared] == [
+        (p.seat, p.level) for p in state.poignees
+    ]
+    for (index, seat, _), shown in zip(declared, state.poignees, strict=True):
         hand = state.deal.hand_masks[shown.seat]
         if shown.seat == state.taker and state.contract and state.contract.chien_shown:
             hand = (hand | state.chien) & ~state.discard
@@ -253,6 +259,22 @@ def check_bids_and_poignees(state: GameState) -> None:
             assert len(trumps) == need - 1
         else:
             assert all(is_trump(c) for c in shown.cards)
+        # the player's own choice: the trumps it hid, right after declaring, and only those
+        hidden = []
+        for by, action in state.history[index + 1:]:
+            if not isinstance(action, HideTrump):
+                break
+            assert by == seat
+            hidden.append(action.card)
+        assert len(set(hidden)) == len(hidden) == max(0, len(trumps) - need)
+        if EXCUSE not in shown.cards:
+            assert sorted([*shown.cards, *hidden]) == trumps
+    # no hide anywhere else: each follows a declaration or another hide
+    assert all(
+        isinstance(state.history[i - 1][1], DeclarePoignee | HideTrump)
+        for i, (_, a) in enumerate(state.history)
+        if isinstance(a, HideTrump)
+    )
     assert len({p.seat for p in state.poignees}) == len(state.poignees)
 
 
@@ -279,7 +301,9 @@ def conservation(state: GameState, played: int, played_count: int) -> None:
 
 def play_random_deal(players: int, number: int) -> GameState:
     """Uniform random play; odd-numbered deals keep the Excuse to the last card when they can,
-    which is what makes the Excuse win the last trick of a chelem now and then."""
+    which is what makes the Excuse win the last trick of a chelem now and then. A poignée on
+    offer is declared half the time (a random level), so that random choices of the trumps to
+    hide are common; the hides themselves are uniform among the legal ones."""
     state, rnd = deal_setup(players, number)
     hoard_excuse = number % 2 == 1
     random_value = rnd.random
@@ -292,6 +316,8 @@ def play_random_deal(players: int, number: int) -> GameState:
         assert legal, state
         if hoard_excuse and PLAY_EXCUSE in legal and len(legal) > 1:
             legal = tuple(a for a in legal if a != PLAY_EXCUSE)
+        if type(legal[0]) is DeclarePoignee and random_value() < 0.5:
+            legal = tuple(a for a in legal if type(a) is DeclarePoignee)
         action = legal[int(random_value() * len(legal))]
         apply(state, action)
         if len(state.tricks) != tricks:
@@ -318,7 +344,7 @@ def test_random_deals(players: int) -> None:
     features = dict.fromkeys(
         (
             "beginner", "poignee", "chelem-announced", "chelem", "petit-au-bout", "excuse-unpaid",
-            "alone", "excuse-wins-last", "excuse-kept-in-chelem",
+            "alone", "excuse-wins-last", "excuse-kept-in-chelem", "poignee-chosen",
         ),
         0,
     )
@@ -334,6 +360,8 @@ def test_random_deals(players: int) -> None:
             assert summary is not None
             features["beginner"] += state.options.beginner
             features["poignee"] += bool(summary.poignees)
+            hidden = [a.card for _, a in state.history if isinstance(a, HideTrump)]
+            features["poignee-chosen"] += bool(hidden)
             features["chelem-announced"] += summary.chelem_announced
             features["petit-au-bout"] += summary.petit_au_bout is not None
             features["excuse-unpaid"] += result.excuse_debt_unpaid
@@ -370,6 +398,7 @@ PHASE_CANDIDATES: dict[Phase, tuple[Action, ...]] = {
         *(Play(c) for c in range(78)),
         *(DeclarePoignee(level) for level in PoigneeLevel),
     ),
+    Phase.POIGNEE: tuple(HideTrump(c) for c in range(78)),
 }
 OTHER_PHASES: dict[Phase, tuple[Action, ...]] = {
     phase: tuple(
@@ -418,9 +447,16 @@ def reference_legal(state: GameState) -> set[Action]:
         return {Discard(c) for c in plain}
     if phase is Phase.CHELEM:
         return {NO_CHELEM, ANNOUNCE_CHELEM}
+    trumps = [c for c in hand if is_trump(c)]
+    if phase is Phase.POIGNEE:  # declared with extra trumps: hide any trump not hidden yet
+        last = max(i for i, (s, a) in enumerate(state.history) if isinstance(a, DeclarePoignee))
+        declaring, declared = state.history[last]
+        assert declaring == seat and isinstance(declared, DeclarePoignee)
+        hidden = [a.card for _, a in state.history[last + 1:] if isinstance(a, HideTrump)]
+        assert len(hidden) < len(trumps) - POIGNEE_THRESHOLDS[n][declared.level]
+        return {HideTrump(c) for c in trumps if c not in hidden}
     assert phase is Phase.PLAYING
     trick = state.trick
-    trumps = [c for c in hand if is_trump(c)]
     excuse = [EXCUSE] if EXCUSE in hand else []
     led_cards = [c for c in trick if c != EXCUSE]
     if not led_cards:
@@ -498,6 +534,81 @@ def test_legal_actions_are_exactly_the_accepted_ones(players: int) -> None:
             with pytest.raises(IllegalActionError, match="the deal is over: no more actions"):
                 apply(state, action)
     assert steps > EXHAUSTIVE_DEALS_PER_PLAYER_COUNT * 60
+
+
+# --- random poignée choices -------------------------------------------------------------------
+
+POIGNEE_DEALS_PER_PLAYER_COUNT = 3_000
+
+
+def trump_rich_deal(players: int, number: int) -> tuple[Deal, random.Random]:
+    """A random deal where one random seat holds between the simple's threshold less one and
+    all 21 trumps (and the Excuse half the time), so that poignées with a choice are common."""
+    rnd = random.Random(f"poignee/{players}/{number}")
+    size = {3: 24, 4: 18, 5: 15}[players]
+    low = POIGNEE_THRESHOLDS[players][PoigneeLevel.SIMPLE] - 1
+    rich = rnd.sample(range(56, 77), rnd.randint(low, min(21, size)))
+    if rnd.random() < 0.5 and len(rich) < size:
+        rich.append(EXCUSE)
+    others = [c for c in range(78) if c not in rich]
+    rnd.shuffle(others)
+    fill = size - len(rich)
+    rich += others[:fill]
+    others = others[fill:]
+    hands = [tuple(others[i * size:(i + 1) * size]) for i in range(players - 1)]
+    hands.insert(rnd.randrange(players), tuple(rich))
+    chien = tuple(others[(players - 1) * size:])
+    return Deal(players, number % players, tuple(hands), chien), rnd
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_random_poignee_choices(players: int) -> None:
+    """Thousands of deals with a trump-rich hand: every poignée on offer is declared at a random
+    level and its hidden trumps are drawn at random; the shown cards are always a legal handful
+    of the player's choosing, and the deal always completes, zero-sum, as the rules score it."""
+    seen = {"shown": 0, "chosen": 0, "petit-hidden": 0, "excuse-shown": 0, "levels": set()}
+    for number in range(POIGNEE_DEALS_PER_PLAYER_COUNT):
+        deal, rnd = trump_rich_deal(players, number)
+        state = GameState(deal, TableOptions(players=players))
+        while not state.is_over:
+            legal = legal_actions(state)
+            if type(legal[0]) is DeclarePoignee and rnd.random() < 0.9:
+                legal = tuple(a for a in legal if type(a) is DeclarePoignee)
+            apply(state, rnd.choice(legal))
+        result = state.result
+        assert result is not None
+        assert sum(result.scores) == 0 and len(result.scores) == players
+        check_bids_and_poignees(state)
+        if result.outcome is DealOutcome.PLAYED:
+            check_played_deal(state)
+        hidden = [a.card for _, a in state.history if isinstance(a, HideTrump)]
+        seen["shown"] += len(state.poignees)
+        seen["chosen"] += bool(hidden)
+        seen["petit-hidden"] += PETIT in hidden
+        seen["excuse-shown"] += any(EXCUSE in p.cards for p in state.poignees)
+        seen["levels"] |= {p.level for p in state.poignees}  # type: ignore[operator]
+    assert seen["shown"] > POIGNEE_DEALS_PER_PLAYER_COUNT // 3, seen
+    assert seen["chosen"] > POIGNEE_DEALS_PER_PLAYER_COUNT // 10, seen
+    assert seen["petit-hidden"] > 0 and seen["excuse-shown"] > 0, seen
+    assert seen["levels"] == set(PoigneeLevel), seen
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_legal_actions_are_exact_while_choosing_a_poignee(players: int) -> None:
+    """The exhaustive check of every candidate action, on trump-rich deals where the seat
+    declares whenever it may: the hiding decisions offer exactly what :func:`apply` accepts."""
+    hiding = 0
+    for number in range(EXHAUSTIVE_DEALS_PER_PLAYER_COUNT // 2):
+        deal, rnd = trump_rich_deal(players, number)
+        state = GameState(deal, TableOptions(players=players))
+        while not state.is_over:
+            check_every_candidate(state)
+            hiding += state.phase is Phase.POIGNEE
+            legal = legal_actions(state)
+            apply(state, legal[0] if type(legal[0]) is DeclarePoignee else rnd.choice(legal))
+    assert hiding > EXHAUSTIVE_DEALS_PER_PLAYER_COUNT // 2, hiding
 
 
 # --- a case random play reaches only a few times in 10,000 deals ------------------------------

@@ -34,6 +34,7 @@ from arena.rules import (
     DeclarePoignee,
     Discard,
     GameState,
+    HideTrump,
     IllegalActionError,
     Phase,
     Play,
@@ -45,10 +46,14 @@ from arena.rules import (
     format_action,
     legal_actions,
     parse_action,
+    parse_cards,
     replay,
     seeded_deal,
+    trump,
 )
 from arena.rules.cards import EXCUSE, PETIT, parse_card
+
+from .builders import make_deal, show_poignee, start_play
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
 
@@ -237,6 +242,7 @@ def illegal_candidates(state: GameState) -> list[Action]:
         ANNOUNCE_CHELEM,
         NO_CHELEM,
         *(DeclarePoignee(level) for level in PoigneeLevel),
+        *(HideTrump(c) for c in range(78)),
         *(Play(c) for c in range(78)),
     ]
     return [a for a in everything if a not in legal]
@@ -493,6 +499,7 @@ def test_action_notation_round_trip() -> None:
         ANNOUNCE_CHELEM,
         NO_CHELEM,
         *(DeclarePoignee(level) for level in PoigneeLevel),
+        *(HideTrump(c) for c in range(78)),
         *(Play(c) for c in range(78)),
     ]
     texts = [format_action(a) for a in actions]
@@ -503,10 +510,13 @@ def test_action_notation_round_trip() -> None:
     assert format_action(Play(EXCUSE)) == "play EX"
     assert format_action(Bid(Contract.GARDE_CONTRE)) == "bid garde-contre"
     assert format_action(DeclarePoignee(PoigneeLevel.DOUBLE)) == "poignee double"
+    assert format_action(HideTrump(PETIT)) == "hide T1"
 
 
 @pytest.mark.parametrize(
-    "text", ["", "bid", "bid grande", "play", "play ZZ", "pass pass", "poignee quadruple", "call"]
+    "text",
+    ["", "bid", "bid grande", "play", "play ZZ", "pass pass", "poignee quadruple", "call", "hide",
+     "hide T22"],
 )
 def test_action_parse_errors(text: str) -> None:
     with pytest.raises(ValueError, match=r"unknown (action|card)"):
@@ -514,6 +524,83 @@ def test_action_parse_errors(text: str) -> None:
 
 
 # --- golden replays ---------------------------------------------------------------------------
+
+
+# --- poignées: the shown trumps are recorded; records from before the choice still replay ------
+
+LEGACY_DIR = Path(__file__).parent / "legacy"
+
+
+def chosen_poignee_record() -> DealRecord:
+    """A played four-player deal where seat 1 shows a simple poignée of 10 of its 13 trumps,
+    hiding the 21, the Petit and the 12 (the lowest would have shown the Petit)."""
+    deal = make_deal(4, 0, {1: "T1 T2 T3 T4 T5 T6 T7 T8 T9 T10 T11 T12 T21 EX"})
+    state = start_play(deal, 2, Contract.GARDE_SANS)
+    show_poignee(state, PoigneeLevel.SIMPLE, "T21 T1 T12")
+    while not state.is_over:
+        apply(state, legal_actions(state)[-1])
+    return DealRecord.of(state)
+
+
+def test_a_chosen_poignee_is_recorded_and_replays_exactly() -> None:
+    record = chosen_poignee_record()
+    texts = [format_action(a) for _, a in record.actions]
+    start = texts.index("poignee simple")
+    assert texts[start:start + 4] == ["poignee simple", "hide T21", "hide T1", "hide T12"]
+    assert texts[start + 4].startswith("play ")
+    assert [1, "hide T1"] in record.to_json()["actions"]
+    back = DealRecord.loads(record.dumps())
+    assert back == record
+    state = replay(back)
+    shown = state.poignees[0]
+    assert shown.cards == tuple(trump(n) for n in range(11, 1, -1))
+    assert PETIT not in shown.cards and trump(21) not in shown.cards
+
+
+def test_a_record_with_a_wrong_hide_is_refused() -> None:
+    data = chosen_poignee_record().to_json()
+    start = data["actions"].index([1, "hide T21"])
+    data["actions"][start] = [1, "hide EX"]
+    with pytest.raises(ReplayError, match=r"\(hide EX by seat 1\) is illegal: only trumps can "
+                       "be hidden, not EX"):
+        replay(DealRecord.from_json(data))
+    data["actions"][start] = [1, "play T21"]  # not a record from before the choice: it has hides
+    with pytest.raises(ReplayError, match="play T21 must wait: first choose the trumps"):
+        replay(DealRecord.from_json(data))
+
+
+LEGACY_SHOWN = {
+    # (seat, the trumps shown): the lowest, Petit included, as the engine showed them then
+    "3p-poignee-before-the-choice.json": (2, "T20 T19 T17 T14 T13 T12 T11 T8 T6 T5 T4 T3 T1"),
+    "4p-poignee-before-the-choice.json": (1, "T19 T17 T11 T10 T8 T7 T5 T4 T3 T1"),
+    "5p-poignee-before-the-choice.json": (4, "T14 T13 T8 T7 T6 T5 T4 T1"),
+}
+
+
+def test_legacy_directory_holds_exactly_the_cases() -> None:
+    assert sorted(p.name for p in LEGACY_DIR.glob("*.json")) == sorted(LEGACY_SHOWN)
+
+
+@pytest.mark.parametrize("name", sorted(LEGACY_SHOWN))
+def test_a_record_written_before_the_choice_loads_and_replays(name: str) -> None:
+    """These records were written by the engine before players chose their poignée's trumps
+    (it showed the lowest; the record holds ``poignee simple`` and no ``hide``). They load with
+    the hides that show those very trumps, and replay to the recorded result."""
+    text = (LEGACY_DIR / name).read_text(encoding="utf-8")
+    raw = json.loads(text)
+    assert raw["format"] == "tarot-arena/deal-record/1"
+    assert not any(action.startswith("hide") for _, action in raw["actions"])
+    record = DealRecord.loads(text)
+    seat, shown = LEGACY_SHOWN[name]
+    added = [a for _, a in record.actions if isinstance(a, HideTrump)]
+    assert added and len(record.actions) == len(raw["actions"]) + len(added)
+    state = replay(record)  # raises if any action is illegal or the result differs
+    assert state.result == record.result
+    assert state.poignees[0].seat == seat
+    assert state.poignees[0].cards == tuple(parse_cards(shown))
+    # written back in today's spelling, it loads and replays the same
+    again = DealRecord.loads(record.dumps())
+    assert again == record and replay(again).poignees == state.poignees
 
 
 def test_golden_directory_holds_exactly_the_cases() -> None:
