@@ -42,8 +42,10 @@ master trumps (to bring down the Petit when it does not hold it) or when it hold
 opponents' trumps, defenders leave trumps alone and lead into the taker's voids to shorten its
 trumps, and in 5 players the defenders lead the called suit to find the partner while it is
 unknown (the taker leads a small card of it for the partner's King). Poignées are shown by the
-taker's side, and by defenders against a Petite or Garde (the bonus goes to the winning side). A
-chelem is announced only when it is certain.
+taker's side, and by defenders against a Petite or Garde (the bonus goes to the winning side);
+a hand with more trumps than it must show keeps the Petit hidden first (so the opponents do not
+know where to hunt it), then its highest trumps (so they cannot count its masters), and shows
+the middle. A chelem is announced only when it is certain.
 """
 
 from __future__ import annotations
@@ -62,6 +64,7 @@ from arena.rules import (
     Contract,
     DeclarePoignee,
     Discard,
+    HideTrump,
     Play,
 )
 from arena.rules.cards import (
@@ -511,8 +514,18 @@ class HeuristicBot(Bot):
             return True  # the taker's secret partner
         return contract <= Contract.GARDE
 
+    def hide(self, table: TableView, request: DecisionRequest) -> Action:
+        choosable = [a.card for a in request.legal_actions if isinstance(a, HideTrump)]
+        return HideTrump(trump_to_hide(choosable))
+
     def decide(self, table: TableView, request: DecisionRequest) -> Action:
         return request.legal_actions[0]  # pragma: no cover - every phase has its method
+
+
+def trump_to_hide(choosable: Sequence[Card]) -> Card:
+    """The next trump to keep out of a poignée: the Petit (a shown Petit tells the opponents
+    whom to hunt), then the highest (a shown master tells them what to fear and count)."""
+    return PETIT if PETIT in choosable else max(choosable)
 
 
 def discard_plan(

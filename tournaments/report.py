@@ -9,7 +9,16 @@ from rich.markup import escape
 from rich.table import Table
 
 from arena.rules import DealRecord, GameState, card_symbol
-from arena.rules.actions import Bid, CallCard, ChelemChoice, DeclarePoignee, Discard, Pass, Play
+from arena.rules.actions import (
+    Bid,
+    CallCard,
+    ChelemChoice,
+    DeclarePoignee,
+    Discard,
+    HideTrump,
+    Pass,
+    Play,
+)
 
 from .duplicate import Standings
 from .export import bot_names
@@ -52,6 +61,20 @@ def _card(card: int) -> str:
     return f"T{symbol}" if symbol.isdigit() else symbol
 
 
+def _poignee_line(
+    record: DealRecord, state: GameState, seat: int, action: DeclarePoignee
+) -> str:
+    """The trumps shown, and those the player chose to keep hidden (the deal is over: a replay
+    may tell them)."""
+    shown = next(p.cards for p in state.poignees if p.seat == seat)
+    hidden = [a.card for s, a in record.actions if s == seat and isinstance(a, HideTrump)]
+    line = (f"seat {seat} shows a {action.level.label} poignée: "
+            + " ".join(_card(c) for c in shown))
+    if hidden:
+        line += " (keeps " + " ".join(_card(c) for c in sorted(hidden, reverse=True)) + " hidden)"
+    return line
+
+
 def describe_deal(record: DealRecord, state: GameState) -> list[str]:
     n = record.options.players
     deal = record.deal
@@ -72,7 +95,7 @@ def describe_deal(record: DealRecord, state: GameState) -> list[str]:
             if action.announce:
                 lines.append(f"seat {seat} announces a chelem")
         elif isinstance(action, DeclarePoignee):
-            lines.append(f"seat {seat} shows a {action.level.label} poignée")
+            lines.append(_poignee_line(record, state, seat, action))
         elif isinstance(action, Play):
             trick.append(f"{seat}:{_card(action.card)}")
             if len(trick) == n:

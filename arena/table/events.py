@@ -10,6 +10,7 @@ from arena.rules import (
     DeclarePoignee,
     Discard,
     GameState,
+    HideTrump,
     Pass,
     Phase,
     Play,
@@ -50,8 +51,9 @@ def events_after(
             out.append((EVERYONE, TrumpDiscarded(action.card)))
     elif isinstance(action, ChelemChoice):
         out.append((EVERYONE, ChelemDecided(actor, action.announce)))
-    elif isinstance(action, DeclarePoignee):
-        out.append((EVERYONE, PoigneeShown(state.poignees[-1])))
+    elif isinstance(action, DeclarePoignee | HideTrump):
+        if state.phase is not Phase.POIGNEE:  # shown once its player has nothing left to hide
+            out.append((EVERYONE, PoigneeShown(state.poignees[-1])))
     elif isinstance(action, Play):
         out.append((EVERYONE, CardPlayed(actor, action.card)))
         if action.card == state.called_card:

@@ -27,6 +27,7 @@ from arena.rules import (
     DeclarePoignee,
     Direction,
     Discard,
+    HideTrump,
     Observation,
     Pass,
     Phase,
@@ -38,7 +39,7 @@ from arena.rules import (
     Trick,
     parse_action,
 )
-from arena.rules.actions import BIDS, CALLS, DISCARDS, PLAYS, POIGNEES
+from arena.rules.actions import BIDS, CALLS, DISCARDS, HIDES, PLAYS, POIGNEES
 from arena.rules.cards import DECK_SIZE
 from arena.table.messages import (
     BidMade,
@@ -113,12 +114,15 @@ _LEVEL_FROM_PB: Final = {v: k for k, v in _LEVEL_TO_PB.items()}
 _PHASE_TO_PB: Final = {
     Phase.BIDDING: pb.BIDDING, Phase.CALLING: pb.CALLING, Phase.DISCARDING: pb.DISCARDING,
     Phase.CHELEM: pb.CHELEM, Phase.PLAYING: pb.PLAYING, Phase.FINISHED: pb.FINISHED,
+    # Only the seat choosing the trumps to hide from its poignée sees Phase.POIGNEE: its
+    # request says so (DECIDE_POIGNEE), its SeatView the play phase it is part of.
+    Phase.POIGNEE: pb.PLAYING,
 }
-_PHASE_FROM_PB: Final = {v: k for k, v in _PHASE_TO_PB.items()}
+_PHASE_FROM_PB: Final = {v: k for k, v in _PHASE_TO_PB.items() if k is not Phase.POIGNEE}
 _DECISION_KIND: Final = {
     Phase.BIDDING: pb.DECIDE_BID, Phase.CALLING: pb.DECIDE_CALL,
     Phase.DISCARDING: pb.DECIDE_DISCARD, Phase.CHELEM: pb.DECIDE_CHELEM,
-    Phase.PLAYING: pb.DECIDE_PLAY,
+    Phase.PLAYING: pb.DECIDE_PLAY, Phase.POIGNEE: pb.DECIDE_POIGNEE,
 }
 _DECISION_PHASE: Final = {v: k for k, v in _DECISION_KIND.items()}
 _DIRECTION_TO_PB: Final = {
@@ -163,6 +167,8 @@ def action_to_pb(action: Action) -> pb.Action:
         return pb.Action(chelem=action.announce)
     if isinstance(action, DeclarePoignee):
         return pb.Action(poignee=_LEVEL_TO_PB[action.level])
+    if isinstance(action, HideTrump):
+        return pb.Action(hide=action.card)
     raise TypeError(f"not an action: {action!r}")
 
 
@@ -191,7 +197,7 @@ def action_from_pb(message: pb.Action) -> Action | Malformed:
     card = getattr(message, kind)
     if not 0 <= card < DECK_SIZE:
         return Malformed(f"card {card} does not exist: cards are numbered 0..77")
-    table = {"call": CALLS, "discard": DISCARDS, "play": PLAYS}[kind]
+    table = {"call": CALLS, "discard": DISCARDS, "play": PLAYS, "hide": HIDES}[kind]
     return table[card]
 
 

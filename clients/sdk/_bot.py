@@ -62,6 +62,11 @@ class Bot:
         """Play a card; before one's first card the legal list may also offer poignees."""
         return self.decide(table, request)
 
+    def hide(self, table: TableView, request: DecisionRequest) -> Action | Any:
+        """After declaring a poignee with more trumps than it shows: keep one trump hidden
+        (asked once per extra trump; the others are shown)."""
+        return self.decide(table, request)
+
     # ------------------------------------------------------------------------------ hooks
     def on_table_start(self, table: TableView) -> Any:
         """A new table, or a table resumed after a reconnection (``table.resumed``)."""
@@ -96,6 +101,7 @@ _METHOD_BY_PHASE = {
     Phase.DISCARDING: "discard",
     Phase.CHELEM: "chelem",
     Phase.PLAYING: "play",
+    Phase.POIGNEE: "hide",
 }
 
 

@@ -191,7 +191,10 @@ class TableView:
             leader = self.taker if event.announce else self.first_seat
             return {"chelem_announced": event.announce, "phase": Phase.PLAYING, "to_act": leader}
         if isinstance(event, PoigneeShown):
-            return {"poignees": (*self.poignees, event.poignee)}
+            changes = {"poignees": (*self.poignees, event.poignee)}
+            if self.phase is Phase.POIGNEE:  # this seat hid its last extra trump: it plays now
+                changes["phase"] = Phase.PLAYING
+            return changes
         if isinstance(event, PartnerRevealed):
             return {"partner": None if event.seat == self.taker else event.seat,
                     "partner_known": True}

@@ -8,19 +8,26 @@ from arena.proto_gen.tarot_arena.v1 import arena_pb2 as pb
 from arena.rules import (
     PASS,
     DealRecord,
+    DeclarePoignee,
     GameState,
+    HideTrump,
     Phase,
     Play,
+    PoigneeLevel,
     TableOptions,
     apply,
     legal_actions,
+    observe,
+    parse_action,
     seeded_deal,
+    trump,
 )
 from arena.rules.cards import cards_of
 from arena.table import DecisionRequest, InfractionKind, Notice, TableEnd, TableEvent
 from arena.table.events import events_after
-from arena.table.messages import TrickWon
+from arena.table.messages import Malformed, TrickWon
 from arena.transport import convert
+from tests.rules.builders import make_deal
 
 
 def finished_state(seed: int = 5) -> GameState:
@@ -83,3 +90,34 @@ def test_every_event_of_a_deal_round_trips_with_its_trick_number() -> None:
             if isinstance(event, TrickWon):
                 won.append(event.index)
     assert won == list(range(len(state.tricks))) and len(won) > 10
+
+
+def test_a_poignee_choice_crosses_the_protocol() -> None:
+    """``hide`` (a trump kept out of the poignée) and DECIDE_POIGNEE, both ways; the text
+    spelling too; a card that does not exist is malformed, not an exception."""
+    hides = tuple(HideTrump(trump(n)) for n in (21, 12, 1))
+    for action in (*hides, DeclarePoignee(PoigneeLevel.SIMPLE)):
+        message = convert.action_to_pb(action)
+        assert convert.action_from_pb(message) == action
+        assert convert.action_from_pb(pb.Action(notation=str(action))) == action
+    assert convert.action_to_pb(HideTrump(trump(1))).hide == trump(1)
+    assert convert.action_from_pb(pb.Action(notation="hide T1")) == HideTrump(trump(1))
+    bad = convert.action_from_pb(pb.Action(hide=78))
+    assert isinstance(bad, Malformed) and "card 78 does not exist" in bad.reason
+    request = DecisionRequest("t1", 1, 8, Phase.POIGNEE, hides, 1.0, 0.0, (trump(1), trump(12)))
+    encoded = convert.request_to_pb(request)
+    assert encoded.request.kind == pb.DECIDE_POIGNEE
+    assert [a.hide for a in encoded.request.legal_actions] == [trump(21), trump(12), trump(1)]
+    assert convert.arena_message_from_pb(encoded) == request
+
+
+def test_the_seat_choosing_its_poignee_is_told_the_play_phase_in_its_seat_view() -> None:
+    state = GameState(
+        make_deal(4, 0, {1: " ".join(f"T{n}" for n in range(1, 13))}), TableOptions(4)
+    )
+    for action in ("pass", "bid garde-sans", "pass", "pass", "no-chelem", "poignee simple"):
+        apply(state, parse_action(action), state.to_act)
+    assert state.phase is Phase.POIGNEE and state.to_act == 1
+    view = convert.view_to_pb(observe(state, 1))
+    assert view.phase == pb.PLAYING
+    assert convert.view_from_pb(view, 1, TableOptions(4), 0).phase is Phase.PLAYING

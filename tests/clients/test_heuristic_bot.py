@@ -17,8 +17,10 @@ from arena.rules import (
     DeclarePoignee,
     Discard,
     GameState,
+    HideTrump,
     Phase,
     Play,
+    PoigneeLevel,
     TableOptions,
     apply,
     legal_actions,
@@ -26,8 +28,9 @@ from arena.rules import (
     parse_card,
     parse_cards,
     seeded_deal,
+    trump,
 )
-from arena.rules.cards import EXCUSE, KINGS_MASK, SUIT_MASKS, mask_of
+from arena.rules.cards import EXCUSE, KINGS_MASK, PETIT, SUIT_MASKS, mask_of
 from arena.table import DecisionRequest, PlayerInfo, TableStart
 from clients.heuristic_bot import HeuristicBot, discard_plan, hand_points, wanted_contract
 from clients.random_bot import RandomBot
@@ -245,8 +248,36 @@ def test_the_taker_draws_trumps_to_hunt_the_petit_and_shows_its_poignee() -> Non
     first = ask(state)
     assert isinstance(first, DeclarePoignee)  # the taker shows it: it expects to win
     apply(state, first)
+    hidden = ask(state)  # eleven trumps for a simple of ten: one is kept hidden, the 21
+    assert hidden == HideTrump(trump(21))
+    apply(state, hidden)
+    assert state.poignees[0].cards == tuple(trump(n) for n in range(20, 10, -1))
     lead = ask(state)
     assert isinstance(lead, Play) and 56 < lead.card < EXCUSE
+
+
+def test_a_poignee_keeps_the_petit_then_the_highest_trumps_hidden() -> None:
+    state = garde_sans({
+        1: "T1 T2 T3 T5 T8 T9 T11 T13 T16 T17 T20 T21 KS QS KH 2H KD 3H",
+    })
+    assert ask(state) == DeclarePoignee(PoigneeLevel.SIMPLE)  # 12 trumps: the simple
+    apply(state, DeclarePoignee(PoigneeLevel.SIMPLE))
+    hidden = []
+    while state.phase is Phase.POIGNEE:
+        action = ask(state)
+        assert isinstance(action, HideTrump)
+        hidden.append(action.card)
+        apply(state, action)
+    assert hidden == [PETIT, trump(21)]
+    shown = state.poignees[0].cards
+    assert shown == tuple(trump(n) for n in (20, 17, 16, 13, 11, 9, 8, 5, 3, 2))
+
+
+def test_a_poignee_without_a_choice_asks_nothing_more() -> None:
+    state = garde_sans({1: "T1 T2 T3 T5 T8 T9 T11 T13 T16 T17 KS QS KH 2H KD 2D 3D 4D"})
+    apply(state, ask(state))
+    assert state.phase is Phase.PLAYING and len(state.poignees[0].cards) == 10
+    assert isinstance(ask(state), Play)
 
 
 def test_a_defender_keeps_its_poignee_hidden_against_a_garde_sans() -> None:

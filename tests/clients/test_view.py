@@ -13,8 +13,10 @@ import random
 import pytest
 
 from arena.rules import (
+    Contract,
     DeclarePoignee,
     GameState,
+    HideTrump,
     Observation,
     Phase,
     TableOptions,
@@ -29,6 +31,7 @@ from arena.table.messages import TableEvent
 from arena.transport import convert
 from clients.random_bot import RandomBot
 from clients.sdk import TableView
+from tests.rules.builders import make_deal, start_play
 
 VARIANTS = [
     TableOptions(3), TableOptions(4), TableOptions(5), TableOptions(4, beginner=True),
@@ -78,38 +81,75 @@ def assert_matches(view: TableView, truth: Observation) -> None:
         assert (view.phase, view.to_act) == (truth.phase, truth.to_act)
 
 
+def request_over_the_wire(state: GameState) -> DecisionRequest:
+    seat = state.to_act
+    assert seat is not None
+    request = DecisionRequest("t1", seat, 7, state.phase, legal_actions(state), 1.0, 0.0,
+                              observe(state, seat).hand)
+    return convert.request_from_pb(convert.request_to_pb(request).request)
+
+
 @pytest.mark.parametrize("options", VARIANTS, ids=lambda o: f"{o.players}p{'-b' * o.beginner}")
 def test_view_follows_every_event_of_random_deals(options: TableOptions) -> None:
     for seed in SEEDS:
-        rng = random.Random(seed)
-        state = GameState(seeded_deal(seed, options.players, seed % options.players), options)
-        views = [TableView.from_start(start_over_the_wire(state, s)) for s in range(state.players)]
-        sequence = [0] * state.players
-        while state.to_act is not None:
-            seat, tricks_before = state.to_act, len(state.tricks)
-            legal = legal_actions(state)
-            poignees = [a for a in legal if isinstance(a, DeclarePoignee)]  # rare otherwise
-            action = rng.choice(poignees or legal)
-            apply(state, action, seat)
-            for recipient, event in events_after(state, seat, action, tricks_before):
-                for target in range(state.players) if recipient is None else (recipient,):
-                    message = event_over_the_wire(
-                        TableEvent("t1", target, sequence[target], event)
-                    )
-                    sequence[target] += 1
-                    assert (message.seat, message.sequence) == (target, sequence[target] - 1)
-                    views[target] = views[target].apply(message.event)
-            for s, view in enumerate(views):
-                assert_matches(view, observe(state, s))
-            if state.to_act is None:
-                break
-            # a TableStart re-sent now (after a reconnection) gives the same view
-            resumed = TableView.from_start(start_over_the_wire(state, seat, resumed=True))
-            assert resumed.resumed
-            assert dataclasses.replace(resumed, resumed=False) == views[seat] or (
-                views[seat].phase is Phase.DISCARDING and seat != state.taker
+        follow_a_random_deal(
+            seed, GameState(seeded_deal(seed, options.players, seed % options.players), options)
+        )
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_view_follows_poignees_with_a_choice(players: int) -> None:
+    """Seat 1 holds more trumps than any level shows, so it has trumps to hide. Only seat 1 is
+    asked (the others see nothing until the poignée is shown); then every view holds it."""
+    trumps = " ".join(f"T{n}" for n in range(2, 16 if players == 5 else 18))
+    for seed in range(4):
+        state = start_play(make_deal(players, seed % players, {1: trumps}), 0, Contract.GARDE_SANS)
+        follow_a_random_deal(seed, state)
+        assert any(isinstance(a, HideTrump) for _, a in state.history)
+        assert state.poignees and state.poignees[0].seat == 1
+
+
+def follow_a_random_deal(seed: int, state: GameState) -> None:
+    """Random play (declaring every poignée on offer, hiding at random) with a view per seat,
+    fed the genuine events through the protocol, checked against :func:`observe` each step."""
+    rng = random.Random(seed)
+    views = [TableView.from_start(start_over_the_wire(state, s)) for s in range(state.players)]
+    sequence = [0] * state.players
+    while state.to_act is not None:
+        seat, tricks_before = state.to_act, len(state.tricks)
+        legal = legal_actions(state)
+        poignees = [a for a in legal if isinstance(a, DeclarePoignee)]  # rare otherwise
+        action = rng.choice(poignees or legal)
+        apply(state, action, seat)
+        for recipient, event in events_after(state, seat, action, tricks_before):
+            for target in range(state.players) if recipient is None else (recipient,):
+                message = event_over_the_wire(
+                    TableEvent("t1", target, sequence[target], event)
+                )
+                sequence[target] += 1
+                assert (message.seat, message.sequence) == (target, sequence[target] - 1)
+                views[target] = views[target].apply(message.event)
+        choosing = state.phase is Phase.POIGNEE
+        if choosing:  # no event: the declarer learns from its next request what to do
+            assert views[seat].phase is (
+                Phase.PLAYING if isinstance(action, DeclarePoignee) else Phase.POIGNEE
             )
-        assert all(v.phase is Phase.FINISHED and v.to_act is None for v in views)
+            views[seat] = views[seat].with_request(request_over_the_wire(state))
+            assert views[seat].phase is Phase.POIGNEE
+        for s, view in enumerate(views):
+            assert_matches(view, observe(state, s))
+        if state.to_act is None:
+            break
+        # a TableStart re-sent now (after a reconnection) gives the same view (while hiding,
+        # it says the play phase, and the request re-sent says the rest)
+        resumed = TableView.from_start(start_over_the_wire(state, seat, resumed=True))
+        assert resumed.resumed
+        if choosing:
+            resumed = resumed.with_request(request_over_the_wire(state))
+        assert dataclasses.replace(
+            resumed, resumed=False, decisions=views[seat].decisions
+        ) == views[seat] or (views[seat].phase is Phase.DISCARDING and seat != state.taker)
+    assert all(v.phase is Phase.FINISHED and v.to_act is None for v in views)
 
 
 def test_a_request_sets_phase_turn_hand_and_counts_decisions() -> None:

@@ -38,12 +38,17 @@ from arena.rules import (
     Deal,
     DealOutcome,
     DealResult,
+    DeclarePoignee,
     Discard,
     GameState,
+    HideTrump,
     Observation,
     Phase,
     Play,
+    PoigneeLevel,
+    ShownPoignee,
     observe,
+    trump,
 )
 from arena.rules.cards import cards_of, is_trump
 from arena.rules.deal import CHIEN_SIZES, HAND_SIZES
@@ -424,3 +429,51 @@ async def test_a_sealed_table_keeps_the_whole_outcome_for_the_store() -> None:
         (end,) = fake.of(TableEnd)
         assert (end.deal, end.record, end.discard, end.revealed) == (None, None, (), False)
         assert end.result == DealResult(outcome.result.outcome, outcome.result.scores)
+
+
+async def test_a_poignee_reveals_the_trumps_shown_and_never_the_ones_hidden() -> None:
+    """Seat 1 holds 13 trumps and shows a simple poignée of ten, hiding its Petit, the 21 and
+    the 12. Every seat is spied (a hidden trump in any message before it is played is a leak);
+    the others are told of the poignée once, with the ten trumps shown, and are never sent
+    anything while seat 1 chooses."""
+    trumps = " ".join(f"T{n}" for n in range(1, 13))
+    deal = make_deal(4, 0, {1: f"{trumps} T21 KS QS CS JS 10S", 2: "T13 T14 T15 T16"})
+    rng = random.Random("poignee-secrecy")
+    seats = [SpiedSeat(random_player(rng, pass_rate=1.0)) for _ in range(4)]
+    hidden = [trump(1), trump(21), trump(12)]
+    policy = seats[0].policy
+
+    async def taker(request: DecisionRequest) -> Any:
+        if request.phase is Phase.BIDDING:
+            return Bid(Contract.GARDE_SANS)
+        return await policy(request)
+
+    async def shows(request: DecisionRequest) -> Any:
+        if DeclarePoignee(PoigneeLevel.SIMPLE) in request.legal_actions:
+            return DeclarePoignee(PoigneeLevel.SIMPLE)
+        if request.phase is Phase.POIGNEE:
+            return next(HideTrump(c) for c in hidden if HideTrump(c) in request.legal_actions)
+        return await policy(request)
+
+    seats[0].policy = taker
+    seats[1].policy = shows
+    runner = make_runner(seats, seed=1, dealer=0, deal=deal)
+    for seat, fake in enumerate(seats):
+        fake.spy = Spy(runner, seat, rng)
+    outcome = await runner.run()  # a Leak raised by any spy fails the deal
+    shown = outcome.state.poignees
+    assert [p.seat for p in shown] == [1]
+    assert shown[0].cards == tuple(trump(n) for n in range(11, 1, -1))
+    choices = [r for r in seats[1].of(DecisionRequest) if r.phase is Phase.POIGNEE]
+    assert len(choices) == 3
+    for seat in (0, 2, 3):
+        told = [e.poignee for e in seats[seat].events if isinstance(e, PoigneeShown)]
+        assert told == list(shown)
+        assert not any(r.phase is Phase.POIGNEE for r in seats[seat].of(DecisionRequest))
+    # and the spy would have caught a poignée event naming a hidden trump
+    spy = Spy(make_runner([FakeSeat() for _ in range(4)], seed=1, dealer=0, deal=deal), 0, rng)
+    leaked = ShownPoignee(1, PoigneeLevel.SIMPLE, tuple(sorted(
+        [trump(1), *(trump(n) for n in range(3, 12))], reverse=True
+    )))
+    with pytest.raises(Leak):
+        spy.check(TableEvent("t", 0, 0, PoigneeShown(leaked)))

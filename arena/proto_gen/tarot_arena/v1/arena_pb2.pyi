@@ -46,6 +46,7 @@ class DecisionKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     DECIDE_DISCARD: _ClassVar[DecisionKind]
     DECIDE_CHELEM: _ClassVar[DecisionKind]
     DECIDE_PLAY: _ClassVar[DecisionKind]
+    DECIDE_POIGNEE: _ClassVar[DecisionKind]
 
 class InfractionKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -88,6 +89,7 @@ DECIDE_CALL: DecisionKind
 DECIDE_DISCARD: DecisionKind
 DECIDE_CHELEM: DecisionKind
 DECIDE_PLAY: DecisionKind
+DECIDE_POIGNEE: DecisionKind
 INFRACTION_UNSPECIFIED: InfractionKind
 TIMEOUT: InfractionKind
 ILLEGAL_ACTION: InfractionKind
@@ -197,7 +199,7 @@ class Empty(_message.Message):
     def __init__(self) -> None: ...
 
 class Action(_message.Message):
-    __slots__ = ("bid", "call", "discard", "chelem", "poignee", "play", "notation")
+    __slots__ = ("bid", "call", "discard", "chelem", "poignee", "play", "notation", "hide")
     PASS_FIELD_NUMBER: _ClassVar[int]
     BID_FIELD_NUMBER: _ClassVar[int]
     CALL_FIELD_NUMBER: _ClassVar[int]
@@ -206,6 +208,7 @@ class Action(_message.Message):
     POIGNEE_FIELD_NUMBER: _ClassVar[int]
     PLAY_FIELD_NUMBER: _ClassVar[int]
     NOTATION_FIELD_NUMBER: _ClassVar[int]
+    HIDE_FIELD_NUMBER: _ClassVar[int]
     bid: Contract
     call: int
     discard: int
@@ -213,7 +216,8 @@ class Action(_message.Message):
     poignee: PoigneeLevel
     play: int
     notation: str
-    def __init__(self, bid: _Optional[_Union[Contract, str]] = ..., call: _Optional[int] = ..., discard: _Optional[int] = ..., chelem: _Optional[bool] = ..., poignee: _Optional[_Union[PoigneeLevel, str]] = ..., play: _Optional[int] = ..., notation: _Optional[str] = ..., **kwargs) -> None: ...
+    hide: int
+    def __init__(self, bid: _Optional[_Union[Contract, str]] = ..., call: _Optional[int] = ..., discard: _Optional[int] = ..., chelem: _Optional[bool] = ..., poignee: _Optional[_Union[PoigneeLevel, str]] = ..., play: _Optional[int] = ..., notation: _Optional[str] = ..., hide: _Optional[int] = ..., **kwargs) -> None: ...
 
 class Trick(_message.Message):
     __slots__ = ("leader", "cards", "winner", "index")
