@@ -39,7 +39,8 @@ class DealSummary:
 
     ``taker_half_points`` are the card points of the taker's side (5 players: taker and partner),
     discard or chien included as the contract says, in half-points (49.5 points -> 99).
-    ``petit_au_bout`` is the side that won the Petit in the last trick, if any; ``poignees`` the
+    ``petit_au_bout`` is the side that won the Petit in the last trick (or, in a chelem with the
+    Excuse played to the last trick, in the second-to-last), if any; ``poignees`` the
     levels shown by anyone (the bonus goes to the winner, whoever showed it); ``chelem`` the side
     that took every trick, if one did.
     """

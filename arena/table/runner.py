@@ -81,7 +81,7 @@ def fallback_action(state: GameState) -> Action:
 
     The lowest legal card when playing (never a poignée), otherwise the first legal action in
     the engine's order: pass when bidding, the lowest callable King, the lowest discardable card,
-    no chelem.
+    no chelem, and the highest trump left to hide from a declared poignée (it shows the lowest).
     """
     legal = legal_actions(state)
     for action in legal:

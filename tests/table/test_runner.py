@@ -24,14 +24,17 @@ from arena.rules import (
     DeclarePoignee,
     Discard,
     GameState,
+    HideTrump,
     Phase,
     Play,
     TableOptions,
     apply,
     legal_actions,
+    parse_action,
     parse_card,
     replay,
     seeded_deal,
+    trump,
 )
 from arena.rules.cards import cards_of, is_trump
 from arena.rules.deal import CHIEN_SIZES, HAND_SIZES
@@ -414,6 +417,20 @@ def test_the_fallback_plays_the_lowest_legal_card_and_never_a_poignee() -> None:
         assert fallback_action(state.copy()) == action  # a function of the state alone
         apply(state, action, state.to_act)
     assert offered >= 1 and state.poignees == []
+
+
+def test_the_fallback_while_hiding_trumps_hides_the_highest() -> None:
+    """A seat that declared a poignée and then fails to choose shows its lowest trumps."""
+    hand = " ".join(f"T{n}" for n in range(1, 13))
+    state = GameState(make_deal(4, 0, {1: hand}))
+    for text in ("pass", "bid garde-sans", "pass", "pass", "no-chelem", "poignee simple"):
+        apply(state, parse_action(text), state.to_act)
+    assert state.phase is Phase.POIGNEE
+    while state.phase is Phase.POIGNEE:
+        action = fallback_action(state)
+        assert action == HideTrump(max(a.card for a in legal_actions(state)))
+        apply(state, action, state.to_act)
+    assert state.poignees[0].cards == tuple(trump(n) for n in range(10, 0, -1))
 
 
 async def test_a_timeout_with_a_poignee_on_offer_plays_a_card(autojump_clock: object) -> None:
