@@ -59,7 +59,8 @@ class TableView:
     """By seat: the bot id and name holding each seat."""
     phase: Phase
     """As far as this seat can tell: the others cannot see the taker's last discard, so for them
-    the phase stays DISCARDING until the chelem decision or the first card."""
+    the phase stays DISCARDING until the chelem decision or the first card. POIGNEE only for
+    this seat, from the request asking it which trump to keep out of the poignée it declared."""
     to_act: int | None
     """Whose turn it is, as far as this seat can tell (see ``phase``); None once over."""
     hand: tuple[Card, ...]
