@@ -67,6 +67,7 @@ GOLDEN_CASES: dict[str, tuple[int, TableOptions, int]] = {
     "4p-defence-chelem-excuse-unpaid.json": (97, TableOptions(players=4), 1),
     "5p-partner-poignee-chelem-announced.json": (204, TableOptions(players=5), 4),
     "5p-taker-alone-poignee.json": (244, TableOptions(players=5), 4),
+    "5p-poignee-hides-the-21.json": (300, TableOptions(players=5), 0),
 }
 
 
@@ -630,6 +631,11 @@ def test_golden_cases_cover_the_features() -> None:
     assert {s.players for s in summaries.values()} == {3, 4, 5}
     assert any(s.chelem_announced for s in summaries.values())
     assert any(s.poignees for s in summaries.values())
+    assert any(  # a poignée whose player chose the trumps to hide
+        isinstance(action, HideTrump)
+        for name in GOLDEN_CASES
+        for _, action in DealRecord.loads((GOLDEN_DIR / name).read_text(encoding="utf-8")).actions
+    )
     assert any(s.petit_au_bout for s in summaries.values())
     assert any(s.taker_alone for s in summaries.values())
     assert any(s.players == 5 and not s.taker_alone for s in summaries.values())
