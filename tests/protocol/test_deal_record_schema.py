@@ -112,3 +112,23 @@ def test_a_poignee_may_name_the_trumps_shown() -> None:
     assert not list(VALIDATOR.iter_errors(record))
     record["result"]["poignees"] = [{"level": "quadruple"}]
     assert list(VALIDATOR.iter_errors(record))
+
+
+def test_records_with_a_chosen_poignee_validate() -> None:
+    """The trumps a poignée keeps hidden are recorded as 'hide TRUMP' actions; records written
+    before players chose (no hide) validate too."""
+    from pathlib import Path
+
+    rules = Path(__file__).parents[1] / "rules"
+    paths = [*(rules / "golden").glob("*.json"), *(rules / "legacy").glob("*.json")]
+    hides = 0
+    for path in paths:
+        record = json.loads(path.read_text(encoding="utf-8"))
+        assert not list(VALIDATOR.iter_errors(record)), path.name
+        loaded = DealRecord.from_json(record).to_json()  # legacy ones gain their hides
+        assert not list(VALIDATOR.iter_errors(loaded)), path.name
+        hides += sum(action.startswith("hide ") for _, action in loaded["actions"])
+    assert hides >= 4
+    record = copy.deepcopy(played_record())
+    record["actions"].append([1, "hide KS"])  # only trumps are ever hidden
+    assert list(VALIDATOR.iter_errors(record))
