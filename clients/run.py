@@ -1,17 +1,22 @@
-"""Run any SDK bot from the command line.
+"""Run any SDK bot from the command line: the one bot runner.
 
-    python -m clients.run --server HOST:PORT --token TOKEN --bot module.path:ClassName \\
-        [--max-tables N] [--name NAME] [--bot-args JSON] [--connect-timeout SECONDS] [--stay]
+    python -m clients.run module.path:ClassName [--server HOST:PORT] [--token-file FILE]
+        [--max-tables N] [--name NAME] [--arg KEY=VALUE ...] [--bot-args JSON]
+        [--connect-timeout SECONDS] [--stay]
 
-The token may come from ``TAROT_ARENA_TOKEN`` instead, so that it stays out of ``ps`` output and
-shell history. ``--bot`` names a :class:`~clients.sdk.Bot` subclass or factory (called with the
-keyword arguments of ``--bot-args``) or a bot instance. If the arena accepts no connection
-within ``--connect-timeout`` seconds (default 30; 0: keep trying), it gives up with exit status
-1; once connected, a lost connection is always retried (backoff from 0.25 s doubling to 30 s,
-with jitter), and so is an arena that says it is stopping. When the arena says it has no more
-work for the bot (its tournaments are over), it exits 0; ``--stay`` keeps it connected, waiting
-for the next tournament. Ctrl-C or SIGTERM closes the connection and exits 0; any error is one
-line on stderr and a non-zero exit, not a traceback.
+``tarot-arena bot`` is this same runner (same options, same defaults, same exit statuses). The
+module is imported from the current folder first, so ``mybot:MyBot`` finds ``./mybot.py``
+however the runner was started. The token comes from ``TAROT_ARENA_TOKEN`` or ``--token-file``
+(``--token`` works but warns: a command line shows in ``ps`` and in shell history). The bot
+names a :class:`~clients.sdk.Bot` subclass or factory (called with the keyword arguments of
+``--arg``/``--bot-args``) or a bot instance. If the arena accepts no connection within
+``--connect-timeout`` seconds (default 30; 0: keep trying), it gives up with exit status 1;
+once connected, a lost connection is always retried (backoff from 0.25 s doubling to 30 s, with
+jitter), and so is an arena that says it is stopping. When the arena says it has no more work
+for the bot (its tournaments are over), it exits 0; ``--stay`` keeps it connected, waiting for
+the next tournament. Ctrl-C or SIGTERM closes the connection and exits 0; any error is one line
+on stderr and a non-zero exit, not a traceback: 2 for a usage error, 3 when the arena refuses
+the bot, 1 when it cannot be reached.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ import logging
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from clients.sdk import ArenaRejectedError, ArenaUnreachableError, Bot, run_bot
@@ -33,17 +39,50 @@ TOKEN_ENV = "TAROT_ARENA_TOKEN"
 EXIT_UNREACHABLE = 1
 EXIT_REJECTED = 3
 EXIT_USAGE = 2
+DEFAULT_MAX_TABLES = 8
+"""Tables a bot plays at once unless told otherwise (whichever way the runner is started)."""
 
 
 class UsageError(Exception):
     pass
 
 
+def read_secret(
+    *, flag: str | None, flag_name: str, file: str | None, file_flag: str, env: str,
+    warn: Any = None,
+) -> str:
+    """A secret from (in this order) its flag, its file or its environment variable; "" if
+    none. The flag works but warns (``warn`` is called with the line): a command line shows in
+    ``ps`` and in shell history. A file's surrounding whitespace (its final newline) is left
+    out; an empty or unreadable file is an error rather than a silent fall back to nothing."""
+    if flag:
+        line = (f"warning: {flag_name} shows in `ps` and in shell history: prefer {env} or "
+                f"{file_flag} FILE")
+        (warn or (lambda text: print(text, file=sys.stderr)))(line)
+        return flag
+    if file:
+        try:
+            secret = Path(file).read_text().strip()
+        except OSError as exc:
+            raise UsageError(f"cannot read {file_flag} {file}: {exc.strerror or exc}") from None
+        if not secret:
+            raise UsageError(f"{file_flag} {file} is empty")
+        return secret
+    return os.environ.get(env, "").strip()
+
+
 def load_bot(spec: str, kwargs: dict[str, Any]) -> Bot:
-    """The bot ``module.path:Name`` names (a class, factory or instance)."""
+    """The bot ``module.path:Name`` names (a class, factory or instance).
+
+    The current folder comes first on the import path, as for ``python -m``: ``mybot:MyBot``
+    finds ``./mybot.py`` even from the ``tarot-arena`` script, whose own folder is the
+    virtualenv's ``bin``."""
     module_name, sep, attr = spec.partition(":")
     if not (sep and module_name and attr):
-        raise UsageError(f"--bot must look like module.path:ClassName, got {spec!r}")
+        raise UsageError(f"bad bot {spec!r}: expected module.path:ClassName")
+    here = os.getcwd()
+    if here not in sys.path and "" not in sys.path:
+        sys.path.insert(0, here)
     try:
         module = importlib.import_module(module_name)
     except ImportError as exc:
@@ -56,7 +95,7 @@ def load_bot(spec: str, kwargs: dict[str, Any]) -> Bot:
             raise UsageError(f"module {module_name!r} has no {attr!r}") from None
     if isinstance(target, Bot):
         if kwargs:
-            raise UsageError(f"{spec} is a bot instance: --bot-args cannot apply")
+            raise UsageError(f"{spec} is a bot instance: bot arguments cannot apply")
         return target
     if not callable(target):
         raise UsageError(f"{spec} is neither a Bot class, a factory nor a Bot instance")
@@ -69,46 +108,103 @@ def load_bot(spec: str, kwargs: dict[str, Any]) -> Bot:
     return bot
 
 
-def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+def bot_arguments(pairs: Sequence[str], json_text: str) -> dict[str, Any]:
+    """Keyword arguments for the bot: ``--bot-args`` (a JSON object), then each ``--arg
+    KEY=VALUE`` (VALUE read as JSON when it is, ``7`` or ``true``, else as plain text)."""
+    try:
+        kwargs = json.loads(json_text)
+    except json.JSONDecodeError as exc:
+        raise UsageError(f"--bot-args is not JSON: {exc}") from exc
+    if not isinstance(kwargs, dict):
+        raise UsageError("--bot-args must be a JSON object")
+    for pair in pairs:
+        key, sep, text = pair.partition("=")
+        if not sep or not key.isidentifier():
+            raise UsageError(f"bad --arg {pair!r}: expected KEY=VALUE, KEY a Python name")
+        try:
+            kwargs[key] = json.loads(text)
+        except json.JSONDecodeError:
+            kwargs[key] = text
+    return kwargs
+
+
+def parser(prog: str = "python -m clients.run") -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m clients.run", description="Play a Tarot Arena bot."
+        prog=prog, description="Play a Tarot Arena bot: connect to the arena and play every "
+        "table it is given.",
     )
-    parser.add_argument("--server", default="127.0.0.1:50051", help="arena address host:port")
+    parser.add_argument("spec", nargs="?", metavar="module.path:ClassName",
+                        help="the bot (a module of the current folder works: mybot:MyBot)")
+    parser.add_argument("--bot", default=None, metavar="module.path:ClassName",
+                        help="the bot, as an option (same as the argument)")
+    parser.add_argument("--server", default="127.0.0.1:50051",
+                        help="arena address host:port (default: %(default)s)")
+    parser.add_argument("--token-file", default=None, metavar="FILE",
+                        help="read the bot token from FILE")
     parser.add_argument("--token", default=None,
-                        help=f"bot token (default: the {TOKEN_ENV} environment variable)")
-    parser.add_argument("--bot", required=True, help="module.path:ClassName of the bot")
+                        help=f"the bot token (shows in ps: prefer {TOKEN_ENV} or --token-file)")
+    parser.add_argument("--arg", action="append", default=[], metavar="KEY=VALUE",
+                        help="a keyword argument for the bot class, e.g. --arg seed=7 "
+                             "(repeatable)")
     parser.add_argument("--bot-args", default="{}", metavar="JSON",
-                        help='keyword arguments for the bot, e.g. \'{"seed": 7}\'')
-    parser.add_argument("--max-tables", type=int, default=1, help="tables played at once")
-    parser.add_argument("--name", default=None, help="bot name shown in standings")
+                        help='keyword arguments as one JSON object, e.g. \'{"seed": 7}\'')
+    parser.add_argument("--max-tables", type=int, default=DEFAULT_MAX_TABLES,
+                        help="tables played at once (default: %(default)s)")
+    parser.add_argument("--name", default=None,
+                        help="bot name sent to the arena (default: the class's name)")
     parser.add_argument("--version", default=None, help="bot version sent to the arena")
     parser.add_argument("--connect-timeout", type=float, default=30.0, metavar="SECONDS",
                         help="give up if the arena accepts no connection within this time "
-                             "(0: keep trying; default: %(default)g)")
+                             "(0: keep trying; default: %(default)g); once connected, a lost "
+                             "connection is always retried")
     parser.add_argument("--stay", action="store_true",
                         help="keep waiting for the next tournament when the arena has no more "
                              "work for this bot (default: exit 0)")
     parser.add_argument("--log-level", default="INFO",
                         choices=["DEBUG", "INFO", "WARNING", "ERROR"])
-    return parser.parse_args(argv)
+    return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    args = parse_args(argv)
-    logging.basicConfig(level=args.log_level, stream=sys.stderr,
+class _Parser(argparse.ArgumentParser):
+    """argparse, its usage errors one line (``error: ...``) like every other error."""
+
+    def error(self, message: str) -> Any:
+        raise UsageError(f"{message} (see {self.prog} --help)")
+
+
+def parse_args(argv: Sequence[str] | None, prog: str = "python -m clients.run") -> (
+    argparse.Namespace
+):
+    base = parser(prog)
+    one_line = _Parser(prog=base.prog, description=base.description, parents=[base],
+                       add_help=False)
+    args = one_line.parse_args(argv)
+    if args.spec and args.bot and args.spec != args.bot:
+        raise UsageError(f"two bots given: {args.spec!r} and --bot {args.bot!r}")
+    args.bot = args.bot or args.spec
+    if not args.bot:
+        raise UsageError(f"which bot? give module.path:ClassName (see {prog} --help)")
+    return args
+
+
+def main(argv: Sequence[str] | None = None, prog: str = "python -m clients.run") -> int:
+    try:
+        args = parse_args(argv, prog)
+    except UsageError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    logging.basicConfig(level=args.log_level, stream=sys.stderr, force=True,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
-        token = args.token or os.environ.get(TOKEN_ENV, "")
+        token = read_secret(flag=args.token, flag_name="--token", file=args.token_file,
+                            file_flag="--token-file", env=TOKEN_ENV)
         if not token:
-            raise UsageError(f"no bot token: pass --token or set {TOKEN_ENV}")
-        try:
-            kwargs = json.loads(args.bot_args)
-        except json.JSONDecodeError as exc:
-            raise UsageError(f"--bot-args is not JSON: {exc}") from exc
-        if not isinstance(kwargs, dict):
-            raise UsageError("--bot-args must be a JSON object")
+            raise UsageError(f"no bot token: set {TOKEN_ENV} or pass --token-file FILE")
+        kwargs = bot_arguments(args.arg, args.bot_args)
         if not args.connect_timeout >= 0:  # also NaN
             raise UsageError(f"--connect-timeout must be 0 or more, got {args.connect_timeout:g}")
+        if args.max_tables < 1:
+            raise UsageError(f"--max-tables must be at least 1, got {args.max_tables}")
         bot = load_bot(args.bot, kwargs)
         goodbye = run_bot(bot, args.server, token, max_tables=args.max_tables, name=args.name,
                           version=args.version, connect_timeout=args.connect_timeout or None,

@@ -1,15 +1,23 @@
 """``tarot-arena``: the command line for the arena, its bots and its tournaments.
 
-Every command takes ``--db`` (or ``TAROT_ARENA_DB``): a SQLAlchemy URL, SQLite by default,
-``postgresql+psycopg://user:pass@host/db`` for PostgreSQL. Errors are one clear line on
-stderr and exit status 1; ``--debug`` shows tracebacks.
+Every command takes ``--db`` (or ``TAROT_ARENA_DB``): a SQLAlchemy URL, by default the SQLite
+file ``tarot-arena.db`` in the current folder, ``postgresql+psycopg://user:pass@host/db`` for
+PostgreSQL. The first line of every command that opens the database names it (password hidden),
+so a command run from the wrong folder says so. A SQLite file in a folder that does not exist is
+refused (a typo would otherwise show an empty database) unless ``--create-dir`` is given.
+
+Errors are one clear line on stderr (``error: ...``): exit status 1, or 2 for a usage error;
+``--debug`` (before or after the command) shows tracebacks. Secrets never need the command
+line, where ``ps`` shows them: tokens come from the environment or a file.
 """
 
 from __future__ import annotations
 
+import errno
 import json
 import logging
 import os
+import socket
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -20,18 +28,36 @@ from rich.console import Console
 from rich.markup import escape
 
 try:
-    from click import ClickException
+    from click import ClickException, UsageError
 except ImportError:  # typer >= 0.20 vendors click
-    from typer._click.exceptions import ClickException  # type: ignore[no-redef]
+    from typer._click.exceptions import (  # type: ignore[no-redef,assignment]
+        ClickException,
+        UsageError,
+    )
 
-from rich.table import Table
+from sqlalchemy.engine import make_url
 
 from arena.rules import Direction, replay
 from arena.storage.bots import BotRegistry, UnknownBotError
 from arena.storage.db import DEFAULT_URL, make_engine
+from arena.storage.models import TournamentStatus
+from clients.run import UsageError as BotUsageError
+from clients.run import read_secret
 
 from .export import bot_names, export_tournament, standings_of
-from .report import describe_deal, print_standings
+from .manage import TournamentStateError, cancel_tournament, delete_tournament
+from .report import (
+    describe_deal,
+    id_column,
+    new_table,
+    print_fitting,
+    print_standings,
+    print_tables,
+    standings_json,
+    tables_json,
+    text_column,
+)
+from .seatings import plan_tables
 from .settings import (
     Penalties,
     PenaltyKind,
@@ -50,7 +76,8 @@ app = typer.Typer(
     add_completion=False,
 )
 bots_app = typer.Typer(help="Register, list and revoke bots.", no_args_is_help=True)
-tournament_app = typer.Typer(help="Create and run duplicate tournaments.", no_args_is_help=True)
+tournament_app = typer.Typer(help="Create, run, cancel and delete duplicate tournaments.",
+                             no_args_is_help=True)
 app.add_typer(bots_app, name="bots")
 app.add_typer(tournament_app, name="tournament")
 
@@ -60,7 +87,20 @@ console = Console(width=None if sys.stdout.isatty() or os.environ.get("COLUMNS")
 errors = Console(stderr=True, soft_wrap=True)
 T = TypeVar("T")
 
-_state: dict[str, Any] = {"debug": False, "db": DEFAULT_URL}
+ADMIN_TOKEN_ENV = "TAROT_ARENA_ADMIN_TOKEN"
+GLOBAL_FLAGS = ("--debug", "--no-debug", "--create-dir")
+GLOBAL_OPTIONS = ("--db",)
+LARGE = 5_000
+"""Rows (boards, tables, seats) from which creating a tournament shows a progress bar."""
+
+_state: dict[str, Any] = {}
+
+
+def _reset_state(debug: bool = False, db: str = DEFAULT_URL, create_dir: bool = False) -> None:
+    _state.update(debug=debug, db=db, create_dir=create_dir, engine=None, json=False)
+
+
+_reset_state()
 
 
 class CliError(Exception):
@@ -69,14 +109,16 @@ class CliError(Exception):
 
 KNOWN_ERRORS: tuple[type[BaseException], ...] = (
     CliError, SettingsError, UnknownBotError, UnknownTournamentError, ValueError, LookupError,
-    OSError,
+    OSError, BotUsageError,
 )
 
 
 def main() -> None:
     """Entry point: run the app, turning known errors into one red line."""
+    _reset_state()
     try:
-        code = app(standalone_mode=False)  # without standalone mode, click returns Exit codes
+        code = app(args=global_options_first(sys.argv[1:]), prog_name="tarot-arena",
+                   standalone_mode=False)  # without standalone mode, click returns Exit codes
         if isinstance(code, int) and code:
             sys.exit(code)
     except typer.Exit as exc:
@@ -96,10 +138,37 @@ def main() -> None:
         _fail(exc)
 
 
+def global_options_first(argv: list[str]) -> list[str]:
+    """The options of the whole program (``--debug``, ``--db URL``, ``--create-dir``) moved in
+    front of the command, so they work wherever they are typed: ``tarot-arena standings X
+    --debug`` as well as ``tarot-arena --debug standings X``. Nothing after ``--`` moves."""
+    moved: list[str] = []
+    rest: list[str] = []
+    args = iter(argv)
+    for arg in args:
+        if arg == "--":
+            rest += [arg, *args]
+            break
+        if arg in GLOBAL_FLAGS or arg.startswith(tuple(f"{o}=" for o in GLOBAL_OPTIONS)):
+            moved.append(arg)
+        elif arg in GLOBAL_OPTIONS:
+            moved += [arg, *[value for value in [next(args, None)] if value is not None]]
+        else:
+            rest.append(arg)
+    return moved + rest
+
+
 def _fail(exc: BaseException) -> None:
     """Exit with one line for a usage error or a known error; re-raise anything else."""
     if isinstance(exc, ClickException):
-        exc.show()
+        if type(exc).__name__ == "NoArgsIsHelpError":  # a bare group: its help, status 0
+            exc.show()
+            sys.exit(0)
+        where = ""
+        if isinstance(exc, UsageError) and exc.ctx is not None:
+            where = f" (see {exc.ctx.command_path} --help)"
+        message = " ".join(exc.format_message().split())
+        errors.print(f"[red]error:[/red] {escape(message)}{escape(where)}", highlight=False)
         sys.exit(exc.exit_code)
     known = _known_error(exc)
     if _state["debug"] or known is None:
@@ -124,9 +193,30 @@ def _leaves(exc: BaseException) -> list[BaseException]:
     return [exc]
 
 
-def _check_port(port: int) -> None:
+def _check_port(port: int, host: str = "127.0.0.1") -> None:
+    """A bad or busy port is one clear line before the server starts (gRPC would log its own
+    multi-line complaint first)."""
     if not 0 <= port <= 65535:
         raise CliError(f"bad port {port}: expected 0..65535")
+    if port == 0:
+        return
+    try:
+        infos = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM,
+                                   flags=socket.AI_PASSIVE)
+    except socket.gaierror as exc:
+        raise CliError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+    for family, kind, proto, _, address in infos:
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                probe.bind(address)
+            except OSError as exc:
+                if exc.errno == errno.EADDRINUSE:
+                    raise CliError(
+                        f"port {port} is already in use on {host} (another arena?): stop it, "
+                        "or choose another --port (0: any free port)") from None
+                if exc.errno != errno.EADDRNOTAVAIL:  # e.g. no IPv6 here: gRPC skips it too
+                    raise CliError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
 
 
 def _one_line(exc: BaseException) -> str:
@@ -138,12 +228,15 @@ def _one_line(exc: BaseException) -> str:
 
 @app.callback()
 def _root(
-    db: Annotated[str, typer.Option(envvar="TAROT_ARENA_DB",
-                                    help="Database URL (SQLite file by default).")] = DEFAULT_URL,
+    db: Annotated[str, typer.Option(
+        envvar="TAROT_ARENA_DB",
+        help="Database URL: a SQLite file (default: tarot-arena.db in the current folder) or "
+             "postgresql+psycopg://user:password@host/name.")] = DEFAULT_URL,
+    create_dir: Annotated[bool, typer.Option(
+        "--create-dir", help="Create the SQLite file's folder if it does not exist.")] = False,
     debug: Annotated[bool, typer.Option(help="Show tracebacks.")] = False,
 ) -> None:
-    _state["debug"] = debug
-    _state["db"] = db
+    _reset_state(debug=debug, db=db, create_dir=create_dir)
     logging.basicConfig(level=logging.INFO if debug else logging.WARNING,
                         format="%(levelname)s %(name)s: %(message)s")
 
@@ -153,18 +246,62 @@ def _store() -> TournamentStore:
 
 
 def _engine() -> Any:
-    db = _state["db"]
+    """The database engine, opened once per command; its first use prints which database."""
+    if _state["engine"] is not None:
+        return _state["engine"]
+    url = _state["db"]
+    where, new = _sqlite_file(url)
     try:
-        return make_engine(db)
+        engine = make_engine(url)
     except Exception as exc:  # bad URL, unreachable server, missing driver
-        raise CliError(f"cannot open database {_safe_url(db)}: {_one_line(exc)}") from exc
+        raise CliError(f"cannot open database {safe_url(url)}: {_one_line(exc)}") from exc
+    _state["engine"] = engine
+    shown = f"{where} (SQLite{', new' if new else ''})" if where else safe_url(url)
+    (errors if _state["json"] else console).print(f"[dim]database: {escape(shown)}[/dim]",
+                                                  highlight=False)
+    return engine
 
 
-def _safe_url(url: str) -> str:
-    if "@" in url and "://" in url:
-        scheme, rest = url.split("://", 1)
-        return f"{scheme}://***@{rest.split('@', 1)[1]}"
-    return url
+def _sqlite_file(url: str) -> tuple[str | None, bool]:
+    """For a SQLite file URL: its absolute path and whether it is new. Its folder must exist
+    unless ``--create-dir`` was given."""
+    try:
+        parsed = make_url(url)
+    except Exception:
+        return None, False  # make_engine says what is wrong with it
+    if not parsed.drivername.startswith("sqlite") or parsed.database in (None, "", ":memory:"):
+        return None, False
+    path = Path(parsed.database).expanduser().absolute()
+    if not path.parent.is_dir():
+        if not _state["create_dir"]:
+            raise CliError(f"no folder {path.parent} for the database file {path.name}: "
+                           "check the path, or pass --create-dir to create it")
+        path.parent.mkdir(parents=True, exist_ok=True)
+    return str(path), not path.exists()
+
+
+def safe_url(url: str) -> str:
+    """The URL with its password hidden."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:
+        if "@" in url and "://" in url:
+            scheme, rest = url.split("://", 1)
+            return f"{scheme}://***@{rest.split('@', 1)[1]}"
+        return url
+
+
+def _json_mode(on: bool) -> None:
+    """With ``--json``, stdout holds the JSON document only (the database line goes to
+    stderr)."""
+    _state["json"] = on
+
+
+def _print_json(data: object) -> None:
+    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+
+
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")]
 
 
 # ---------------------------------------------------------------------------------- bots
@@ -172,27 +309,47 @@ def _safe_url(url: str) -> str:
 def bots_add(
     name: Annotated[str, typer.Argument(help="Bot name shown in standings.")],
     owner: Annotated[str, typer.Option(help="Who runs it.")] = "",
+    as_json: JsonOption = False,
 ) -> None:
     """Register a bot and print its token (shown this once, stored only hashed)."""
+    _json_mode(as_json)
     bot, token = BotRegistry(_engine()).register(name, owner)
-    console.print(f"bot id: [bold]{bot.id}[/bold]")
-    console.print(f"token:  [bold yellow]{token}[/bold yellow]")
-    errors.print("[dim]Keep the token: it is not stored and cannot be shown again.[/dim]")
+    if as_json:
+        _print_json({"id": bot.id, "name": bot.name, "owner": bot.owner, "token": token})
+    else:
+        console.print(f"bot id: [bold]{bot.id}[/bold]")
+        console.print(f"token:  [bold yellow]{token}[/bold yellow]")
+    errors.print("[dim]Keep the token: it is not stored and cannot be shown again. Give it to "
+                 "the bot in TAROT_ARENA_TOKEN or a file (--token-file), not on its command "
+                 "line.[/dim]")
 
 
 @bots_app.command("list")
-def bots_list() -> None:
+def bots_list(as_json: JsonOption = False) -> None:
     """List registered bots."""
-    table = Table("id", "name", "owner", "created", "status")
-    for bot in BotRegistry(_engine()).list():
-        table.add_row(bot.id, escape(bot.name), escape(bot.owner), bot.created_at[:19],
+    _json_mode(as_json)
+    bots = BotRegistry(_engine()).list()
+    if as_json:
+        _print_json([{"id": b.id, "name": b.name, "owner": b.owner,
+                      "created_at": b.created_at, "revoked": b.revoked} for b in bots])
+        return
+    table = new_table()
+    id_column(table, "id", [b.id for b in bots])
+    text_column(table, "name")
+    text_column(table, "owner")
+    id_column(table, "created", [b.created_at[:16] for b in bots])
+    text_column(table, "status")
+    for bot in bots:
+        table.add_row(bot.id, escape(bot.name), escape(bot.owner),
+                      bot.created_at[:16].replace("T", " "),
                       "[red]revoked[/red]" if bot.revoked else "active")
     console.print(table)
 
 
 @bots_app.command("revoke")
 def bots_revoke(bot_id: str) -> None:
-    """Revoke a bot's token: it can no longer connect."""
+    """Revoke a bot's token: it can no longer connect. A running arena drops it at once only if
+    told through its admin service (AdminService/RevokeBot)."""
     changed = BotRegistry(_engine()).revoke(bot_id)
     console.print(f"{escape(bot_id)}: " + ("revoked" if changed else "was already revoked"))
 
@@ -224,7 +381,8 @@ def tournament_create(
         "Tournament seed, 0..2**64-1. Default: 0, or a random secret seed for competition."
     ))] = None,
     seating: Annotated[str, typer.Option(help=SEATING_HELP)] = "rotation",
-    variant: Annotated[str, typer.Option(help="classic or beginner.")] = "classic",
+    variant: Annotated[str, typer.Option(
+        help="classic, or beginner (Petite and Garde only, no poignée, no chelem).")] = "classic",
     direction: Annotated[str, typer.Option(help="counter-clockwise or clockwise.")] = (
         "counter-clockwise"
     ),
@@ -236,8 +394,10 @@ def tournament_create(
     penalty_points: Annotated[int, typer.Option(help="Points per infraction.")] = 0,
     disqualify_after: Annotated[int | None, typer.Option(help="Infractions to DQ.")] = None,
     scoring: Annotated[str, typer.Option(help="datum or matchpoints.")] = "datum",
+    as_json: JsonOption = False,
 ) -> None:
     """Create a tournament: its boards and every table to play are stored at once."""
+    _json_mode(as_json)
     settings = build_settings(
         bots=bots, name=name, players=players, boards=boards, seed=seed, seating=seating,
         variant=variant, direction=direction, per_decision=per_decision, time_bank=time_bank,
@@ -245,12 +405,34 @@ def tournament_create(
         disqualify_after=disqualify_after, scoring=scoring,
     )
     store = _store()
-    tid = store.create(settings)
-    progress = store.progress(tid)
-    console.print(f"tournament [bold]{tid}[/bold]: {settings.boards} boards, "
-                  f"{progress.total} tables, seating {settings.seating.value}")
-    if settings.seating.safe:
-        console.print("the seed stays secret until the tournament is finished")
+    tables = len(plan_tables(settings))
+    size = (f"{settings.boards} boards, {tables} tables, seating {settings.seating.value}")
+    rows = settings.boards + tables * (1 + settings.players)
+    if rows >= LARGE:
+        tid = _create_with_progress(store, settings, size)
+    else:
+        tid = store.create(settings)
+    if as_json:
+        _print_json({"id": tid, "boards": settings.boards, "tables": tables,
+                     "seating": settings.seating.value})
+    else:
+        console.print(f"tournament [bold]{tid}[/bold]: {size}")
+        if settings.seating.safe:
+            console.print("the seed stays secret until the tournament is finished")
+
+
+def _create_with_progress(store: TournamentStore, settings: TournamentSettings,
+                          size: str) -> str:
+    """A large tournament states its size first, then shows the rows being written."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    errors.print(f"creating a tournament of {size}...", highlight=False)
+    with Progress("writing rows", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=errors, transient=True) as bar:
+        task = bar.add_task("rows", total=None)
+        return store.create(
+            settings, on_progress=lambda done, total: bar.update(task, completed=done,
+                                                                 total=total))
 
 
 def _choice(enum: Callable[[str], T], value: str, what: str, allowed: str) -> T:
@@ -290,33 +472,97 @@ def build_settings(
 
 
 @tournament_app.command("list")
-def tournament_list() -> None:
+def tournament_list(as_json: JsonOption = False) -> None:
     """List tournaments and how far they are."""
+    _json_mode(as_json)
     store = _store()
-    table = Table("id", "name", "status", "tables done", "created")
-    for t in store.list():
-        p = store.progress(t.id)
-        table.add_row(t.id, escape(t.name), t.status.value, f"{p.done}/{p.total}",
-                      t.created_at.isoformat()[:19])
-    console.print(table)
+    rows = [(t, store.progress(t.id)) for t in store.list()]
+    if as_json:
+        _print_json([{"id": t.id, "name": t.name, "status": t.status.value,
+                      "tables_done": p.done, "tables_total": p.total,
+                      "created_at": t.created_at.isoformat()} for t, p in rows])
+        return
+
+    def table() -> Any:
+        out = new_table()
+        id_column(out, "id", [t.id for t, _ in rows])
+        text_column(out, "name")
+        text_column(out, "status")
+        id_column(out, "tables", [f"{p.done}/{p.total}" for _, p in rows])
+        id_column(out, "created", ["0000-00-00 00:00"])
+        for t, p in rows:
+            out.add_row(t.id, escape(t.name), t.status.value, f"{p.done}/{p.total}",
+                        t.created_at.isoformat(" ")[:16])
+        return out
+
+    print_fitting(console, table)
 
 
 @tournament_app.command("tables")
-def tournament_tables(tournament_id: str) -> None:
+def tournament_tables(tournament_id: str, as_json: JsonOption = False) -> None:
     """List a tournament's tables (ids for `replay`), their seats and scores."""
+    _json_mode(as_json)
     store = _store()
     settings = store.settings(tournament_id)
     names = bot_names(store, list(settings.bots))
-    table = Table("table id", "board", "status", *(f"seat {s}" for s in range(settings.players)))
-    for row, seats in store.tables(tournament_id):
-        cells = [
-            escape(names.get(s.bot_id, s.bot_id))
-            + ("" if s.score is None else f" {s.score:+d}")
-            + ("" if s.scored else " (not compared)")
-            for s in seats
-        ]
-        table.add_row(row.id, str(row.board_number), row.status.value, *cells)
-    console.print(table)
+    tables = store.tables(tournament_id)
+    if as_json:
+        _print_json(tables_json(names, tables))
+    else:
+        print_tables(console, settings, names, tables)
+
+
+@tournament_app.command("cancel")
+def tournament_cancel(tournament_id: str) -> None:
+    """Stop a tournament for good: no more tables are played (what was played is kept, and a
+    table being played is finished); `serve` skips it. Bots and other tournaments are not
+    touched."""
+    cancelled = cancel_tournament(_store(), tournament_id)
+    if not cancelled.changed:
+        console.print(f"{tournament_id} was already cancelled")
+        return
+    running = (f"; {cancelled.running} being played will be finished" if cancelled.running
+               else "")
+    console.print(f"{tournament_id} cancelled: {cancelled.pending} tables will not be "
+                  f"played{running}")
+
+
+@tournament_app.command("delete")
+def tournament_delete(
+    tournament_id: str,
+    yes: Annotated[bool, typer.Option("--yes", help="Do not ask for confirmation.")] = False,
+) -> None:
+    """Delete a tournament with its boards, tables and decision logs. Bots and other
+    tournaments are not touched."""
+    store = _store()
+    progress = store.progress(tournament_id)
+    name = store.tournament(tournament_id).name
+    if not yes:
+        if not sys.stdin.isatty():
+            raise CliError(f"deleting {tournament_id} ({name}) removes its {progress.total} "
+                           f"tables, {progress.done} of them played: pass --yes to confirm")
+        typer.confirm(f"Delete {tournament_id} ({name}) with its {progress.total} tables, "
+                      f"{progress.done} of them played?", abort=True)
+    deleted = delete_tournament(store, tournament_id)
+    console.print(f"{tournament_id} deleted: {deleted.boards} boards, {deleted.tables} tables, "
+                  f"{deleted.decisions} decisions")
+
+
+def _admin_token(flag: str | None, file: Path | None) -> str | None:
+    """The admin token from ``--admin-token`` (warns), ``--admin-token-file`` or the
+    environment; None: the server makes a random one and prints it."""
+    token = read_secret(flag=flag, flag_name="--admin-token",
+                        file=str(file) if file else None, file_flag="--admin-token-file",
+                        env=ADMIN_TOKEN_ENV, warn=lambda line: errors.print(
+                            f"[yellow]{escape(line)}[/yellow]", highlight=False))
+    return token or None
+
+
+AdminTokenFile = Annotated[Path | None, typer.Option(
+    help=f"Read the admin token from this file (default: {ADMIN_TOKEN_ENV}, else a random "
+         "token printed at start).")]
+AdminToken = Annotated[str | None, typer.Option(
+    help="The admin token itself (shows in ps: prefer the file or the environment).")]
 
 
 @tournament_app.command("run")
@@ -326,16 +572,22 @@ def tournament_run(
     port: Annotated[int, typer.Option(help="Port (0: any free port).")] = 50051,
     concurrency: Annotated[int, typer.Option(help="Tables played at once.")] = 8,
     seat_timeout: Annotated[float, typer.Option(help="Seconds to wait for bots.")] = 120.0,
+    admin_token_file: AdminTokenFile = None,
+    admin_token: AdminToken = None,
 ) -> None:
-    """Serve the arena and run (or resume) a tournament; bots connect to it over gRPC."""
+    """Serve the arena and run (or resume) a tournament; bots connect to it over gRPC. The
+    admin service (revoke a bot mid-tournament, list connections) is served too."""
     from .live import run_tournament_live
 
-    _check_port(port)
+    token = _admin_token(admin_token, admin_token_file)
     store = _store()
-    store.tournament(tournament_id)
+    status = store.tournament(tournament_id).status
+    if status is TournamentStatus.CANCELLED:
+        raise CliError(f"tournament {tournament_id} is cancelled: it is not played any more")
+    _check_port(port, host)
     standings = run_tournament_live(
         store, tournament_id, host=host, port=port, concurrency=concurrency,
-        seat_timeout=seat_timeout, console=console,
+        seat_timeout=seat_timeout, console=console, admin_token=token,
     )
     print_standings(console, store, tournament_id, standings)
 
@@ -344,23 +596,32 @@ def tournament_run(
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port.")] = 50051,
-    admin_token: Annotated[str | None, typer.Option(
-        envvar="TAROT_ARENA_ADMIN_TOKEN", help="Token for the admin service.")] = None,
+    admin_token_file: AdminTokenFile = None,
+    admin_token: AdminToken = None,
     concurrency: Annotated[int, typer.Option(help="Tables played at once.")] = 8,
 ) -> None:
-    """Serve the arena: bots connect, and every unfinished tournament is played."""
+    """Serve the arena: bots connect, and every unfinished tournament is played (cancelled
+    ones are not)."""
     from .live import serve_forever
 
-    _check_port(port)
-    serve_forever(_store(), host=host, port=port, admin_token=admin_token,
+    token = _admin_token(admin_token, admin_token_file)
+    store = _store()
+    _check_port(port, host)
+    serve_forever(store, host=host, port=port, admin_token=token,
                   concurrency=concurrency, console=console)
 
 
 @app.command("standings")
-def standings_cmd(tournament_id: str) -> None:
-    """Standings with 95 % intervals and whether neighbours are significantly apart."""
+def standings_cmd(tournament_id: str, as_json: JsonOption = False) -> None:
+    """Standings with 95 % intervals, whether neighbours are significantly apart, and the
+    head-to-head crosstable."""
+    _json_mode(as_json)
     store = _store()
-    print_standings(console, store, tournament_id, standings_of(store, tournament_id))
+    standings = standings_of(store, tournament_id)
+    if as_json:
+        _print_json(standings_json(store, tournament_id, standings))
+    else:
+        print_standings(console, store, tournament_id, standings)
 
 
 @app.command("export")
@@ -376,57 +637,53 @@ def export_cmd(
 
 
 @app.command("replay")
-def replay_cmd(table_id: str) -> None:
-    """Replay one table's deal trick by trick, with card symbols.
+def replay_cmd(table_id: str, as_json: JsonOption = False) -> None:
+    """Replay one table's deal trick by trick, with card symbols and the bots' names.
 
-    Table ids look like TOURNAMENT_ID-b0003-t1 (board 3, table 1); in a competition they are
-    TOURNAMENT_ID- and 16 random hex digits, which say nothing about the board.
-
-    The export's tables CSV lists them all.
+    Table ids are listed by `tournament tables TOURNAMENT_ID` (and in the export's tables CSV):
+    TOURNAMENT_ID-b0003-t1 is board 3, table 1; in a competition they are TOURNAMENT_ID- and 16
+    random hex digits, which say nothing about the board.
+    With --json: the deal record (the JSON of the export) and the bots by seat.
     """
+    _json_mode(as_json)
     store = _store()
     record = store.record(table_id)
+    names = _seat_names(store, table_id)
+    if as_json:
+        _print_json({"table": table_id, "bots": names, "record": json.loads(record.dumps())})
+        return
     state = replay(record)
-    for line in describe_deal(record, state):
+    for line in describe_deal(record, state, names):
         console.print(line, highlight=False)
 
 
-@app.command("bot")
-def bot_cmd(
-    spec: Annotated[str, typer.Argument(help="module.path:ClassName of an SDK bot.")],
-    server: Annotated[str, typer.Option(help="Arena address host:port.")] = "127.0.0.1:50051",
-    token: Annotated[str | None, typer.Option(envvar="TAROT_ARENA_TOKEN",
-                                              help="The bot's token.")] = None,
-    max_tables: Annotated[int, typer.Option(help="Tables played at once.")] = 8,
-    name: Annotated[str | None, typer.Option(help="Name sent in the handshake.")] = None,
-    connect_timeout: Annotated[float, typer.Option(
-        help="Give up if the arena accepts no connection within this many seconds (0: keep "
-             "trying). Once connected, a lost connection is always retried.")] = 30.0,
-    stay: Annotated[bool, typer.Option(
-        "--stay", help="Keep waiting for the next tournament when the arena has no more work "
-                       "for this bot (default: exit 0).")] = False,
-) -> None:
-    """Run any SDK bot from a module path."""
-    module, sep, attr = spec.partition(":")
-    if not (module and sep and attr):
-        raise CliError(f"bad bot {spec!r}: expected module.path:ClassName")
-    if not token:
-        raise CliError("a bot token is needed: --token or TAROT_ARENA_TOKEN")
-    if not connect_timeout >= 0:
-        raise CliError(f"bad --connect-timeout {connect_timeout:g}: seconds, 0 or more")
+def _seat_names(store: TournamentStore, table_id: str) -> list[str]:
+    from sqlmodel import Session, col, select
+
+    from arena.storage.models import TableSeat
+
+    with Session(store.engine) as session:
+        seats = session.exec(select(TableSeat).where(TableSeat.table_id == table_id)
+                             .order_by(col(TableSeat.seat))).all()
+        ids = [s.bot_id for s in seats]
+    names = bot_names(store, ids)
+    return [names.get(bot_id, bot_id) for bot_id in ids]
+
+
+@app.command("bot", context_settings={"allow_extra_args": True, "ignore_unknown_options": True,
+                                      "help_option_names": []}, add_help_option=False)
+def bot_cmd(ctx: typer.Context) -> None:
+    """Run an SDK bot: tarot-arena bot module.path:ClassName [OPTIONS] (see --help).
+
+    The same runner as `python -m clients.run`, with the same options and defaults; a module
+    of the current folder is found (mybot:MyBot is ./mybot.py).
+    """
     from clients.run import main as run_bot_main
 
-    args = ["--server", server, "--token", token, "--bot", spec, "--max-tables", str(max_tables),
-            "--connect-timeout", repr(connect_timeout)]
-    if name:
-        args += ["--name", name]
-    if stay:
-        args.append("--stay")
-    # the bot's INFO log (connected, tables played) as with python -m clients.run
-    logging.getLogger().setLevel(logging.DEBUG if _state["debug"] else logging.INFO)
-    code = run_bot_main(args)
-    # clients.run tells usage errors (2) and refusals (3) apart; here every error is status 1
-    raise typer.Exit(code if code in (0, 130) else 1)
+    args = list(ctx.args)
+    if _state["debug"] and not any(a.startswith("--log-level") for a in args):
+        args += ["--log-level", "DEBUG"]
+    raise typer.Exit(run_bot_main(args, prog="tarot-arena bot"))
 
 
 @app.command("demo")
@@ -443,10 +700,6 @@ def demo_cmd(
 
     run_demo(boards=boards, seed=_parse_seed(seed), out=out, per_decision=per_decision,
              console=console)
-
-
-def _print_json(data: object) -> None:
-    console.print_json(json.dumps(data))
 
 
 if __name__ == "__main__":

@@ -165,4 +165,25 @@ def run_demo(
     paths = export_tournament(store, tournament_id, out / "export")
     console.print(f"export: {', '.join(str(p) for p in paths)}")
     console.print(f"played {boards * len(BUNDLED)} tables in {elapsed:.1f} s")
+    first_table = store.tables(tournament_id)[0][0].id
+    for line in next_steps(tournament_id, first_table, database):
+        console.print(line, highlight=False)
     return tournament_id, standings
+
+
+def next_steps(tournament_id: str, table_id: str, database: Path) -> list[str]:
+    """The demo's closing lines: ``make demo`` ran in the virtualenv, but the user's shell is
+    not in it, so ``tarot-arena`` is not on its PATH yet."""
+    script = Path(sys.executable).parent / "tarot-arena"
+    shown = os.path.relpath(script) if not os.path.relpath(script).startswith("..") else script
+    activate = Path(shown).parent / "activate"
+    return [
+        "",
+        f"Explore it: tarot-arena lives in the virtualenv: run [bold]. {activate}[/bold] first "
+        f"(or call [bold]{shown}[/bold] directly), then:",
+        f"  export TAROT_ARENA_DB=sqlite:///{database}",
+        f"  tarot-arena standings {tournament_id}",
+        f"  tarot-arena tournament tables {tournament_id}",
+        f"  tarot-arena replay {table_id}",
+        "Write your own bot: docs/bot-guide.md",
+    ]

@@ -64,6 +64,14 @@ def _shown_boards(store: TournamentStore, tournament_id: str) -> set[int] | None
     return store.boards_done(tournament_id) if store.sealed(tournament_id) else None
 
 
+def crosstable_rows(standings: Standings) -> list[dict[str, Any]]:
+    """Head to head: the mean of ``bot``'s score minus ``opponent``'s on the same cards."""
+    return [
+        {"bot": a, "opponent": b, "mean_difference": round(mean, 3), "comparisons": n}
+        for (a, b), (mean, n) in sorted(standings.crosstable.items())
+    ]
+
+
 def export_tournament(store: TournamentStore, tournament_id: str, folder: Path) -> list[Path]:
     """Write ``<id>.json`` and three CSV files into ``folder``; the paths written."""
     folder.mkdir(parents=True, exist_ok=True)
@@ -103,10 +111,7 @@ def export_tournament(store: TournamentStore, tournament_id: str, folder: Path) 
             for t, seats in tables
         ],
         "standings": rows,
-        "crosstable": [
-            {"bot": a, "opponent": b, "mean_difference": round(mean, 3), "comparisons": n}
-            for (a, b), (mean, n) in sorted(standings.crosstable.items())
-        ],
+        "crosstable": crosstable_rows(standings),
     }
     base = folder / tournament_id
     paths = [base.with_suffix(".json")]

@@ -95,6 +95,8 @@ def run_tournament_live(
         async with trio.open_nursery() as nursery:
             bound = await nursery.start(server.serve)
             console.print(f"arena listening on {host}:{bound}; waiting for the bots")
+            if admin_token is None:
+                console.print(f"admin token for this run: [bold]{server.admin_token}[/bold]")
             standings = await run_with_progress(
                 store, server, tournament_id, concurrency, seat_timeout, console
             )
@@ -126,7 +128,8 @@ def serve_forever(
                 console.print(f"admin token for this run: [bold]{server.admin_token}[/bold]")
             while True:
                 tournaments = await trio.to_thread.run_sync(store.list)
-                todo = [t for t in tournaments if t.status is not TournamentStatus.FINISHED]
+                todo = [t for t in tournaments if t.status not in (
+                    TournamentStatus.FINISHED, TournamentStatus.CANCELLED)]
                 for tournament in todo:
                     progress = await trio.to_thread.run_sync(store.progress, tournament.id)
                     if progress.pending == 0 and progress.running == 0:

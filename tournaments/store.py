@@ -16,6 +16,7 @@ import json
 import os
 import secrets
 import socket
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -89,8 +90,12 @@ class TournamentStore:
         self.postgres = engine.dialect.name == "postgresql"
 
     # --------------------------------------------------------------------------- creating
-    def create(self, settings: TournamentSettings, tournament_id: str | None = None) -> str:
-        """Store a tournament with all its boards and tables to play; its id."""
+    def create(
+        self, settings: TournamentSettings, tournament_id: str | None = None,
+        on_progress: Callable[[int, int], None] | None = None,
+    ) -> str:
+        """Store a tournament with all its boards and tables to play; its id. ``on_progress``
+        hears (rows written, rows to write) as it goes: a large tournament takes a while."""
         registry = BotRegistry(self.engine)
         for bot_id in settings.bots:
             try:
@@ -102,6 +107,14 @@ class TournamentStore:
         tid = tournament_id or "tour_" + secrets.token_hex(6)
         options = settings.table_options
         plans = plan_tables(settings)
+        todo, written = settings.boards + 2 * len(plans), 0
+
+        def step(rows: int) -> None:
+            nonlocal written
+            written += rows
+            if on_progress is not None and (written % 1000 < rows or written == todo):
+                on_progress(written, todo)
+
         with Session(self.engine) as session:
             session.add(Tournament(id=tid, name=settings.name, seed=str(settings.seed),
                                    settings_json=settings.to_json()))
@@ -112,16 +125,19 @@ class TournamentStore:
                 record = DealRecord.from_seed(seed, options, dealer)
                 session.add(Board(tournament_id=tid, number=number, deal_seed=str(seed),
                                   dealer=dealer, deal_json=record.dumps()))
+                step(1)
             session.flush()
             table_ids = new_table_ids(tid, plans, opaque=settings.seating.safe)
             for plan, table_id in zip(plans, table_ids, strict=True):
                 session.add(ArenaTable(id=table_id, tournament_id=tid,
                                        board_number=plan.board, number=plan.number))
+                step(1)
             session.flush()
             for plan, table_id in zip(plans, table_ids, strict=True):
                 for seat, bot_id in enumerate(plan.bots):
                     session.add(TableSeat(table_id=table_id, seat=seat, bot_id=bot_id,
                                           scored=plan.scored[seat]))
+                step(1)
             session.commit()
         return tid
 
@@ -215,7 +231,10 @@ class TournamentStore:
     def claim_next(
         self, tournament_id: str, worker: str, lease: float = 60.0
     ) -> ClaimedTable | None:
-        """Claim the next table to play (pending, or abandoned with an expired lease)."""
+        """Claim the next table to play (pending, or abandoned with an expired lease); None
+        once there is none, or the tournament was cancelled."""
+        if self.tournament(tournament_id).status is TournamentStatus.CANCELLED:
+            return None
         for _ in range(50):
             with Session(self.engine) as session:
                 now = _now()

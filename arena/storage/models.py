@@ -36,6 +36,9 @@ class TournamentStatus(StrEnum):
     CREATED = "created"
     RUNNING = "running"
     FINISHED = "finished"
+    CANCELLED = "cancelled"
+    """Stopped for good by ``tournament cancel``: no more tables are claimed; what was played
+    is kept."""
 
 
 class Tournament(SQLModel, table=True):
