@@ -181,7 +181,7 @@ def parse_args(argv: Sequence[str] | None, prog: str = "python -m clients.run") 
     args = one_line.parse_args(argv)
     if args.spec and args.bot and args.spec != args.bot:
         raise UsageError(f"two bots given: {args.spec!r} and --bot {args.bot!r}")
-    args.bot = args.bot or args.spec
+    args.spec = args.bot = args.bot or args.spec
     if not args.bot:
         raise UsageError(f"which bot? give module.path:ClassName (see {prog} --help)")
     return args

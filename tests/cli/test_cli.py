@@ -66,6 +66,15 @@ class Result:
         assert "Traceback" not in self.err + self.out
         return lines[0]
 
+    @property
+    def usage_error(self) -> str:
+        """A usage error: exit status 2, one ``error: ...`` line on stderr."""
+        lines = self.err.strip().splitlines()
+        assert self.code == 2, (self.code, self.out, self.err)
+        assert len(lines) == 1 and lines[0].startswith("error: "), self.err
+        assert "Traceback" not in self.err + self.out
+        return lines[0]
+
 
 Cli = Callable[..., Result]
 
@@ -376,7 +385,7 @@ def test_standings_after_play(cli: Cli, played: Played) -> None:
     result = cli("standings", played.tournament_id, db=played.url)
     assert result.code == 0, result.err
     assert f"played ({played.tournament_id}): 8/8 tables, scoring datum" in result.out
-    rows = [line for line in result.out.splitlines() if re.match(r"^\W+[1-4] ", line)]
+    rows = [line for line in result.out.splitlines() if re.match(r"^[1-4] +\S", line)]
     assert len(rows) == 4, result.out
     expected = standings_of(played.store, played.tournament_id).rows
     for line, row in zip(rows, expected, strict=True):
@@ -445,10 +454,15 @@ def test_replay_of_a_played_table(cli: Cli, played: Played) -> None:
     record = store.record(tables[0].id)
     result = cli("replay", tables[0].id, db=played.url)
     assert result.code == 0, result.err
-    lines = result.out.splitlines()
+    assert result.out.splitlines()[0] == f"database: {played.url.split('///')[1]} (SQLite)"
+    lines = result.out.splitlines()[1:]
     assert lines[0] == f"4 players, dealer seat {record.deal.dealer}"
-    assert [line.split(":")[0] for line in lines[1:6]] == [
-        "  seat 0", "  seat 1", "  seat 2", "  seat 3", "  chien"]
+    assert lines[1] == "  play goes 0 → 1 → 2 → 3, counter-clockwise around the table"
+    seats = {seat.seat: played.names[seat.bot_id] for table, seats in
+             played.store.tables(played.tournament_id) if table.id == tables[0].id
+             for seat in seats}
+    assert [line.split(":")[0] for line in lines[2:7]] == [
+        *(f"  seat {s} ({seats[s]})" for s in range(4)), "  chien"]
     tricks = [TRICK.match(line) for line in lines if line.startswith("trick")]
     assert all(tricks) and len(tricks) == 18
     assert [int(m[1]) for m in tricks if m] == list(range(1, 19))
@@ -457,7 +471,8 @@ def test_replay_of_a_played_table(cli: Cli, played: Played) -> None:
     shown = " ".join(m[2] for m in tricks if m)
     assert all(symbol in shown for symbol in "♠♥♦♣")
     assert re.search(r"\b[0-3]:T\d+\b", shown) or re.search(r"\b[0-3]:Excuse\b", shown)
-    assert any(line.startswith("result: played, scores [") for line in lines)
+    scores = ", ".join(f"{seats[s]} {v:+d}" for s, v in enumerate(record.result.scores))
+    assert f"result: played: {scores}" in lines
 
 
 def test_replay_errors(cli: Cli, bots: list[str]) -> None:
@@ -490,7 +505,8 @@ def test_serve_on_a_port_in_use_is_one_line(cli: Cli) -> None:
         busy.listen()
         port = busy.getsockname()[1]
         assert cli("serve", "--port", str(port)).error == (
-            f"error: could not listen on 127.0.0.1:{port}")
+            f"error: port {port} is already in use on 127.0.0.1 (another arena?): stop it, "
+            "or choose another --port (0: any free port)")
 
 
 def test_tournament_run_serves_bot_processes_until_the_end(
@@ -550,15 +566,16 @@ def start_cli(*args: str) -> subprocess.Popen[str]:
 def read_until(process: subprocess.Popen[str], text: str, timeout: float) -> str:
     """The process's output up to the line holding ``text``; fails if it never comes."""
     assert process.stdout is not None
-    seen = ""
+    fd = process.stdout.fileno()  # raw reads: a text wrapper would keep read lines buffered
+    seen = b""
     deadline = time.monotonic() + timeout
-    while text not in seen:
-        assert process.poll() is None and time.monotonic() < deadline, seen
+    while text.encode() not in seen:
+        assert process.poll() is None and time.monotonic() < deadline, seen.decode()
         with selectors.DefaultSelector() as selector:
-            selector.register(process.stdout, selectors.EVENT_READ)
+            selector.register(fd, selectors.EVENT_READ)
             if selector.select(0.1):
-                seen += process.stdout.readline()
-    return seen
+                seen += os.read(fd, 65536)
+    return seen.decode()
 
 
 def test_serve_starts_and_stops_on_ctrl_c(sqlite_url: str) -> None:
@@ -600,31 +617,50 @@ def test_ctrl_c_in_the_middle_of_play_stops_cleanly(tmp_path: Path) -> None:
 
 # ---------------------------------------------------------------------------------- bot
 @pytest.mark.parametrize(("args", "message"), [
-    (["no_such_module_anywhere:Bot", "--token", "tka_x"],
+    (["no_such_module_anywhere:Bot"],
      "error: cannot import bot module 'no_such_module_anywhere'"),
-    (["RandomBot", "--token", "tka_x"],
-     "error: bad bot 'RandomBot': expected module.path:ClassName"),
-    (["clients.random_bot:", "--token", "tka_x"], "error: bad bot 'clients.random_bot:'"),
-    (["clients.random_bot:Nobody", "--token", "tka_x"],
-     "error: module 'clients.random_bot' has no 'Nobody'"),
-    (["clients.random_bot:RandomBot"], "error: a bot token is needed: --token or "
-                                       "TAROT_ARENA_TOKEN"),
-    (["clients.random_bot:RandomBot", "--token", "tka_x", "--connect-timeout", "-1"],
-     "error: bad --connect-timeout -1"),
-    (["clients.random_bot:RandomBot", "--token", "tka_x", "--max-tables", "0"],
-     "error: max_tables must be at least 1"),
+    (["RandomBot"], "error: bad bot 'RandomBot': expected module.path:ClassName"),
+    (["clients.random_bot:"], "error: bad bot 'clients.random_bot:'"),
+    (["clients.random_bot:Nobody"], "error: module 'clients.random_bot' has no 'Nobody'"),
+    (["clients.random_bot:RandomBot", "--token-file", "/nonexistent/token"],
+     "error: cannot read --token-file /nonexistent/token: No such file or directory"),
+    (["clients.random_bot:RandomBot", "--connect-timeout", "-1"],
+     "error: --connect-timeout must be 0 or more, got -1"),
+    (["clients.random_bot:RandomBot", "--max-tables", "0"],
+     "error: --max-tables must be at least 1, got 0"),
+    (["clients.random_bot:RandomBot", "--arg", "seed"],
+     "error: bad --arg 'seed': expected KEY=VALUE"),
+    (["clients.random_bot:RandomBot", "--arg", "colour=red"],
+     "error: cannot create clients.random_bot:RandomBot: "),
+    (["clients.random_bot:RandomBot", "--no-such-option"],
+     "error: unrecognized arguments: --no-such-option (see tarot-arena bot --help)"),
+    ([], "error: which bot? give module.path:ClassName (see tarot-arena bot --help)"),
 ])
 def test_bot_errors(
     cli: Cli, monkeypatch: pytest.MonkeyPatch, args: list[str], message: str
 ) -> None:
+    """``tarot-arena bot`` is ``python -m clients.run``: usage errors are one line, status 2."""
+    monkeypatch.setenv("TAROT_ARENA_TOKEN", "tka_x")
+    assert cli("bot", *args, "--server", "127.0.0.1:1").usage_error.startswith(message)
+
+
+def test_bot_without_a_token_says_where_to_put_it(
+    cli: Cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv("TAROT_ARENA_TOKEN", raising=False)
-    assert cli("bot", *args, "--server", "127.0.0.1:1").error.startswith(message)
+    assert cli("bot", "clients.random_bot:RandomBot").usage_error == (
+        "error: no bot token: set TAROT_ARENA_TOKEN or pass --token-file FILE")
 
 
-def test_bot_connect_timeout_defaults_to_30_seconds() -> None:
-    assert run.parse_args(["--bot", "m:B"]).connect_timeout == 30.0
-    default = inspect.signature(cli_module.bot_cmd).parameters["connect_timeout"].default
-    assert default == 30.0
+def test_one_bot_runner_one_set_of_defaults() -> None:
+    """Both ways of starting a bot parse the same options with the same defaults."""
+    args = run.parse_args(["m:B"], prog="tarot-arena bot")
+    assert args.bot == "m:B" and args == run.parse_args(["--bot", "m:B"])
+    assert (args.connect_timeout, args.max_tables, args.server) == (30.0, 8, "127.0.0.1:50051")
+    assert run.bot_arguments(["seed=7", "name=x", "deep=true"], '{"a": [1]}') == {
+        "a": [1], "seed": 7, "name": "x", "deep": True}
+    source = inspect.getsource(cli_module.bot_cmd)
+    assert "run_bot_main(args" in source  # the CLI forwards its arguments untouched
 
 
 def closed_port() -> int:
@@ -683,7 +719,7 @@ def test_an_unreachable_postgresql_is_one_line() -> None:
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1, result.stderr
     assert lines[0].startswith(
-        f"error: cannot open database postgresql+psycopg://***@127.0.0.1:{port}/arena: ")
+        f"error: cannot open database postgresql+psycopg://arena:***@127.0.0.1:{port}/arena: ")
     assert "secret" not in result.stderr and "Traceback" not in result.stderr
 
 
@@ -695,9 +731,50 @@ def test_an_unknown_database_scheme_is_one_line(cli: Cli) -> None:
 def test_errors_in_a_real_process_are_one_line_with_status_1(tmp_path: Path) -> None:
     result = tarot_arena("--db", f"sqlite:///{tmp_path}/a.db", "standings", "tour_nope")
     assert_one_error_line(result, "error: no tournament with id 'tour_nope'")
-    assert result.stdout == ""
+    assert result.stdout == f"database: {tmp_path}/a.db (SQLite, new)\n"
     debug = tarot_arena("--db", f"sqlite:///{tmp_path}/a.db", "--debug", "standings", "x")
     assert debug.returncode == 1 and "Traceback" in debug.stderr  # --debug shows it
+    after = tarot_arena("standings", "x", "--debug", "--db", f"sqlite:///{tmp_path}/a.db")
+    assert after.returncode == 1 and "Traceback" in after.stderr  # after the command too
+    assert "UnknownTournamentError: no tournament with id 'x'" in after.stderr
+
+
+def test_global_options_work_after_the_command() -> None:
+    assert cli_module.global_options_first(
+        ["standings", "t", "--debug", "--db", "sqlite://", "--create-dir"]
+    ) == ["--debug", "--db", "sqlite://", "--create-dir", "standings", "t"]
+    assert cli_module.global_options_first(["bot", "m:B", "--db=x", "--", "--debug"]) == [
+        "--db=x", "bot", "m:B", "--", "--debug"]
+
+
+@pytest.mark.parametrize("args", [
+    ["tournament", "create", "--boards", "many", "bot_a"],
+    ["tournament", "nosuchcommand"],
+    ["standings"],
+    ["bots", "list", "--colour"],
+])
+def test_usage_errors_are_one_line_in_a_real_process(tmp_path: Path, args: list[str]) -> None:
+    result = tarot_arena("--db", f"sqlite:///{tmp_path}/a.db", *args)
+    assert result.returncode == 2, result
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and "--help)" in lines[0], lines
+    assert "Traceback" not in result.stderr
+
+
+def test_a_port_in_use_is_one_line_in_a_real_process(tmp_path: Path) -> None:
+    """gRPC logs its own line when it cannot bind; the CLI checks the port first."""
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        for args in (["serve"], ["tournament", "run", "tour_x"]):
+            result = tarot_arena("--db", f"sqlite:///{tmp_path}/a.db", *args, "--port",
+                                 str(port))
+            expected = (f"error: port {port} is already in use on 127.0.0.1 (another "
+                        "arena?): stop it, or choose another --port (0: any free port)")
+            if args[0] == "tournament":
+                expected = "error: no tournament with id 'tour_x'"  # the id is checked first
+            assert_one_error_line(result, expected)
 
 
 def test_demo_argument_errors(cli: Cli, tmp_path: Path) -> None:

@@ -40,7 +40,7 @@ def run_demo(out: Path) -> tuple[str, str]:
 def check_run(out: Path, tid: str, stdout: str) -> None:
     assert tuple(bot.name for bot in BUNDLED) == NAMES
     assert "all 4 bot processes connected" in stdout
-    rows = [line for line in stdout.splitlines() if re.match(r"^\W+[1-4] +\W+ +\S", line)]
+    rows = [line for line in stdout.splitlines() if re.match(r"^[1-4] +\S", line)]
     assert len(rows) == 4, stdout
     assert sorted(re.search(r"(heuristic|random-[123])", row)[0]  # type: ignore[index]
                   for row in rows) == list(NAMES)

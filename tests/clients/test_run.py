@@ -59,7 +59,7 @@ async def test_a_bot_process_plays_tables_and_stops_cleanly_on_ctrl_c(
 async def test_a_bad_token_exits_with_one_clear_line(arena: Arena) -> None:
     with trio.fail_after(10):
         result = await trio.run_process(
-            command(arena, "--token", "tka_wrong"), env=environment(None), cwd=ROOT,
+            command(arena), env=environment("tka_wrong"), cwd=ROOT,
             capture_stdout=True, capture_stderr=True, check=False,
         )
     lines = result.stderr.decode().strip().splitlines()
@@ -71,23 +71,26 @@ async def test_a_bad_token_exits_with_one_clear_line(arena: Arena) -> None:
 
 @pytest.mark.parametrize(("args", "message"), [
     (["--bot", "clients.random_bot:RandomBot"], "no bot token"),
-    (["--token", "t", "--bot", "RandomBot"], "module.path:ClassName"),
-    (["--token", "t", "--bot", "clients.nowhere:Bot"], "cannot import bot module"),
-    (["--token", "t", "--bot", "clients.random_bot:Nobody"], "has no 'Nobody'"),
-    (["--token", "t", "--bot", "clients.random_bot:hashlib.sha256"], "not a clients.sdk.Bot"),
-    (["--token", "t", "--bot", "clients.random_bot:__name__"], "neither a Bot class"),
-    (["--token", "t", "--bot", "clients.random_bot:RandomBot", "--bot-args", "[1]"],
+    (["--bot", "RandomBot"], "module.path:ClassName"),
+    (["--bot", "clients.nowhere:Bot"], "cannot import bot module"),
+    (["--bot", "clients.random_bot:Nobody"], "has no 'Nobody'"),
+    (["--bot", "clients.random_bot:hashlib.sha256"], "not a clients.sdk.Bot"),
+    (["--bot", "clients.random_bot:__name__"], "neither a Bot class"),
+    (["--bot", "clients.random_bot:RandomBot", "--bot-args", "[1]"],
      "JSON object"),
-    (["--token", "t", "--bot", "clients.random_bot:RandomBot", "--bot-args", '{"x": 1}'],
+    (["--bot", "clients.random_bot:RandomBot", "--bot-args", '{"x": 1}'],
      "cannot create"),
-    (["--token", "t", "--bot", "clients.random_bot:RandomBot", "--max-tables", "0"],
-     "max_tables"),
+    (["--bot", "clients.random_bot:RandomBot", "--max-tables", "0"],
+     "--max-tables must be at least 1"),
 ])
 def test_usage_errors_are_one_line(
     args: list[str], message: str, capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.delenv(run.TOKEN_ENV, raising=False)
+    if message == "no bot token":
+        monkeypatch.delenv(run.TOKEN_ENV, raising=False)
+    else:
+        monkeypatch.setenv(run.TOKEN_ENV, "t")  # --token would add its warning line
     assert run.main(["--server", "127.0.0.1:1", *args]) == run.EXIT_USAGE
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("error: ") and message in err[0], err
