@@ -45,7 +45,7 @@ from clients.run import UsageError as BotUsageError
 from clients.run import read_secret
 
 from .export import bot_names, export_tournament, standings_of
-from .manage import TournamentStateError, cancel_tournament, delete_tournament
+from .manage import cancel_tournament, delete_tournament
 from .report import (
     describe_deal,
     id_column,
@@ -408,10 +408,8 @@ def tournament_create(
     tables = len(plan_tables(settings))
     size = (f"{settings.boards} boards, {tables} tables, seating {settings.seating.value}")
     rows = settings.boards + tables * (1 + settings.players)
-    if rows >= LARGE:
-        tid = _create_with_progress(store, settings, size)
-    else:
-        tid = store.create(settings)
+    large = rows >= LARGE
+    tid = _create_with_progress(store, settings, size) if large else store.create(settings)
     if as_json:
         _print_json({"id": tid, "boards": settings.boards, "tables": tables,
                      "seating": settings.seating.value})
