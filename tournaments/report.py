@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from rich import box
-from rich.console import Console
+from rich.console import Console, Group, RenderableType
 from rich.markup import escape
 from rich.measure import Measurement
 from rich.table import Table
@@ -56,9 +56,13 @@ def id_column(table: Table, header: str, ids: Sequence[str]) -> None:
                      min_width=max([len(header), *map(len, ids)]))
 
 
-def text_column(table: Table, header: str, *, justify: Any = "left") -> None:
-    """Free text (names, lists): wraps at words, folds a long word; never an ellipsis."""
-    table.add_column(header, overflow="fold", justify=justify, min_width=len(header))
+def text_column(table: Table, header: str, *, justify: Any = "left", values: Sequence[str] = (),
+                most: int = 20) -> None:
+    """Free text (names, lists): wraps at words, folds a long word; never an ellipsis. It
+    keeps the width of its longest value up to ``most`` columns, so that narrow numbers do not
+    squeeze names into slivers."""
+    width = max([len(header), *(min(len(v), most) for v in values)])
+    table.add_column(header, overflow="fold", justify=justify, min_width=width)
 
 
 def number_column(table: Table, header: str) -> None:
@@ -66,14 +70,14 @@ def number_column(table: Table, header: str) -> None:
                      min_width=len(header))
 
 
-def fits(console: Console, table: Table) -> bool:
+def fits(console: Console, table: RenderableType) -> bool:
     """Whether ``table`` fits the console without squeezing a column below its longest word
     (the id and number columns then stay whole)."""
     wide = console.options.update_width(10_000)
     return Measurement.get(console, wide, table).minimum <= console.width
 
 
-def print_fitting(console: Console, *layouts: Callable[[], Table]) -> None:
+def print_fitting(console: Console, *layouts: Callable[[], RenderableType]) -> None:
     """Print the first layout that fits (the last one in any case)."""
     for make in layouts[:-1]:
         table = make()
@@ -127,39 +131,47 @@ def print_standings(
         return
     mp = _mp_intervals(standings)
     lost = penalty_points(standings)
-    table = new_table()
-    number_column(table, "#")
-    text_column(table, "bot")
-    points_header = "points ±95%"
+    # (header, kind, cell for a row); kind: "n" number, "t" text; "rank"/"play" say which
+    # table of the narrow layout the column goes to (both repeat # and bot)
+    Column = tuple[str, str, str, Callable[[Any], str]]
+    columns: list[Column] = [
+        ("#", "n", "both", lambda r: str(r.rank)),
+        ("bot", "t", "both", lambda r: escape(names.get(r.bot_id, r.bot_id))
+         + (" [red](DQ)[/red]" if r.disqualified else "")),
+    ]
     if matchpoints:
-        number_column(table, "MP % ±95%")
-    number_column(table, points_header)
-    number_column(table, "total")
+        columns.append(("MP % ±95%", "n", "rank", lambda r: _with_interval(
+            mp.get(r.bot_id, Interval(0.0, math.inf, 0)), 1, "")))
+    columns += [("points ±95%", "n", "rank", lambda r: _with_interval(r.per_board, 1)),
+                ("total", "n", "rank", lambda r: f"{r.total:+.0f}")]
     if not matchpoints:
-        number_column(table, "MP %")
-    number_column(table, "boards")
+        columns.append(("MP %", "n", "play", lambda r: f"{r.matchpoint_pct:.1f}"))
+    columns.append(("boards", "n", "play", lambda r: str(r.boards)))
     if penalised:
-        number_column(table, "penalty")
-    text_column(table, "infractions")
-    number_column(table, "ahead")
-    for row in standings.rows:
-        name = escape(names.get(row.bot_id, row.bot_id)) + (
-            " [red](DQ)[/red]" if row.disqualified else "")
-        infractions = ", ".join(f"{k} {v}" for k, v in sorted(row.infractions.items())) or "0"
-        ahead = {True: "[green]yes[/green]", False: "[dim]no[/dim]", None: ""}[
-            row.separated_from_next]
-        cells = [str(row.rank), name]
-        if matchpoints:
-            cells.append(_with_interval(mp.get(row.bot_id, Interval(0.0, math.inf, 0)), 1, ""))
-        cells += [_with_interval(row.per_board, 1), f"{row.total:+.0f}"]
-        if not matchpoints:
-            cells.append(f"{row.matchpoint_pct:.1f}")
-        cells.append(str(row.boards))
-        if penalised:
-            cells.append(f"{-lost.get(row.bot_id, 0.0):+.0f}")
-        cells += [infractions, ahead]
-        table.add_row(*cells)
-    console.print(table)
+        columns.append(("penalty", "n", "play", lambda r: f"{-lost[r.bot_id]:+.0f}"
+                        if lost.get(r.bot_id) else "0"))
+    columns += [
+        ("infractions", "t", "play", lambda r: ", ".join(
+            f"{k} {v}" for k, v in sorted(r.infractions.items())) or "0"),
+        ("ahead", "n", "rank", lambda r: {True: "[green]yes[/green]", False: "[dim]no[/dim]",
+                                          None: ""}[r.separated_from_next]),
+    ]
+
+    def build(part: str | None) -> Table:
+        table = new_table()
+        chosen = [c for c in columns if part is None or c[2] in ("both", part)]
+        for header, kind, _, _ in chosen:
+            if header == "bot":
+                text_column(table, header, values=list(names.values()), most=18)
+            elif kind == "t":
+                text_column(table, header)
+            else:
+                number_column(table, header)
+        for row in standings.rows:
+            table.add_row(*(cell(row) for _, _, _, cell in chosen))
+        return table
+
+    print_fitting(console, lambda: build(None), lambda: Group(build("rank"), "", build("play")))
     for line in standings_legend(settings, matchpoints):
         console.print(f"[dim]{line}[/dim]", highlight=False)
     print_crosstable(console, standings, names)
@@ -189,7 +201,8 @@ def standings_legend(settings: TournamentSettings, matchpoints: bool) -> list[st
         lines.append("penalty: points lost by taking the group's worst result for each deal "
                      "with an infraction (forfeit), before comparing.")
     if p.disqualify_after is not None:
-        lines.append(f"(DQ): disqualified after {p.disqualify_after} infractions; not compared.")
+        lines.append(f"(DQ) marks a bot disqualified after {p.disqualify_after} infractions: "
+                     "its results are not compared.")
     lines.append("ahead: whether the bot is significantly ahead of the next one (paired t-test "
                  "over their common boards, 5 %).")
     return lines
@@ -207,7 +220,8 @@ def print_crosstable(console: Console, standings: Standings, names: dict[str, st
 
     def matrix() -> Table:
         table = new_table()
-        text_column(table, "bot")
+        text_column(table, "bot", values=[f"#{len(order)} {names.get(b, b)}" for b in order],
+                    most=20)
         for index in range(len(order)):
             number_column(table, f"#{index + 1}")
         for index, a in enumerate(order):
@@ -221,8 +235,8 @@ def print_crosstable(console: Console, standings: Standings, names: dict[str, st
 
     def pairs() -> Table:
         table = new_table()
-        text_column(table, "bot")
-        text_column(table, "against")
+        text_column(table, "bot", values=[names.get(b, b) for b in order])
+        text_column(table, "against", values=[names.get(b, b) for b in order])
         number_column(table, "mean diff.")
         number_column(table, "compared")
         for i, a in enumerate(order):
