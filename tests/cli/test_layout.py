@@ -139,7 +139,7 @@ def test_tournament_tables_at_80_columns(world: World, at_80: Run, which: str) -
     out, _ = at_80("tournament", "tables", tid)
     assert_readable(out, [t.id for t, _ in tables])
     assert "board" in out and "status" in out and "done" in out
-    for table, seats in tables:  # every seat's score is shown
+    for _table, seats in tables:  # every seat's score is shown
         for seat in seats:
             assert f"{seat.score:+d}" in out
     compared_out = any(not s.scored for _, seats in tables for s in seats)
@@ -189,7 +189,7 @@ def test_the_crosstable_falls_back_to_pairs_when_too_wide(world: World, at_80: R
     pairs = [line for line in out.splitlines() if "against" in line or re.search(
         r"[+-]\d+\.\d +\d+$", line)]
     assert pairs and all(len(line) <= 80 for line in pairs)
-    for (a, b), (mean, n) in standings.crosstable.items():
+    for (a, b), (mean, _n) in standings.crosstable.items():
         if a < b:
             continue
         assert f"{mean:+.1f}" in out or f"{-mean:+.1f}" in out, (a, b)
