@@ -309,16 +309,29 @@ JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON for scripts
 def bots_add(
     name: Annotated[str, typer.Argument(help="Bot name shown in standings.")],
     owner: Annotated[str, typer.Option(help="Who runs it.")] = "",
+    token_file: Annotated[Path | None, typer.Option(
+        help="Write the token into this new file (readable by you only) instead of printing "
+             "it; give the bot the same --token-file.")] = None,
     as_json: JsonOption = False,
 ) -> None:
     """Register a bot and print its token (shown this once, stored only hashed)."""
     _json_mode(as_json)
+    if token_file is not None and token_file.exists():
+        raise CliError(f"{token_file} already exists: the token file must be a new file")
     bot, token = BotRegistry(_engine()).register(name, owner)
+    if token_file is not None:
+        descriptor = os.open(token_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(descriptor, "w") as handle:
+            handle.write(token + "\n")
     if as_json:
-        _print_json({"id": bot.id, "name": bot.name, "owner": bot.owner, "token": token})
-    else:
-        console.print(f"bot id: [bold]{bot.id}[/bold]")
-        console.print(f"token:  [bold yellow]{token}[/bold yellow]")
+        _print_json({"id": bot.id, "name": bot.name, "owner": bot.owner,
+                     **({"token_file": str(token_file)} if token_file else {"token": token})})
+        return
+    console.print(f"bot id: [bold]{bot.id}[/bold]")
+    if token_file is not None:
+        console.print(f"token written to {escape(str(token_file))}")
+        return
+    console.print(f"token:  [bold yellow]{token}[/bold yellow]")
     errors.print("[dim]Keep the token: it is not stored and cannot be shown again. Give it to "
                  "the bot in TAROT_ARENA_TOKEN or a file (--token-file), not on its command "
                  "line.[/dim]")
@@ -682,6 +695,48 @@ def bot_cmd(ctx: typer.Context) -> None:
     if _state["debug"] and not any(a.startswith("--log-level") for a in args):
         args += ["--log-level", "DEBUG"]
     raise typer.Exit(run_bot_main(args, prog="tarot-arena bot"))
+
+
+@app.command("try")
+def try_cmd(
+    spec: Annotated[str, typer.Argument(help="Your bot: module.path:ClassName.")],
+    boards: Annotated[int, typer.Option(help="Boards to play.")] = 8,
+    players: Annotated[int, typer.Option(help="3, 4 or 5.")] = 4,
+    against: Annotated[str, typer.Option(help="The other seats' bot.")] = (
+        "clients.random_bot:RandomBot"),
+    seed: Annotated[str, typer.Option(help="Seed of the boards.")] = "0",
+    arg: Annotated[list[str] | None, typer.Option(
+        help="KEY=VALUE for your bot's class (repeatable), as for `bot`.")] = None,
+) -> None:
+    """Try a bot on your machine, no arena needed: it plays every seat of each board against
+    copies of another bot (duplicate rotation, in-process), then its mean per board. A bug in
+    your bot stops it with the traceback."""
+    from clients.run import bot_arguments, load_bot
+
+    from .duplicate import compute_standings
+    from .local import play_match
+
+    if players not in (3, 4, 5):
+        raise CliError(f"French Tarot is played by 3, 4 or 5 players, not {players}")
+    if not 1 <= boards <= 10_000:
+        raise CliError(f"boards must be 1..10000, got {boards}")
+    bot = load_bot(spec, bot_arguments(arg or [], "{}"))
+    others = [load_bot(against, {}) for _ in range(players - 1)]
+    mine, theirs = bot.display_name, others[0].display_name
+    if mine == theirs:
+        mine = f"{mine} (yours)"
+    console.print(f"{bot.display_name} against {players - 1} x {theirs}: {boards} boards, "
+                  f"{boards * players} deals, each board played with your bot in every seat")
+    entries = play_match([bot, *others], boards, seed=_parse_seed(seed),
+                         bot_ids=[mine, *[theirs] * (players - 1)])
+    row = next(r for r in compute_standings(entries).rows if r.bot_id == mine)
+    interval = row.per_board
+    spread = (f", 95 % interval {interval.low:+.1f} to {interval.high:+.1f}"
+              if interval.n > 1 else "")
+    verdict = ("ahead of" if interval.low > 0 else "behind" if interval.high < 0
+               else "not told apart from")
+    console.print(f"{mine}: {interval.mean:+.1f} points per board against {theirs} on the "
+                  f"same cards{spread}: {verdict} it over {row.boards} boards")
 
 
 @app.command("demo")
