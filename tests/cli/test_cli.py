@@ -598,6 +598,35 @@ def test_serve_starts_and_stops_on_ctrl_c(sqlite_url: str) -> None:
     assert "Traceback" not in err
 
 
+def test_serve_takes_its_admin_token_from_the_environment_or_warns_on_the_flag(
+    sqlite_url: str, tmp_path: Path
+) -> None:
+    """The admin token never needs the command line, where ``ps`` shows it."""
+    for how, expect_warning in (("env", False), ("flag", True)):
+        port = free_port()
+        args = ["--db", sqlite_url, "serve", "--port", str(port)]
+        env = environment()
+        if how == "env":
+            env["TAROT_ARENA_ADMIN_TOKEN"] = "from-the-environment"
+        else:
+            args += ["--admin-token", "on-the-command-line"]
+        process = subprocess.Popen([sys.executable, "-m", "tournaments.cli", *args], cwd=ROOT,
+                                   env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   text=True)
+        try:
+            read_until(process, "arena listening", 20)
+            process.send_signal(signal.SIGINT)
+            out, err = process.communicate(timeout=10)
+        finally:
+            if process.poll() is None:
+                process.kill()
+        assert "admin token for this run" not in out  # a token was given: none is made up
+        assert "from-the-environment" not in out + err
+        warning = ("warning: --admin-token shows in `ps` and in shell history: prefer "
+                   "TAROT_ARENA_ADMIN_TOKEN or --admin-token-file FILE")
+        assert (warning in " ".join(err.split())) is expect_warning, err
+
+
 def test_ctrl_c_in_the_middle_of_play_stops_cleanly(tmp_path: Path) -> None:
     """Ctrl-C may land anywhere in the arena's thread, grpc.aio's code included (it runs there,
     stepped by trio): the process must still stop in order, never crash."""

@@ -45,6 +45,12 @@ def check_run(out: Path, tid: str, stdout: str) -> None:
     assert sorted(re.search(r"(heuristic|random-[123])", row)[0]  # type: ignore[index]
                   for row in rows) == list(NAMES)
     assert "played 8 tables in" in stdout
+    # tarot-arena is in the virtualenv, not on the shell's PATH: the closing lines say how
+    script = Path(sys.executable).parent / "tarot-arena"
+    assert f"{Path(sys.executable).parent / 'activate'}" in stdout or (
+        f"{os.path.relpath(script.parent / 'activate', ROOT)}" in stdout)
+    assert f"tarot-arena standings {tid}" in stdout
+    assert f"export TAROT_ARENA_DB=sqlite:///{out / 'arena.db'}" in stdout
 
     export = out / "export"
     assert sorted(p.name for p in export.iterdir()) == sorted([
