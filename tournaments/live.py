@@ -168,7 +168,7 @@ def bots_with_tables_left(store: TournamentStore) -> set[str]:
     """Bots seated at a table not yet played in any unfinished tournament."""
     busy: set[str] = set()
     for tournament in store.list():
-        if tournament.status is TournamentStatus.FINISHED:
+        if tournament.status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED):
             continue
         for table, seats in store.tables(tournament.id):
             if table.status != TableStatus.DONE:

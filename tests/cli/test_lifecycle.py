@@ -140,6 +140,16 @@ def test_cancel_stops_one_tournament_and_keeps_what_was_played(setup: Setup, cli
         f"error: tournament {setup.first} is cancelled: it is not played any more")
 
 
+def test_the_bots_of_a_cancelled_tournament_are_not_kept_waiting(setup: Setup, cli: Cli) -> None:
+    """``serve`` tells bots with no table left that their work is done: a cancelled
+    tournament's unplayed tables do not count."""
+    assert live.bots_with_tables_left(setup.store) == set(setup.bots)
+    assert cli("tournament", "cancel", setup.second)[0] == 0
+    assert live.bots_with_tables_left(setup.store) == set(setup.bots)  # the first still plays
+    assert cli("tournament", "cancel", setup.first)[0] == 0
+    assert live.bots_with_tables_left(setup.store) == set()
+
+
 def test_a_finished_tournament_cannot_be_cancelled(setup: Setup, cli: Cli) -> None:
     setup.store.set_status(setup.first, TournamentStatus.FINISHED)
     code, _, err = cli("tournament", "cancel", setup.first)
