@@ -230,8 +230,8 @@ def _one_line(exc: BaseException) -> str:
 def _root(
     db: Annotated[str, typer.Option(
         envvar="TAROT_ARENA_DB",
-        help="Database URL: a SQLite file (default: tarot-arena.db in the current folder) or "
-             "postgresql+psycopg://user:password@host/name.")] = DEFAULT_URL,
+        help="Database URL: SQLite (default: the file tarot-arena.db in the current folder) "
+             "or PostgreSQL (postgresql+psycopg://...).")] = DEFAULT_URL,
     create_dir: Annotated[bool, typer.Option(
         "--create-dir", help="Create the SQLite file's folder if it does not exist.")] = False,
     debug: Annotated[bool, typer.Option(help="Show tracebacks.")] = False,
@@ -361,8 +361,11 @@ def bots_list(as_json: JsonOption = False) -> None:
 
 @bots_app.command("revoke")
 def bots_revoke(bot_id: str) -> None:
-    """Revoke a bot's token: it can no longer connect. A running arena drops it at once only if
-    told through its admin service (AdminService/RevokeBot)."""
+    """Revoke a bot's token: it can no longer connect.
+
+    A running arena drops it at once only if told through its admin service
+    (AdminService/RevokeBot).
+    """
     changed = BotRegistry(_engine()).revoke(bot_id)
     console.print(f"{escape(bot_id)}: " + ("revoked" if changed else "was already revoked"))
 
@@ -525,9 +528,11 @@ def tournament_tables(tournament_id: str, as_json: JsonOption = False) -> None:
 
 @tournament_app.command("cancel")
 def tournament_cancel(tournament_id: str) -> None:
-    """Stop a tournament for good: no more tables are played (what was played is kept, and a
-    table being played is finished); `serve` skips it. Bots and other tournaments are not
-    touched."""
+    """Stop a tournament for good: no more of its tables are played.
+
+    What was played is kept, and a table being played is finished; `serve` skips it. Bots and
+    other tournaments are not touched.
+    """
     cancelled = cancel_tournament(_store(), tournament_id)
     if not cancelled.changed:
         console.print(f"{tournament_id} was already cancelled")
@@ -543,8 +548,10 @@ def tournament_delete(
     tournament_id: str,
     yes: Annotated[bool, typer.Option("--yes", help="Do not ask for confirmation.")] = False,
 ) -> None:
-    """Delete a tournament with its boards, tables and decision logs. Bots and other
-    tournaments are not touched."""
+    """Delete a tournament with its boards, tables and decision logs.
+
+    Bots and other tournaments are not touched.
+    """
     store = _store()
     progress = store.progress(tournament_id)
     name = store.tournament(tournament_id).name
@@ -586,8 +593,11 @@ def tournament_run(
     admin_token_file: AdminTokenFile = None,
     admin_token: AdminToken = None,
 ) -> None:
-    """Serve the arena and run (or resume) a tournament; bots connect to it over gRPC. The
-    admin service (revoke a bot mid-tournament, list connections) is served too."""
+    """Serve the arena and run (or resume) a tournament.
+
+    Bots connect to it over gRPC. The admin service (revoke a bot mid-tournament, list
+    connections) is served too.
+    """
     from .live import run_tournament_live
 
     token = _admin_token(admin_token, admin_token_file)
@@ -611,8 +621,10 @@ def serve(
     admin_token: AdminToken = None,
     concurrency: Annotated[int, typer.Option(help="Tables played at once.")] = 8,
 ) -> None:
-    """Serve the arena: bots connect, and every unfinished tournament is played (cancelled
-    ones are not)."""
+    """Serve the arena and play every unfinished tournament, oldest first.
+
+    Cancelled tournaments are not played. Bots connect over gRPC; the admin service is served.
+    """
     from .live import serve_forever
 
     token = _admin_token(admin_token, admin_token_file)
@@ -624,8 +636,7 @@ def serve(
 
 @app.command("standings")
 def standings_cmd(tournament_id: str, as_json: JsonOption = False) -> None:
-    """Standings with 95 % intervals, whether neighbours are significantly apart, and the
-    head-to-head crosstable."""
+    """Standings with 95 % intervals, a legend, and the head-to-head crosstable."""
     _json_mode(as_json)
     store = _store()
     standings = standings_of(store, tournament_id)
@@ -708,9 +719,11 @@ def try_cmd(
     arg: Annotated[list[str] | None, typer.Option(
         help="KEY=VALUE for your bot's class (repeatable), as for `bot`.")] = None,
 ) -> None:
-    """Try a bot on your machine, no arena needed: it plays every seat of each board against
-    copies of another bot (duplicate rotation, in-process), then its mean per board. A bug in
-    your bot stops it with the traceback."""
+    """Try a bot on your machine against copies of another bot, no arena needed.
+
+    Your bot plays every seat of each board (duplicate rotation, in-process), then its mean per
+    board is printed. A bug in your bot stops it with the traceback.
+    """
     from clients.run import bot_arguments, load_bot
 
     from .duplicate import compute_standings

@@ -9,7 +9,6 @@ from a small tournament played in-process (arena, RandomBot clients, runner) on 
 from __future__ import annotations
 
 import csv
-import inspect
 import json
 import logging
 import os
@@ -681,15 +680,25 @@ def test_bot_without_a_token_says_where_to_put_it(
         "error: no bot token: set TAROT_ARENA_TOKEN or pass --token-file FILE")
 
 
-def test_one_bot_runner_one_set_of_defaults() -> None:
+def test_one_bot_runner_one_set_of_defaults(
+    cli: Cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Both ways of starting a bot parse the same options with the same defaults."""
     args = run.parse_args(["m:B"], prog="tarot-arena bot")
     assert args.bot == "m:B" and args == run.parse_args(["--bot", "m:B"])
     assert (args.connect_timeout, args.max_tables, args.server) == (30.0, 8, "127.0.0.1:50051")
     assert run.bot_arguments(["seed=7", "name=x", "deep=true"], '{"a": [1]}') == {
         "a": [1], "seed": 7, "name": "x", "deep": True}
-    source = inspect.getsource(cli_module.bot_cmd)
-    assert "run_bot_main(args" in source  # the CLI forwards its arguments untouched
+    forwarded: list[tuple[list[str], str]] = []
+
+    def fake_main(argv: list[str], prog: str) -> int:
+        forwarded.append((argv, prog))
+        return 3
+
+    monkeypatch.setattr(run, "main", fake_main)
+    args = ["m:B", "--arg", "x=1", "--max-tables", "2", "--stay", "--help"]
+    assert cli("bot", *args).code == 3  # the runner's exit status, unchanged
+    assert forwarded == [(args, "tarot-arena bot")]  # its arguments, untouched
 
 
 def closed_port() -> int:
