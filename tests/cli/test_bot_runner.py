@@ -106,6 +106,7 @@ async def test_a_token_on_the_command_line_works_but_warns(
             "--token-file FILE") in err
 
 
+@pytest.mark.skipif(not SCRIPT.exists(), reason="the tarot-arena script is not installed")
 def test_the_import_error_of_a_missing_module_is_one_line(tmp_path: Path) -> None:
     (tmp_path / "broken.py").write_text("import no_such_dependency_here\n")
     result = subprocess.run(
