@@ -16,6 +16,7 @@ from arena.rules import (
     Contract,
     DeclarePoignee,
     Discard,
+    HideTrump,
     Play,
 )
 from arena.rules.cards import EXCUSE, half_points, is_bout, is_trump, suit_of
@@ -85,6 +86,12 @@ class SensibleBot(Bot):
         does."""
         offered = [a for a in request.legal_actions if isinstance(a, DeclarePoignee)]
         return max(offered, key=lambda a: a.level) if offered else None
+
+    def hide(self, table: TableView, request: DecisionRequest) -> Action:
+        """Holding more trumps than the poignée shows: keep the highest hidden, so that the
+        others do not learn which masters it holds. Asked once per extra trump."""
+        return max((a for a in request.legal_actions if isinstance(a, HideTrump)),
+                   key=lambda a: a.card)
 
     def decide(self, table: TableView, request: DecisionRequest) -> Action:
         return request.legal_actions[0]  # any request the methods above do not cover
