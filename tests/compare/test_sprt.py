@@ -1,0 +1,194 @@
+"""The sequential test: its settings, its LLR, and its error rates by simulation."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+
+import pytest
+
+from tournaments.sprt import (
+    Sprt,
+    SprtError,
+    SprtSettings,
+    Units,
+    Verdict,
+    llr,
+    run,
+)
+
+Draw = Callable[[random.Random], float]
+
+
+# ------------------------------------------------------------------------------ settings
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"low": 20, "high": 0}, "wrong order"),
+    ({"low": 5, "high": 5}, "wrong order"),
+    ({"alpha": 0.0}, "alpha must be in (0, 0.5)"),
+    ({"alpha": 0.5}, "alpha must be in (0, 0.5)"),
+    ({"beta": -0.1}, "beta must be in (0, 0.5)"),
+    ({"beta": 0.7}, "beta must be in (0, 0.5)"),
+    ({"max_boards": 5}, "the cap must be at least"),
+    ({"low": math.nan}, "finite"),
+])
+def test_bad_settings_are_refused_with_the_reason(kwargs: dict[str, float], message: str
+                                                  ) -> None:
+    base: dict[str, float] = {"low": 0.0, "high": 0.2}
+    with pytest.raises(SprtError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        SprtSettings(**{**base, **kwargs})  # type: ignore[arg-type]
+
+
+def test_non_regression_preset_tests_not_worse_by_the_margin() -> None:
+    s = SprtSettings.non_regression(15, Units.POINTS, alpha=0.1)
+    assert (s.low, s.high, s.units, s.alpha) == (-15, 0, Units.POINTS, 0.1)
+    with pytest.raises(SprtError, match="positive"):
+        SprtSettings.non_regression(0)
+
+
+def test_wald_bounds() -> None:
+    s = SprtSettings(0, 1, alpha=0.05, beta=0.1)
+    assert s.upper_bound == pytest.approx(math.log(0.9 / 0.05))
+    assert s.lower_bound == pytest.approx(math.log(0.1 / 0.95))
+
+
+def test_settings_round_trip_through_json() -> None:
+    s = SprtSettings(-3, 7, Units.POINTS, 0.01, 0.2, 500, 20)
+    assert SprtSettings.from_json(s.to_json()) == s
+
+
+# ----------------------------------------------------------------------------------- LLR
+def test_llr_in_points_is_that_of_two_normals_of_the_measured_variance() -> None:
+    s = SprtSettings(0, 10, Units.POINTS)
+    # n (mu1 - mu0) (2 mean - mu0 - mu1) / (2 var) = 50 * 10 * (8 - 10) / 200
+    assert llr(50, 4.0, 100.0, s) == pytest.approx(-5.0)
+    assert llr(50, 5.0, 100.0, s) == pytest.approx(0.0)  # halfway: no evidence either way
+    assert llr(50, 8.0, 100.0, s) > 0 > llr(50, 2.0, 100.0, s)
+    # far beyond H1, the evidence keeps growing with the difference
+    assert llr(10, 700.0, 100.0**2, s) > llr(10, 70.0, 100.0**2, s) > 0
+
+
+def test_llr_in_sd_is_the_same_whatever_the_scale() -> None:
+    s = SprtSettings(0, 0.2, Units.SD)
+    reference = llr(40, 0.15 * 10.0, 10.0**2, s)
+    assert reference == pytest.approx(40 * 0.2 * (0.3 - 0.2) / 2)
+    for scale in (3.0, 30.0, 3000.0):
+        assert llr(40, 0.15 * scale, scale**2, s) == pytest.approx(reference)
+    assert llr(40, 0.1 * 50, 50.0**2, s) == pytest.approx(0.0, abs=1e-9)
+    assert llr(40, 0.3 * 50, 50.0**2, s) > 0 > llr(40, -0.1 * 50, 50.0**2, s)
+
+
+def test_identical_boards_do_not_make_the_llr_infinite() -> None:
+    """Bots that play every board alike: the variance floor keeps the LLR finite."""
+    test = run([0.0] * 40, SprtSettings(0, 20, Units.POINTS))
+    assert math.isfinite(test.llr)
+    assert test.verdict is Verdict.REJECTED  # mean exactly 0 = H0
+    aa = run([0.0] * 40, SprtSettings.non_regression(20, Units.POINTS))
+    assert aa.verdict is Verdict.ACCEPTED
+
+
+# ------------------------------------------------------------------------- the procedure
+def test_nothing_is_decided_before_the_minimum() -> None:
+    s = SprtSettings(0, 20, Units.POINTS, min_boards=12)
+    test = Sprt(s)
+    verdicts = [test.add(1000.0 + i) for i in range(12)]
+    assert verdicts[:11] == [None] * 11
+    assert verdicts[11] is Verdict.ACCEPTED
+
+
+def test_the_cap_ends_the_test_inconclusive() -> None:
+    rng = random.Random(3)
+    s = SprtSettings(0, 0.05, max_boards=30)
+    test = run([rng.gauss(0.025, 1) for _ in range(100)], s)
+    assert (test.verdict, test.n) == (Verdict.INCONCLUSIVE, 30)
+    with pytest.raises(RuntimeError, match="already decided"):
+        test.add(0.0)
+
+
+def test_status_reports_the_estimate_and_its_interval() -> None:
+    test = run([10.0, 20.0, 30.0], SprtSettings(0, 1, max_boards=3, min_boards=3))
+    status = test.status()
+    assert status.boards == 3
+    assert status.mean == pytest.approx(20.0)
+    assert status.sd == pytest.approx(10.0)
+    assert status.half_width == pytest.approx(4.302653 * 10 / math.sqrt(3), rel=1e-5)
+    data = status.to_json()
+    assert data["ci95"] == [pytest.approx(20 - status.half_width, abs=1e-3),
+                            pytest.approx(20 + status.half_width, abs=1e-3)]
+    assert data["llr_bounds"] == [round(status.lower, 4), round(status.upper, 4)]
+
+
+# -------------------------------------------------------------------------- simulations
+def _normal(rng: random.Random) -> float:
+    return rng.gauss(0.0, 100.0)
+
+
+def _board_like(rng: random.Random) -> float:
+    """Most boards played alike (0), many small differences, a few big swings either way."""
+    u = rng.random()
+    if u < 0.5:
+        return 0.0
+    if u < 0.95:
+        return rng.gauss(0.0, 40.0)
+    return rng.choice((-1, 1)) * rng.expovariate(1 / 300)
+
+
+def _rates(draw: Draw, settings: SprtSettings, runs: int, seed: int, shift: float = 0.0
+           ) -> tuple[float, float, float]:
+    rng = random.Random(seed)
+    accepted = rejected = 0
+    for _ in range(runs):
+        test = Sprt(settings)
+        while test.add(draw(rng) + shift) is None:
+            pass
+        accepted += test.verdict is Verdict.ACCEPTED
+        rejected += test.verdict is Verdict.REJECTED
+    return accepted / runs, rejected / runs, 1 - (accepted + rejected) / runs
+
+
+def _within(rate: float, target: float, runs: int) -> bool:
+    """At most the target plus 3 Monte-Carlo standard errors."""
+    return rate <= target + 3 * math.sqrt(target * (1 - target) / runs)
+
+
+@pytest.mark.parametrize("draw", [_normal, _board_like], ids=["normal", "board-like"])
+@pytest.mark.parametrize("settings", [
+    SprtSettings(0, 0.2), SprtSettings(0, 0.5), SprtSettings(0, 20, Units.POINTS),
+], ids=["sd-0.2", "sd-0.5", "points-20"])
+def test_a_against_a_accepts_at_most_alpha(draw: Draw, settings: SprtSettings) -> None:
+    """Optional stopping after every board does not inflate the false-positive rate."""
+    runs = 600
+    accepted, _, _ = _rates(draw, settings, runs, seed=11)
+    assert _within(accepted, settings.alpha, runs), accepted
+
+
+def test_a_better_candidate_is_accepted_with_power_one_minus_beta() -> None:
+    runs = 400
+    settings = SprtSettings(0, 0.3, beta=0.1)
+    _, rejected, _ = _rates(_normal, settings, runs, seed=5, shift=0.3 * 100)
+    assert _within(rejected, settings.beta, runs), rejected
+
+
+def test_a_non_regression_a_against_a_is_accepted() -> None:
+    runs = 300
+    settings = SprtSettings.non_regression(0.3)
+    accepted, rejected, _ = _rates(_board_like, settings, runs, seed=8)
+    assert _within(rejected, settings.beta, runs), rejected
+    assert accepted > 0.8
+
+
+def test_checking_a_fixed_sample_test_after_every_board_would_inflate_it() -> None:
+    """Why a sequential test: a z-test at 5 % looked at after every board up to 300 boards
+    declares A better than A far more often than 5 %; the SPRT over as many does not."""
+    rng = random.Random(2)
+    runs, hits = 300, 0
+    for _ in range(runs):
+        total = 0.0
+        for n in range(1, 301):
+            total += rng.gauss(0, 1)
+            if n >= 10 and total / math.sqrt(n) > 1.645:
+                hits += 1
+                break
+    assert hits / runs > 0.2
+    accepted, _, _ = _rates(_normal, SprtSettings(0, 0.2, max_boards=300), runs, seed=2)
+    assert _within(accepted, 0.05, runs)

@@ -1,0 +1,244 @@
+"""A sequential probability ratio test on per-board paired differences.
+
+The question "is the candidate better than the baseline?" is answered board by board: after
+every board the test either accepts, rejects or asks for another board, with error rates fixed
+in advance. It is Wald's SPRT between two simple hypotheses on the mean improvement per board
+``mu``:
+
+- H0: ``mu = low`` (e.g. 0: no better), H1: ``mu = high`` (e.g. +20 points: better by that);
+- after ``n`` boards the log-likelihood ratio ``LLR`` of H1 against H0 is compared with Wald's
+  bounds ``log(beta / (1 - alpha))`` and ``log((1 - beta) / alpha)``: below the first H0 is
+  accepted (the candidate is **rejected**), above the second H1 is (the candidate is
+  **accepted**), in between another board is played. Up to ``max_boards``: then the test ends
+  **inconclusive**.
+
+Why the error rates hold although the test looks after every board: Wald's bounds are built for
+exactly that (the LLR is a martingale under H0, so the chance it ever climbs to ``log((1 - beta)
+/ alpha)`` is at most about ``alpha``, however often it is looked at; the same for ``beta``). A
+fixed-sample test checked after every board would not have that property.
+
+The board differences are not normal (many boards are played alike and differ by nothing, a few
+swing by hundreds of points), and their spread is unknown. As fishtest does for chess, the LLR is
+a **generalised** one (GSPRT) under a normal approximation: the likelihood ratio of two normal
+distributions centred on H1's and H0's mean whose variance is the one measured so far. By the
+central limit theorem this is the right statistic for long tests; unlike a ratio of best fits
+under each hypothesis, it grows with the evidence when the candidate is far better (or worse)
+than both bounds, so a large difference is decided in a few boards. The simulation tests check
+that the false-positive rate stays within ``alpha`` on heavy-tailed differences too, and the
+regression bench (``make bench-regression``) on real bots' boards. Two guards keep the first
+boards from deciding on a spread that has barely been measured: nothing is decided before
+``min_boards`` boards, and the variance used is at least :data:`VARIANCE_FLOOR`.
+
+Bounds come in two **units**:
+
+- ``points``: the mean improvement per board in game points (datum, the candidate's score in a
+  seat minus the baseline's in that seat on the same cards, averaged over the seats);
+- ``sd``: the mean in units of the per-board standard deviation (``mu / sigma``), as fishtest's
+  normalised Elo: a test between 0 and 0.2 standard deviations takes the same number of boards
+  whatever the scale of the scores, so one setting suits any pair of bots. H_k then says
+  ``mu = t_k * sigma``, ``sigma`` the standard deviation measured so far.
+
+The estimate reported with a verdict (mean per board and its 95 % t interval) is the naive one:
+a sequential test that stopped early tends to overstate the difference a little.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from .stats import mean_interval
+
+VARIANCE_FLOOR = 1.0
+"""Points squared. Board differences are multiples of 1/players of a point; a spread under a
+point means the bots played the boards alike, and without a floor a handful of identical boards
+would make the LLR infinite."""
+DEFAULT_MIN_BOARDS = 20
+
+
+class Units(StrEnum):
+    POINTS = "points"
+    """Bounds in game points per board."""
+    SD = "sd"
+    """Bounds in per-board standard deviations (normalised, scale-free)."""
+
+
+class Verdict(StrEnum):
+    ACCEPTED = "accepted"
+    """H1: the candidate is better by the upper bound (or, non-regression: not worse)."""
+    REJECTED = "rejected"
+    """H0: the candidate is no better than the lower bound."""
+    INCONCLUSIVE = "inconclusive"
+    """The cap on boards was reached first."""
+
+
+class SprtError(ValueError):
+    """Settings a sequential test cannot run with; the message says which and why."""
+
+
+@dataclass(frozen=True, slots=True)
+class SprtSettings:
+    low: float
+    """H0's mean improvement per board (in ``units``)."""
+    high: float
+    """H1's, above ``low``."""
+    units: Units = Units.SD
+    alpha: float = 0.05
+    """The chance of accepting when H0 is true (a false positive)."""
+    beta: float = 0.05
+    """The chance of rejecting when H1 is true."""
+    max_boards: int = 1000
+    min_boards: int = DEFAULT_MIN_BOARDS
+
+    def __post_init__(self) -> None:
+        problems = []
+        for name in ("alpha", "beta"):
+            value = getattr(self, name)
+            if not 0.0 < value < 0.5:
+                problems.append(f"{name} must be in (0, 0.5), got {value:g}")
+        if not (math.isfinite(self.low) and math.isfinite(self.high)):
+            problems.append("the bounds must be finite numbers")
+        elif not self.low < self.high:
+            problems.append(f"the bounds are in the wrong order: H0 {self.low:g} must be below "
+                            f"H1 {self.high:g}")
+        if not 2 <= self.min_boards <= self.max_boards:
+            problems.append(f"the cap must be at least the minimum of {max(2, self.min_boards)} "
+                            f"boards, got {self.max_boards}")
+        if problems:
+            raise SprtError("; ".join(problems))
+
+    @classmethod
+    def non_regression(cls, margin: float, units: Units = Units.SD, **kwargs: float
+                       ) -> SprtSettings:
+        """"Not worse by more than ``margin``": H0 ``mu = -margin``, H1 ``mu = 0``. Accepted
+        means the candidate is at least as good as the baseline, give or take ``margin``."""
+        if not margin > 0:
+            raise SprtError(f"the non-regression margin must be positive, got {margin:g}")
+        return cls(-margin, 0.0, units, **kwargs)  # type: ignore[arg-type]
+
+    @property
+    def lower_bound(self) -> float:
+        """The LLR under which H0 is accepted."""
+        return math.log(self.beta / (1.0 - self.alpha))
+
+    @property
+    def upper_bound(self) -> float:
+        """The LLR over which H1 is accepted."""
+        return math.log((1.0 - self.beta) / self.alpha)
+
+    def to_json(self) -> dict[str, object]:
+        return {"low": self.low, "high": self.high, "units": self.units.value,
+                "alpha": self.alpha, "beta": self.beta, "max_boards": self.max_boards,
+                "min_boards": self.min_boards}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> SprtSettings:
+        return cls(float(data["low"]), float(data["high"]), Units(data["units"]),
+                   float(data["alpha"]), float(data["beta"]), int(data["max_boards"]),
+                   int(data["min_boards"]))
+
+
+def llr(n: int, mean: float, variance: float, settings: SprtSettings) -> float:
+    """The log-likelihood ratio of H1 against H0 after ``n`` boards with this mean and
+    variance: that of two normal distributions of the measured variance
+    centred on H1's and H0's mean, ``n (mu1 - mu0) (2 mean - mu0 - mu1) / (2 variance)``. In
+    ``sd`` units the means are ``t * sd`` with the measured ``sd``, which makes it
+    ``n (t1 - t0) (2 mean / sd - t0 - t1) / 2``: a function of ``mean / sd`` alone."""
+    if n == 0:
+        return 0.0
+    variance = max(variance, VARIANCE_FLOOR)
+    low, high = settings.low, settings.high
+    if settings.units is Units.SD:
+        return n * (high - low) * (2.0 * mean / math.sqrt(variance) - low - high) / 2.0
+    return n * (high - low) * (2.0 * mean - low - high) / (2.0 * variance)
+
+
+@dataclass(frozen=True, slots=True)
+class Status:
+    """Where a test stands after some boards."""
+
+    boards: int
+    llr: float
+    lower: float
+    upper: float
+    verdict: Verdict | None
+    """None: not decided yet (play another board)."""
+    mean: float
+    half_width: float
+    """Of the 95 % t interval of the mean per board (inf before 2 boards)."""
+    sd: float
+    """Per-board standard deviation (sample, n - 1)."""
+
+    @property
+    def normalised(self) -> float:
+        """The mean in per-board standard deviations (0 when the spread is 0)."""
+        return self.mean / self.sd if self.sd > 0 else 0.0
+
+    def to_json(self) -> dict[str, object]:
+        def num(x: float) -> float | None:
+            return round(x, 4) if math.isfinite(x) else None
+
+        return {
+            "verdict": self.verdict.value if self.verdict else None,
+            "boards": self.boards,
+            "llr": num(self.llr),
+            "llr_bounds": [num(self.lower), num(self.upper)],
+            "mean_per_board": num(self.mean),
+            "ci95": [num(self.mean - self.half_width), num(self.mean + self.half_width)],
+            "sd_per_board": num(self.sd),
+            "mean_in_sd": num(self.normalised),
+        }
+
+
+class Sprt:
+    """The test, fed one board difference at a time (Welford's running mean and variance)."""
+
+    def __init__(self, settings: SprtSettings) -> None:
+        self.settings = settings
+        self.n = 0
+        self.mean = 0.0
+        self._m2 = 0.0
+        self.values: list[float] = []
+        self.verdict: Verdict | None = None
+
+    def add(self, difference: float) -> Verdict | None:
+        """Count one more board; the verdict once decided (later boards are refused)."""
+        if self.verdict is not None:
+            raise RuntimeError(f"the test is already decided ({self.verdict.value})")
+        self.values.append(difference)
+        self.n += 1
+        delta = difference - self.mean
+        self.mean += delta / self.n
+        self._m2 += delta * (difference - self.mean)
+        s = self.settings
+        value = self.llr
+        if self.n >= s.min_boards:
+            if value >= s.upper_bound:
+                self.verdict = Verdict.ACCEPTED
+            elif value <= s.lower_bound:
+                self.verdict = Verdict.REJECTED
+        if self.verdict is None and self.n >= s.max_boards:
+            self.verdict = Verdict.INCONCLUSIVE
+        return self.verdict
+
+    @property
+    def llr(self) -> float:
+        variance = self._m2 / (self.n - 1) if self.n > 1 else 0.0  # unbiased: a little safer
+        return llr(self.n, self.mean, variance, self.settings)
+
+    def status(self) -> Status:
+        interval = mean_interval(self.values)
+        sd = math.sqrt(self._m2 / (self.n - 1)) if self.n >= 2 else 0.0
+        return Status(self.n, self.llr, self.settings.lower_bound, self.settings.upper_bound,
+                      self.verdict, self.mean, interval.half_width, sd)
+
+
+def run(values: list[float], settings: SprtSettings) -> Sprt:
+    """The test fed ``values`` in order until it decides (or they run out)."""
+    test = Sprt(settings)
+    for value in values:
+        if test.add(value) is not None:
+            break
+    return test
