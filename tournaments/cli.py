@@ -768,6 +768,15 @@ def demo_cmd(
              console=console)
 
 
+def _register_compare() -> None:
+    from .compare import add_command
+
+    add_command(app, _store, console, errors)
+
+
+_register_compare()
+
+
 if __name__ == "__main__":
     os.environ.setdefault("PYTHONUNBUFFERED", "1")
     main()

@@ -86,6 +86,9 @@ class TournamentSettings:
     Competition seating: tables per board, 2 .. bots // players (default: as many as fit)."""
     penalties: Penalties = field(default_factory=Penalties)
     scoring: ScoringMethod = ScoringMethod.DATUM
+    compare: str | None = None
+    """A ``tarot-arena compare``: its sequential test and bots as JSON (see
+    :mod:`tournaments.compare`), which decides when the tournament stops; None otherwise."""
 
     def __post_init__(self) -> None:
         problems = list(self._problems())
