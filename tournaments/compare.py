@@ -32,6 +32,7 @@ which boards are counted.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import math
@@ -298,7 +299,8 @@ async def run_live(
     send, receive = trio.open_memory_channel[int](math.inf)
 
     def table_done(done: TableDone) -> None:
-        send.send_nowait(done.board)
+        with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+            send.send_nowait(done.board)  # broken: decided, the runner is being cancelled
 
     runner = TournamentRunner(store, server, tournament_id, concurrency=concurrency,
                               seat_timeout=seat_timeout, on_table_done=table_done)

@@ -1,0 +1,154 @@
+"""``tarot-arena compare --local`` end to end, as a CI job runs it: a real subprocess, its exit
+status, its JSON verdict, and the stored tournament behind it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+HEURISTIC = "clients.heuristic_bot:HeuristicBot"
+RANDOM = "clients.random_bot:RandomBot"
+
+
+def tarot_arena(db: str, *args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "tournaments.cli", "--db", db, *args],
+                          cwd=ROOT, capture_output=True, text=True, timeout=timeout)
+
+
+def compare(db: str, *args: str) -> tuple[int, dict[str, object], str]:
+    result = tarot_arena(db, "compare", "--local", "--json", *args)
+    lines = result.stdout.strip().splitlines()
+    data = json.loads(lines[-1]) if lines else {}
+    return result.returncode, data, result.stderr
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path}/arena.db"
+
+
+def test_a_clearly_better_bot_is_accepted_and_the_compare_is_a_stored_tournament(
+    db: str, tmp_path: Path
+) -> None:
+    out = tmp_path / "verdict.json"
+    code, data, stderr = compare(db, HEURISTIC, RANDOM, "--max-boards", "60", "--seed", "7",
+                                 "--out", str(out))
+    assert code == 0, stderr
+    assert data["verdict"] == "accepted"
+    assert json.loads(out.read_text()) == data
+    assert data["boards"] == 20  # decided at the first board allowed
+    assert data["deals"] == 100
+    low, high = data["ci95"]  # type: ignore[misc]
+    assert 0 < low < data["mean_per_board"] < high  # type: ignore[operator]
+    assert data["tables_unplayed"] == (60 - 20) * 5
+    assert "accepted: the candidate is better than the baseline" in stderr
+    assert "LLR" in stderr and "board   20" in stderr
+
+    tid = str(data["compare"])
+    listed = tarot_arena(db, "tournament", "tables", tid)
+    assert listed.returncode == 0, listed.stderr
+    table = f"{tid}-b0003-t4"  # the control table of board 3
+    shown = tarot_arena(db, "replay", table)
+    assert shown.returncode == 0 and "trick" in shown.stdout.lower(), shown.stderr
+    exported = tarot_arena(db, "export", tid, "--out", str(tmp_path / "export"))
+    assert exported.returncode == 0, exported.stderr
+    standings = tarot_arena(db, "standings", tid)
+    assert standings.returncode == 0, standings.stderr
+
+    # Run again with its id: already decided, the same verdict, nothing more played.
+    code, again, _ = compare(db, "--id", tid)
+    assert code == 0
+    assert again == data
+
+
+def test_a_clearly_worse_bot_is_rejected(db: str) -> None:
+    code, data, stderr = compare(db, RANDOM, HEURISTIC, "--max-boards", "60",
+                                 "--min-boards", "10")
+    assert code == 3, stderr
+    assert data["verdict"] == "rejected"
+    assert data["exit_code"] == 3
+    assert data["mean_per_board"] < 0  # type: ignore[operator]
+    assert "rejected: the candidate is no better than the baseline" in stderr
+
+
+def test_a_against_a_is_inconclusive_within_a_small_cap(db: str) -> None:
+    """The same bot on both sides plays every board alike: the difference is exactly 0, on
+    H0 (no better by 0.2 sd), and 30 boards are too few for the test to say so."""
+    code, data, _ = compare(db, HEURISTIC, HEURISTIC, "--aa", "--max-boards", "30")
+    assert code == 4
+    assert data["verdict"] == "inconclusive"
+    assert data["boards"] == 30
+    assert data["mean_per_board"] == 0
+    assert data["aa"] is True
+
+
+def test_a_against_a_passes_a_non_regression_test(db: str) -> None:
+    code, data, _ = compare(db, HEURISTIC, HEURISTIC, "--aa", "--non-regression", "0.5",
+                            "--max-boards", "40")
+    assert code == 0
+    assert data["verdict"] == "accepted"
+    assert data["test"]["low"] == -0.5 and data["test"]["high"] == 0  # type: ignore[index]
+
+
+def test_a_bot_that_fails_every_decision_is_rejected_not_crashed(db: str) -> None:
+    """Its exceptions are infractions with the arena's fallbacks, as on a real arena."""
+    code, data, stderr = compare(db, "tests.compare.weaker:Broken", HEURISTIC, "--max-boards",
+                                 "40", "--min-boards", "10", "--units", "points",
+                                 "--bounds", "0,20")
+    assert code == 3, stderr
+    assert data["verdict"] == "rejected"
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    ([HEURISTIC, HEURISTIC], "the candidate and the baseline are the same bot "
+                             f"({HEURISTIC}): pass --aa for an A/A check"),
+    ([HEURISTIC, RANDOM, "--bounds", "20,0", "--units", "points"],
+     "the bounds are in the wrong order: H0 20 must be below H1 0"),
+    ([HEURISTIC, RANDOM, "--bounds", "0,x"], "bad --bounds '0,x': expected two numbers H0,H1"),
+    ([HEURISTIC, RANDOM, "--units", "points"], "bounds in points depend on the bots"),
+    ([HEURISTIC, RANDOM, "--alpha", "0.5"], "alpha must be in (0, 0.5), got 0.5"),
+    ([HEURISTIC, RANDOM, "--beta", "0"], "beta must be in (0, 0.5), got 0"),
+    ([HEURISTIC, RANDOM, "--max-boards", "5"], "the cap must be at least the minimum"),
+    (["nosuchmodule.bots:Bot", RANDOM], "cannot import bot module 'nosuchmodule.bots'"),
+    ([f"{HEURISTIC}x", RANDOM], "has no 'HeuristicBotx'"),
+    ([HEURISTIC, RANDOM, "--non-regression", "0.1", "--bounds", "0,1"],
+     "give it or --bounds, not both"),
+    (["--id", "cmp_nothere"], "give the CANDIDATE and the BASELINE"),
+])
+def test_bad_input_is_one_clear_error(db: str, args: list[str], message: str) -> None:
+    result = tarot_arena(db, "compare", "--local", *args)
+    assert result.returncode == 1, result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("error: ")
+    assert message in lines[0]
+    assert result.stdout == ""
+
+
+def test_a_module_that_raises_on_import_is_one_clear_error(db: str, tmp_path: Path) -> None:
+    (tmp_path / "crashing_bot.py").write_text("raise RuntimeError('no such luck')\n")
+    result = subprocess.run(
+        [sys.executable, "-m", "tournaments.cli", "--db", db, "compare", "--local",
+         "crashing_bot:Bot", RANDOM],
+        cwd=ROOT, capture_output=True, text=True, timeout=60,
+        env={**__import__("os").environ, "PYTHONPATH": f"{tmp_path}:{ROOT}"},
+    )
+    assert result.returncode == 1
+    assert result.stderr.strip() == ("error: cannot import bot 'crashing_bot:Bot': "
+                                     "RuntimeError: no such luck")
+
+
+def test_an_id_of_another_kind_is_refused(db: str) -> None:
+    code, _, _ = compare(db, HEURISTIC, RANDOM, "--max-boards", "30", "--id", "cmp_one")
+    assert code == 0
+    result = tarot_arena(db, "compare", "--local", RANDOM, HEURISTIC, "--id", "cmp_one")
+    assert result.returncode == 1
+    assert ("cmp_one compares clients.heuristic_bot:HeuristicBot with "
+            "clients.random_bot:RandomBot") in result.stderr
+    result = tarot_arena(db, "compare", HEURISTIC, RANDOM, "--id", "cmp_one")
+    assert "cmp_one is a local compare: run it with --local" in result.stderr
