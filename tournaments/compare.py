@@ -56,7 +56,7 @@ from clients.sdk import Bot
 from .duplicate import Entry
 from .local import play_local
 from .settings import Seating, TournamentSettings, seed_for
-from .sprt import Sprt, SprtError, SprtSettings, Status, Units, Verdict
+from .sprt import DEFAULT_MIN_BOARDS, Sprt, SprtError, SprtSettings, Status, Units, Verdict
 from .store import TournamentStore, UnknownTournamentError, new_worker_id
 
 log = logging.getLogger(__name__)
@@ -505,7 +505,8 @@ def add_command(app: typer.Typer, store_factory: Callable[[], TournamentStore],
         max_boards: Annotated[int, typer.Option(
             help="Cap: inconclusive after this many boards.")] = 1000,
         min_boards: Annotated[int, typer.Option(
-            help="No verdict before this many boards.")] = 20,
+            help="No verdict before this many boards (a guard against a spread measured on "
+                 "too few).")] = DEFAULT_MIN_BOARDS,
         aa: Annotated[bool, typer.Option(
             "--aa", help="Allow the same bot on both sides (an A/A check).")] = False,
         compare_id: Annotated[str | None, typer.Option(

@@ -55,7 +55,7 @@ VARIANCE_FLOOR = 1.0
 """Points squared. Board differences are multiples of 1/players of a point; a spread under a
 point means the bots played the boards alike, and without a floor a handful of identical boards
 would make the LLR infinite."""
-DEFAULT_MIN_BOARDS = 20
+DEFAULT_MIN_BOARDS = 30
 
 
 class Units(StrEnum):

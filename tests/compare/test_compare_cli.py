@@ -41,13 +41,13 @@ def test_a_clearly_better_bot_is_accepted_and_the_compare_is_a_stored_tournament
     assert code == 0, stderr
     assert data["verdict"] == "accepted"
     assert json.loads(out.read_text()) == data
-    assert data["boards"] == 20  # decided at the first board allowed
-    assert data["deals"] == 100
+    assert data["boards"] == 30  # decided at the first board allowed
+    assert data["deals"] == 150
     low, high = data["ci95"]  # type: ignore[misc]
     assert 0 < low < data["mean_per_board"] < high  # type: ignore[operator]
-    assert data["tables_unplayed"] == (60 - 20) * 5
+    assert data["tables_unplayed"] == (60 - 30) * 5
     assert "accepted: the candidate is better than the baseline" in stderr
-    assert "LLR" in stderr and "board   20" in stderr
+    assert "LLR" in stderr and "board   30" in stderr
 
     tid = str(data["compare"])
     listed = tarot_arena(db, "tournament", "tables", tid)
@@ -78,11 +78,11 @@ def test_a_clearly_worse_bot_is_rejected(db: str) -> None:
 
 def test_a_against_a_is_inconclusive_within_a_small_cap(db: str) -> None:
     """The same bot on both sides plays every board alike: the difference is exactly 0, on
-    H0 (no better by 0.2 sd), and 30 boards are too few for the test to say so."""
-    code, data, _ = compare(db, HEURISTIC, HEURISTIC, "--aa", "--max-boards", "30")
+    H0 (no better by 0.2 sd), and 40 boards are too few for the test to say so."""
+    code, data, _ = compare(db, HEURISTIC, HEURISTIC, "--aa", "--max-boards", "40")
     assert code == 4
     assert data["verdict"] == "inconclusive"
-    assert data["boards"] == 30
+    assert data["boards"] == 40
     assert data["mean_per_board"] == 0
     assert data["aa"] is True
 
@@ -144,7 +144,7 @@ def test_a_module_that_raises_on_import_is_one_clear_error(db: str, tmp_path: Pa
 
 
 def test_an_id_of_another_kind_is_refused(db: str) -> None:
-    code, _, _ = compare(db, HEURISTIC, RANDOM, "--max-boards", "30", "--id", "cmp_one")
+    code, _, _ = compare(db, HEURISTIC, RANDOM, "--max-boards", "40", "--id", "cmp_one")
     assert code == 0
     result = tarot_arena(db, "compare", "--local", RANDOM, HEURISTIC, "--id", "cmp_one")
     assert result.returncode == 1
