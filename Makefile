@@ -62,3 +62,10 @@ bench-arena: $(STAMP)
 .PHONY: bench-duplicate
 bench-duplicate: $(STAMP)
 	$(PY) -m bench.duplicate $(ARGS)
+
+# Regression testing (tarot-arena compare): false-positive rate of A vs A, power, and deals to a
+# verdict of the sequential duplicate test against fixed-sample duplicate and plain tests, on
+# two bot pairs (bidding, card play). ARGS=--quick for a short run.
+.PHONY: bench-regression
+bench-regression: $(STAMP)
+	$(PY) -m bench.regression $(ARGS)

@@ -1,0 +1,281 @@
+"""Regression testing: how many deals ``tarot-arena compare`` needs, and whether it keeps its
+error rates, on real bot pairs.
+
+Two pairs, each a candidate that is a little better than its baseline:
+
+- **bidding**: ``HeuristicBot`` against ``Timid``, the same bot except that it never bids;
+- **card play**: ``HeuristicBot`` against ``Careless``, the same bot except that when it follows
+  a trick it plays its lowest legal card at every third decision (the bidding, calling,
+  discarding and leading are the heuristic's).
+
+For each pair ``--boards`` boards are played in-process exactly as ``compare`` plays them (the
+gauntlet: the candidate in each seat among three baseline fillers, plus the baseline's control
+table; ``bench.duplicate.play_board``), and their per-board paired differences are kept. The
+pair's **true difference** is taken as their mean ``d`` (per-board spread ``s``). Then, from
+those stored boards (each run draws boards at random with replacement, so runs are independent
+and each sees the pair's real distribution of board differences):
+
+- **false-positive rate**: ``--runs`` sequential tests H0 ``0`` against H1 ``d`` points per board
+  (alpha = beta = 0.05) fed the board differences minus ``d`` (an A/A pair with this pair's
+  spread and shape): the share accepted, against alpha plus two Monte-Carlo standard errors;
+- **power**: as many tests fed the board differences themselves (true difference ``d``, at H1):
+  the share accepted (1 - beta = 0.95 expected), and the deals each needed to a verdict
+  (``players + 1`` deals a board), mean and 90th percentile;
+- **fixed samples with the same error rates**: a one-sided z test at alpha with power 1 - beta
+  at ``d`` needs ``((z_alpha + z_beta) s / d)^2`` units. Duplicate: units are boards (5 deals).
+  Plain (not duplicate): each step is the candidate's seat score on a deal of its own among
+  baseline fillers and the baseline's on another, independent deal (2 deals, unpaired); its
+  variance is the sum of the two seat scores' variances, taken from the same tables (a seat of
+  one board against a seat of another are independent deals).
+
+The headline ratio is the fixed-sample plain test's deals over the sequential duplicate test's
+mean deals (target: at least 5 on a close pair of about +13 points per board). The same is
+shown with the bounds in per-board standard deviations (H1 ``d / s``) and for one test fed the
+boards in the order they were played.
+
+Human-readable lines go to stderr; the last line on stdout is one JSON object of the figures.
+
+    python -m bench.regression [--boards N] [--runs N] [--cap X] [--min-boards N] [--jobs N]
+                               [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import json
+import math
+import os
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import trio
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from arena.rules import Action, Play
+from bench.duplicate import BOARD_DEALS, PAIR_DEALS, Board, Timid, play_board, quantiles
+from clients.heuristic_bot import HeuristicBot, _trick_of
+from clients.sdk import Bot, DecisionRequest, TableView
+from tournaments.sprt import DEFAULT_MIN_BOARDS, Sprt, SprtSettings, Units, Verdict
+
+ALPHA = BETA = 0.05
+TARGET = 5.0
+SEED = 0xC0_4A_9E
+CHUNK = 25
+"""Boards per job."""
+
+
+class Careless(HeuristicBot):
+    """The heuristic bot, except that when following a trick it plays its lowest legal card at
+    every third decision: a baseline that differs from the heuristic in card play only."""
+
+    name = "careless"
+
+    def play(self, table: TableView, request: DecisionRequest) -> Action:
+        plays = [a.card for a in request.legal_actions if isinstance(a, Play)]
+        if len(plays) > 1 and _trick_of(table).led >= 0 and table.decisions % 3 == 0:
+            return Play(min(plays))
+        return super().play(table, request)
+
+
+PAIRS: dict[str, tuple[Callable[[], Bot], Callable[[], Bot]]] = {
+    "bidding": (Timid, HeuristicBot),
+    "bidding_improved": (HeuristicBot, Timid),
+    "card_play": (HeuristicBot, Careless),
+}
+"""Name -> (candidate, baseline). ``bidding`` is a patch that breaks the bidding (the close pair
+of ``bench.duplicate``), tested for non-regression; the others are improvements."""
+
+
+# ------------------------------------------------------------------------------- playing
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    pair: str
+    first: int
+    count: int
+
+
+def play_chunk(chunk: Chunk) -> tuple[Chunk, list[Board]]:
+    make_candidate, make_baseline = PAIRS[chunk.pair]
+
+    async def play() -> list[Board]:
+        candidate, baseline = make_candidate(), make_baseline()
+        # play_board's "weak" bot holds the single seats, its "strong" bot the fillers and the
+        # control table: the candidate and the baseline of a compare.
+        return [await play_board(candidate, baseline, SEED, b)
+                for b in range(chunk.first, chunk.first + chunk.count)]
+
+    return chunk, trio.run(play)
+
+
+# ----------------------------------------------------------------------------- the tests
+@dataclass(frozen=True, slots=True)
+class Runs:
+    accepted: float
+    rejected: float
+    inconclusive: float
+    deals_mean: float
+    deals_p90: float
+
+
+def sequential_runs(values: Sequence[float], settings: SprtSettings, runs: int, seed: int
+                    ) -> Runs:
+    """``runs`` tests each fed boards drawn at random with replacement from ``values``."""
+    rng = random.Random(seed)
+    verdicts: list[Verdict] = []
+    deals: list[float] = []
+    for _ in range(runs):
+        test = Sprt(settings)
+        while test.add(rng.choice(values)) is None:
+            pass
+        assert test.verdict is not None
+        verdicts.append(test.verdict)
+        deals.append(test.n * BOARD_DEALS)
+    return Runs(
+        verdicts.count(Verdict.ACCEPTED) / runs, verdicts.count(Verdict.REJECTED) / runs,
+        verdicts.count(Verdict.INCONCLUSIVE) / runs, statistics.fmean(deals),
+        quantiles(deals, [0.9])[0],
+    )
+
+
+def fixed_units(sd: float, difference: float) -> float:
+    """Units a one-sided z test at ALPHA needs for power 1 - BETA at ``difference``."""
+    z = statistics.NormalDist().inv_cdf(1 - ALPHA) + statistics.NormalDist().inv_cdf(1 - BETA)
+    return math.ceil((z * sd / difference) ** 2)
+
+
+def summarize(name: str, boards: list[Board], runs: int, cap_factor: float, min_boards: int
+              ) -> dict[str, object]:
+    diffs = [-b.datum for b in boards]  # datum is the baseline's minus the candidate's
+    d, s = statistics.fmean(diffs), statistics.stdev(diffs)
+    candidate = [float(x) for b in boards for x in b.weak]
+    control = [float(x) for b in boards for x in b.strong]
+    plain_var = statistics.variance(candidate) + statistics.variance(control)
+    fixed_dup = fixed_units(s, abs(d)) * BOARD_DEALS
+    fixed_plain = fixed_units(math.sqrt(plain_var), abs(d)) * PAIR_DEALS
+    cap = max(100, math.ceil(cap_factor * fixed_dup / BOARD_DEALS))
+    se = math.sqrt(ALPHA * (1 - ALPHA) / runs)
+    limit = ALPHA + 2 * se
+    improvement = d > 0
+    test = ("improvement: H0 0, H1 the true difference" if improvement else
+            "non-regression: H0 the true difference, H1 0")
+    out: dict[str, object] = {
+        "boards": len(boards), "difference": round(d, 2), "sd_per_board": round(s, 1),
+        "difference_in_sd": round(d / s, 3),
+        "boards_played_alike": round(sum(1 for x in diffs if x == 0) / len(diffs), 3),
+        "test": test,
+        "fixed_duplicate_deals": fixed_dup, "fixed_plain_deals": fixed_plain,
+        "plain_variance_per_step": round(plain_var),
+        "duplicate_variance_per_deal": round(s * s * BOARD_DEALS),
+        "plain_variance_per_deal": round(plain_var * PAIR_DEALS),
+        "cap_boards": cap, "runs": runs,
+    }
+    print(f"{name}: {len(boards)} boards, true difference {d:+.1f} points per board (sd "
+          f"{s:.1f}, {d / s:+.3f} sd; {100 * out['boards_played_alike']:.0f} % of boards "  # type: ignore[operator]
+          f"played alike); variance per deal duplicate {s * s * BOARD_DEALS:.0f}, plain "
+          f"{plain_var * PAIR_DEALS:.0f}; fixed samples at alpha = beta = {ALPHA}: duplicate "
+          f"{fixed_dup} deals, plain {fixed_plain} deals", file=sys.stderr)
+    centred = [x - d for x in diffs]
+    for units in (Units.POINTS, Units.SD):
+        scale = 1.0 if units is Units.POINTS else s
+        low, high = (0.0, d / scale) if improvement else (d / scale, 0.0)
+        settings = SprtSettings(low, high, units, ALPHA, BETA, cap, min_boards)
+        # Fed boards whose true mean is H0's (a false positive if accepted) and H1's.
+        at_h0 = sequential_runs(centred if improvement else diffs, settings, runs, seed=1)
+        at_h1 = sequential_runs(diffs if improvement else centred, settings, runs, seed=2)
+        truth = at_h1 if improvement else at_h0
+        # The A/A check of the improvement test (H0 0, H1 |d|) on this pair's spread.
+        aa = at_h0 if improvement else sequential_runs(
+            centred, SprtSettings(0.0, abs(d) / scale, units, ALPHA, BETA, cap, min_boards),
+            runs, seed=3)
+        in_order = Sprt(settings)
+        for x in diffs:
+            if in_order.add(x) is not None:
+                break
+        ratio = fixed_plain / truth.deals_mean
+        key = units.value
+        out[key] = {
+            "h0": round(low, 4), "h1": round(high, 4),
+            "aa_false_positive_rate": round(aa.accepted, 4),
+            "false_positive_rate": round(at_h0.accepted, 4),
+            "false_positive_limit": round(limit, 4),
+            "false_positive_within": max(aa.accepted, at_h0.accepted) <= limit,
+            "power": round(at_h1.accepted, 4),
+            "right_verdict_at_true_difference": round(
+                truth.accepted if improvement else truth.rejected, 4),
+            "inconclusive_at_true_difference": round(truth.inconclusive, 4),
+            "deals_mean": round(truth.deals_mean, 1),
+            "deals_p90": truth.deals_p90,
+            "deals_mean_aa": round(aa.deals_mean, 1),
+            "ratio_fixed_plain_to_sequential_mean": round(ratio, 2),
+            "ratio_fixed_plain_to_sequential_p90": round(fixed_plain / truth.deals_p90, 2),
+            "ratio_fixed_duplicate_to_sequential_mean": round(fixed_dup / truth.deals_mean, 2),
+            "in_order": {"verdict": in_order.verdict.value if in_order.verdict else None,
+                         "deals": in_order.n * BOARD_DEALS},
+            "meets_target": ratio >= TARGET,
+        }
+        print(f"  H0 {low:+.3g}, H1 {high:+.3g} {key}, {runs} runs each: A/A accepted as "
+              f"better {100 * aa.accepted:.1f} %, accepted at H0 {100 * at_h0.accepted:.1f} % "
+              f"(limit {100 * limit:.1f} %), power {100 * at_h1.accepted:.1f} %; at the true "
+              f"difference: deals to a verdict mean {truth.deals_mean:.0f}, 90th percentile "
+              f"{truth.deals_p90:.0f}; plain fixed / sequential = {ratio:.1f} (p90 "
+              f"{fixed_plain / truth.deals_p90:.1f}; target {TARGET:g}), duplicate fixed / "
+              f"sequential = {fixed_dup / truth.deals_mean:.1f}; in played order: "
+              f"{in_order.verdict.value if in_order.verdict else 'undecided'} after "
+              f"{in_order.n * BOARD_DEALS} deals", file=sys.stderr)
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--boards", type=int, default=None,
+                        help="boards played per pair (default 600, quick 200)")
+    parser.add_argument("--runs", type=int, default=1000,
+                        help="sequential runs per figure (default 1000)")
+    parser.add_argument("--cap", type=float, default=3.0,
+                        help="the tests' cap in boards, as a multiple of the fixed-sample "
+                             "duplicate test's (default 3)")
+    parser.add_argument("--min-boards", type=int, default=DEFAULT_MIN_BOARDS,
+                        help=f"no verdict before this many boards (default {DEFAULT_MIN_BOARDS}, "
+                             f"as compare's)")
+    parser.add_argument("--jobs", type=int, default=None,
+                        help="worker processes (default: the CPUs available)")
+    parser.add_argument("--quick", action="store_true", help="fewer boards")
+    args = parser.parse_args()
+    boards = args.boards or (200 if args.quick else 600)
+    if args.runs < 1 or boards < 2 * CHUNK:
+        parser.error(f"--runs must be positive and --boards at least {2 * CHUNK}")
+    workers = args.jobs or len(os.sched_getaffinity(0))
+    started = time.perf_counter()
+    chunks = [Chunk(pair, first, min(CHUNK, boards - first))
+              for pair in PAIRS for first in range(0, boards, CHUNK)]
+    played: dict[str, dict[int, list[Board]]] = {pair: {} for pair in PAIRS}
+    with concurrent.futures.ProcessPoolExecutor(max_workers=workers) as pool:
+        for chunk, result in pool.map(play_chunk, chunks):
+            played[chunk.pair][chunk.first] = result
+    play_seconds = time.perf_counter() - started
+    figures: dict[str, object] = {
+        "alpha": ALPHA, "beta": BETA, "target_ratio": TARGET, "players": 4,
+        "deals_per_board": BOARD_DEALS, "deals_per_plain_step": PAIR_DEALS,
+        "design": "gauntlet: the candidate in each seat among 3 baseline fillers plus the "
+                  "baseline's control table, 5 deals a board; sequential runs resample the "
+                  "stored boards",
+    }
+    for pair in PAIRS:
+        ordered = [b for first in sorted(played[pair]) for b in played[pair][first]]
+        figures[pair] = summarize(pair, ordered, args.runs, args.cap, args.min_boards)
+    figures["deals_played"] = boards * BOARD_DEALS * len(PAIRS)
+    figures["play_seconds"] = round(play_seconds, 1)
+    figures["seconds"] = round(time.perf_counter() - started, 1)
+    figures["workers"] = workers
+    print(json.dumps(figures))
+
+
+if __name__ == "__main__":
+    main()
