@@ -552,7 +552,8 @@ def add_command(app: typer.Typer, store_factory: Callable[[], TournamentStore],
                        parsed_seed, per_decision or (60.0 if local else 1.0))
         settings, config, _ = load(store, tid)
         errors.print(f"compare [bold]{tid}[/bold] (run again with --id {tid} to resume): "
-                     f"{escape(config.candidate)} vs {escape(config.baseline)}, "
+                     f"{escape(_who(store, config.candidate, config.local))} vs "
+                     f"{escape(_who(store, config.baseline, config.local))}, "
                      f"{escape(describe(config))}, seed {settings.seed}", highlight=False)
         reporter = Reporter(errors, settings.players)
         if config.local:
@@ -580,6 +581,16 @@ def add_command(app: typer.Typer, store_factory: Callable[[], TournamentStore],
             sys.stdout.write(json.dumps(data) + "\n")
             sys.stdout.flush()
         raise typer.Exit(EXIT_CODES[status.verdict])
+
+
+def _who(store: TournamentStore, bot: str, local: bool) -> str:
+    """A live bot's name and id (a local bot's spec says it all)."""
+    if local:
+        return bot
+    try:
+        return f"{BotRegistry(store.engine).get(bot).name} ({bot})"
+    except UnknownBotError:
+        return bot
 
 
 def _run_live(store: TournamentStore, tid: str, host: str, port: int, concurrency: int,

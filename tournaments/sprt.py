@@ -146,8 +146,8 @@ def llr(n: int, mean: float, variance: float, settings: SprtSettings) -> float:
     centred on H1's and H0's mean, ``n (mu1 - mu0) (2 mean - mu0 - mu1) / (2 variance)``. In
     ``sd`` units the means are ``t * sd`` with the measured ``sd``, which makes it
     ``n (t1 - t0) (2 mean / sd - t0 - t1) / 2``: a function of ``mean / sd`` alone."""
-    if n == 0:
-        return 0.0
+    if n < 2:
+        return 0.0  # no spread measured yet: no evidence either way
     variance = max(variance, VARIANCE_FLOOR)
     low, high = settings.low, settings.high
     if settings.units is Units.SD:

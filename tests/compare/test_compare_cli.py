@@ -152,3 +152,51 @@ def test_an_id_of_another_kind_is_refused(db: str) -> None:
             "clients.random_bot:RandomBot") in result.stderr
     result = tarot_arena(db, "compare", HEURISTIC, RANDOM, "--id", "cmp_one")
     assert "cmp_one is a local compare: run it with --local" in result.stderr
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _register(db: str, name: str) -> tuple[str, str]:
+    result = tarot_arena(db, "bots", "add", name)
+    assert result.returncode == 0, result.stderr
+    words = result.stdout.split()
+    return words[words.index("id:") + 1], words[words.index("token:") + 1]
+
+
+def test_live_compare_with_bots_connecting_over_grpc(db: str) -> None:
+    """Live mode: registered bots started as their own processes; the compare stops when
+    decided, says how many tables it left unplayed, and the bots are let go."""
+    heuristic, heuristic_token = _register(db, "heuristic")
+    rand, rand_token = _register(db, "random")
+    port = _free_port()
+    arena = subprocess.Popen(
+        [sys.executable, "-m", "tournaments.cli", "--db", db, "compare", heuristic, rand,
+         "--port", str(port), "--max-boards", "40", "--min-boards", "10", "--json"],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    bots = [
+        subprocess.Popen(
+            [sys.executable, "-m", "tournaments.cli", "bot", spec, "--server",
+             f"127.0.0.1:{port}", "--token", token],
+            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for spec, token in ((HEURISTIC, heuristic_token), (RANDOM, rand_token))
+    ]
+    try:
+        out, err = arena.communicate(timeout=120)
+    finally:
+        for bot in bots:
+            bot.kill()
+            bot.wait()
+    assert arena.returncode == 0, err
+    data = json.loads(out.strip().splitlines()[-1])
+    assert data["verdict"] == "accepted"
+    assert data["mode"] == "live"
+    assert data["boards"] == 10
+    assert data["tables_unplayed"] >= (40 - 12) * 5
+    assert f"heuristic ({heuristic}) vs random ({rand})" in err
+    assert "tables left unplayed (the test had decided)" in err
