@@ -33,6 +33,7 @@ which boards are counted.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import logging
 import math
@@ -50,10 +51,11 @@ from rich.console import Console
 from rich.markup import escape
 
 from arena.storage.bots import BotRegistry, UnknownBotError
-from arena.storage.models import TournamentStatus
+from arena.storage.models import TableStatus, TournamentStatus
 from clients.sdk import Bot
 
 from .duplicate import Entry
+from .imposed import Auction, auction_of_record, free_auction, play_imposed
 from .local import play_local
 from .settings import Seating, TournamentSettings, seed_for
 from .sprt import DEFAULT_MIN_BOARDS, Sprt, SprtError, SprtSettings, Status, Units, Verdict
@@ -91,17 +93,21 @@ class CompareConfig:
     sprt: SprtSettings
     aa: bool = False
     """Candidate and baseline are the same bot on purpose (an A/A check)."""
+    imposed: bool = False
+    """Imposed boards: every table of a board plays the baseline's auction
+    (:mod:`tournaments.imposed`); local only."""
 
     def to_json(self) -> str:
         return json.dumps({"local": self.local, "candidate": self.candidate,
-                           "baseline": self.baseline, "aa": self.aa,
+                           "baseline": self.baseline, "aa": self.aa, "imposed": self.imposed,
                            "sprt": self.sprt.to_json()}, sort_keys=True)
 
     @classmethod
     def from_json(cls, text: str) -> CompareConfig:
         data = json.loads(text)
         return cls(bool(data["local"]), str(data["candidate"]), str(data["baseline"]),
-                   SprtSettings.from_json(data["sprt"]), bool(data.get("aa", False)))
+                   SprtSettings.from_json(data["sprt"]), bool(data.get("aa", False)),
+                   bool(data.get("imposed", False)))
 
 
 def sprt_settings(
@@ -235,11 +241,18 @@ StatusFn = Callable[[Status], None]
 
 async def run_local(
     store: TournamentStore, tournament_id: str, bots: dict[str, Bot],
-    on_status: StatusFn | None = None, *, lease: float = 300.0,
+    on_status: StatusFn | None = None, *, auction_bot: Bot | None = None, lease: float = 300.0,
 ) -> Status:
-    """Play the compare's tables in this process, in order, until the test decides."""
-    settings, _, boards = await trio.to_thread.run_sync(load, store, tournament_id)
+    """Play the compare's tables in this process, in order, until the test decides.
+
+    Imposed boards: ``auction_bot`` (a baseline of its own, default the baseline) bids each
+    board's auction at a table of its copies, in memory."""
+    settings, config, boards = await trio.to_thread.run_sync(load, store, tournament_id)
     worker = new_worker_id()
+    auctions: dict[int, Auction] = {}
+    if config.imposed and boards.test.verdict is None:
+        auctions = await trio.to_thread.run_sync(_stored_auctions, store, tournament_id)
+        auction_bot = auction_bot or bots[settings.bots[1]]
     if boards.test.verdict is None:
         await trio.to_thread.run_sync(store.release_dead_claims, tournament_id)
         await trio.to_thread.run_sync(store.set_status, tournament_id, TournamentStatus.RUNNING)
@@ -251,10 +264,21 @@ async def run_local(
         if claim is None:
             break
         try:
-            outcome = await play_local(
-                claim.deal, options, [bots[b] for b in claim.bots], claim.table_id,
-                bot_ids=claim.bots, time_control=settings.time_control, strict=False,
-            )
+            seated = [bots[b] for b in claim.bots]
+            if config.imposed:
+                assert auction_bot is not None
+                auction = auctions.get(claim.board)
+                if auction is None:
+                    auction = auctions[claim.board] = await free_auction(
+                        claim.deal, options, auction_bot, settings.time_control)
+                outcome = await play_imposed(
+                    claim.deal, options, seated, auction, claim.table_id, bot_ids=claim.bots,
+                    time_control=settings.time_control)
+            else:
+                outcome = await play_local(
+                    claim.deal, options, seated, claim.table_id, bot_ids=claim.bots,
+                    time_control=settings.time_control, strict=False,
+                )
         except BaseException:
             with trio.CancelScope(shield=True):
                 await trio.to_thread.run_sync(store.release, claim.table_id, worker)
@@ -270,6 +294,18 @@ async def run_local(
         if boards.advance() and on_status is not None:
             on_status(boards.test.status())
     return await _conclude(store, tournament_id, boards)
+
+
+def _stored_auctions(store: TournamentStore, tournament_id: str) -> dict[int, Auction]:
+    """The auction of each board that is partly played (from one of its finished tables)."""
+    tables = store.tables(tournament_id)
+    unfinished = {t.board_number for t, _ in tables if t.status is not TableStatus.DONE}
+    auctions: dict[int, Auction] = {}
+    for table, _ in tables:
+        board = table.board_number
+        if table.status is TableStatus.DONE and board in unfinished and board not in auctions:
+            auctions[board] = auction_of_record(store.record(table.id))
+    return auctions
 
 
 async def _conclude(store: TournamentStore, tournament_id: str, boards: Boards) -> Status:
@@ -332,7 +368,8 @@ def describe(config: CompareConfig) -> str:
     s = config.sprt
     unit = "points" if s.units is Units.POINTS else "sd"
     return (f"H0 {s.low:+g} vs H1 {s.high:+g} {unit} per board, alpha {s.alpha:g}, beta "
-            f"{s.beta:g}, at most {s.max_boards} boards")
+            f"{s.beta:g}, at most {s.max_boards} boards"
+            + (", imposed boards" if config.imposed else ""))
 
 
 def estimate(status: Status) -> str:
@@ -377,6 +414,7 @@ def result_json(
         "candidate_bot_id": settings.bots[0],
         "baseline_bot_id": settings.bots[1],
         "aa": config.aa,
+        "imposed": config.imposed,
         "test": config.sprt.to_json(),
         **status.to_json(),
         "deals": status.boards * (settings.players + 1),
@@ -427,7 +465,8 @@ def load_local_bot(spec: str) -> Bot:
 
 def _resolve(
     store: TournamentStore, compare_id: str | None, candidate: str | None,
-    baseline: str | None, local: bool, aa: bool, make_config: Callable[[], SprtSettings],
+    baseline: str | None, local: bool, aa: bool, imposed: bool,
+    make_config: Callable[[], SprtSettings],
     players: int, seed: int | None, per_decision: float,
 ) -> str:
     """The compare to run: the stored one (``--id`` of an existing compare, whose bots must
@@ -455,7 +494,7 @@ def _resolve(
     if candidate == baseline and not aa:
         raise CompareError(f"the candidate and the baseline are the same bot ({candidate}): "
                            f"pass --aa for an A/A check")
-    config = CompareConfig(local, candidate, baseline, make_config(), aa)
+    config = CompareConfig(local, candidate, baseline, make_config(), aa, imposed)
     if local:
         load_local_bot(candidate)
         load_local_bot(baseline)
@@ -509,6 +548,10 @@ def add_command(app: typer.Typer, store_factory: Callable[[], TournamentStore],
                  "too few).")] = DEFAULT_MIN_BOARDS,
         aa: Annotated[bool, typer.Option(
             "--aa", help="Allow the same bot on both sides (an A/A check).")] = False,
+        imposed: Annotated[bool, typer.Option(
+            "--imposed", help="Imposed boards (--local): every table of a board plays the "
+                              "auction the baseline bids, so only card play is compared.")
+        ] = False,
         compare_id: Annotated[str | None, typer.Option(
             "--id", help="Resume this stored compare, or create it under this id.")] = None,
         players: Annotated[int, typer.Option(help="3, 4 or 5.")] = 4,
@@ -548,8 +591,10 @@ def add_command(app: typer.Typer, store_factory: Callable[[], TournamentStore],
                 raise CompareError(str(exc)) from None
 
         store = store_factory()
-        tid = _resolve(store, compare_id, candidate, baseline, local, aa, make_config, players,
-                       parsed_seed, per_decision or (60.0 if local else 1.0))
+        if imposed and not local:
+            raise CompareError("--imposed boards are played in-process only: add --local")
+        tid = _resolve(store, compare_id, candidate, baseline, local, aa, imposed, make_config,
+                       players, parsed_seed, per_decision or (60.0 if local else 1.0))
         settings, config, _ = load(store, tid)
         errors.print(f"compare [bold]{tid}[/bold] (run again with --id {tid} to resume): "
                      f"{escape(_who(store, config.candidate, config.local))} vs "
@@ -559,7 +604,9 @@ def add_command(app: typer.Typer, store_factory: Callable[[], TournamentStore],
         if config.local:
             bots = {settings.bots[0]: load_local_bot(config.candidate),
                     settings.bots[1]: load_local_bot(config.baseline)}
-            status = trio.run(run_local, store, tid, bots, reporter)
+            auction_bot = load_local_bot(config.baseline) if config.imposed else None
+            status = trio.run(functools.partial(run_local, store, tid, bots, reporter,
+                                                auction_bot=auction_bot))
         else:
             status = _run_live(store, tid, host, port, concurrency, seat_timeout, reporter,
                                errors)

@@ -3,9 +3,12 @@ over gRPC by connected bots."""
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 import trio
 
+from arena.rules import Bid, Pass
 from arena.storage.bots import BotRegistry
 from arena.storage.db import make_engine
 from arena.storage.models import TournamentStatus
@@ -14,6 +17,15 @@ from clients.heuristic_bot import HeuristicBot
 from clients.random_bot import RandomBot
 from clients.sdk import ArenaClient, Backoff
 from tournaments import compare
+from tournaments.imposed import (
+    Auction,
+    ImposedAuctionError,
+    ImposedSeat,
+    auction_of_record,
+    free_auction,
+    play_imposed,
+)
+from tournaments.local import LocalSeat
 from tournaments.sprt import SprtSettings, Status, Units, Verdict
 from tournaments.store import TournamentStore
 
@@ -25,10 +37,10 @@ class Crash(Exception):
     pass
 
 
-def new_compare(url: str, candidate: str, baseline: str, settings: SprtSettings
-                ) -> tuple[TournamentStore, str, dict[str, object]]:
+def new_compare(url: str, candidate: str, baseline: str, settings: SprtSettings,
+                imposed: bool = False) -> tuple[TournamentStore, str, dict[str, object]]:
     store = TournamentStore(make_engine(url))
-    config = compare.CompareConfig(True, candidate, baseline, settings)
+    config = compare.CompareConfig(True, candidate, baseline, settings, imposed=imposed)
     ids = compare.local_bot_ids(store, candidate, baseline)
     tid = compare.create(store, config, ids, players=4, seed=11, per_decision=60.0)
     bots = {ids[0]: compare.load_local_bot(candidate), ids[1]: compare.load_local_bot(baseline)}
@@ -124,3 +136,75 @@ def test_live_compare_over_grpc_stops_when_decided(tmp_path: object) -> None:
     # the verdict is the stored boards' verdict
     _, _, boards = compare.load(store, tid)
     assert boards.test.status() == status
+
+
+def _auctions_by_board(store: TournamentStore, tid: str) -> dict[int, set[Auction]]:
+    seen: dict[int, set[Auction]] = {}
+    for table, _ in store.tables(tid):
+        if table.status.value == "done":
+            seen.setdefault(table.board_number, set()).add(
+                auction_of_record(store.record(table.id)))
+    return seen
+
+
+def test_imposed_boards_play_the_baselines_auction_at_every_table(tmp_path: object) -> None:
+    """A candidate that never bids, told the heuristic baseline's auction: it takes when the
+    baseline would, plays its cards like it, and every board comes out even."""
+    settings = SprtSettings(0, 10, Units.POINTS, max_boards=12, min_boards=10)
+    store, tid, bots = new_compare(f"sqlite:///{tmp_path}/imposed.db", NEVER_BIDS, HEURISTIC,
+                                   settings, imposed=True)
+    status = trio.run(compare.run_local, store, tid, bots)
+    assert (status.verdict, status.boards) == (Verdict.REJECTED, 10)  # exactly even: H0
+    assert set(compare.load(store, tid)[2].test.values) == {0.0}
+    auctions = _auctions_by_board(store, tid)
+    assert len(auctions) == 10
+    assert all(len(a) == 1 for a in auctions.values())  # one auction per board
+    candidate = store.settings(tid).bots[0]
+    bids = 0
+    for table, seats in store.tables(tid):
+        if table.record_json is None:
+            continue  # left unplayed
+        record = store.record(table.id)
+        mine = {s.seat for s in seats if s.bot_id == candidate}
+        bids += sum(isinstance(a, Bid) for seat, a in record.actions if seat in mine)
+    assert bids > 0  # the candidate that never bids did, as imposed
+
+
+def test_a_resumed_imposed_board_keeps_the_auction_its_first_tables_played(
+    tmp_path: object
+) -> None:
+    settings = SprtSettings(0, 10, Units.POINTS, max_boards=12, min_boards=10)
+    store, tid, bots = new_compare(f"sqlite:///{tmp_path}/resume.db", NEVER_BIDS, HEURISTIC,
+                                   settings, imposed=True)
+    options = store.settings(tid).table_options
+    worker = "test:1:x"
+    claim = store.claim_next(tid, worker)
+    assert claim is not None and claim.board == 0
+
+    async def play_first_table() -> Auction:
+        auction = await free_auction(claim.deal, options, HeuristicBot())
+        outcome = await play_imposed(claim.deal, options, [bots[b] for b in claim.bots],
+                                     auction, claim.table_id, bot_ids=claim.bots)
+        assert store.finish(claim.table_id, worker, outcome)
+        return auction
+
+    first = trio.run(play_first_table)  # then the process "crashes"
+    assert any(isinstance(a, Bid) for _, a in first)
+    assert compare._stored_auctions(store, tid) == {0: first}
+    # Resumed with a baseline that now passes every hand: board 0 keeps the stored auction.
+    trio.run(functools.partial(compare.run_local, store, tid, bots,
+                               auction_bot=compare.load_local_bot(NEVER_BIDS)))
+    auctions = _auctions_by_board(store, tid)
+    assert auctions[0] == {first}
+    later = [auction for board, played in auctions.items() if board > 0 for auction in played]
+    assert later and all(isinstance(a, Pass) for auction in later for _, a in auction)
+
+
+def test_an_imposed_seat_refuses_an_auction_that_does_not_fit() -> None:
+    from arena.rules import PASS, Phase
+    from arena.table import DecisionRequest
+
+    seat = ImposedSeat(LocalSeat(HeuristicBot()), [(1, PASS)])
+    request = DecisionRequest("t", 0, 1, Phase.BIDDING, (PASS,), 1.0, 0.0, ())
+    with pytest.raises(ImposedAuctionError, match="seat 1 play pass, but seat 0 is asked"):
+        trio.run(seat.ask, request)

@@ -200,3 +200,19 @@ def test_live_compare_with_bots_connecting_over_grpc(db: str) -> None:
     assert data["tables_unplayed"] >= (40 - 12) * 5
     assert f"heuristic ({heuristic}) vs random ({rand})" in err
     assert "tables left unplayed (the test had decided)" in err
+
+
+def test_imposed_boards_are_local_only(db: str) -> None:
+    result = tarot_arena(db, "compare", "bot_a", "bot_b", "--imposed")
+    assert result.returncode == 1
+    assert result.stderr.strip() == ("error: --imposed boards are played in-process only: add "
+                                     "--local")
+
+
+def test_an_imposed_compare_says_so(db: str) -> None:
+    code, data, stderr = compare(db, HEURISTIC, "tests.compare.weaker:NeverBids", "--imposed",
+                                 "--max-boards", "30")
+    assert data["imposed"] is True
+    assert "imposed boards" in stderr
+    # the baseline never bids, so every table passes: the pair cannot be told apart
+    assert (code, data["verdict"], data["mean_per_board"]) == (3, "rejected", 0)
