@@ -5,7 +5,7 @@ Two pairs, each a candidate that is a little better than its baseline:
 
 - **bidding**: ``HeuristicBot`` against ``Timid``, the same bot except that it never bids;
 - **card play**: ``HeuristicBot`` against ``Careless``, the same bot except that when it follows
-  a trick it plays its lowest legal card at every third decision (the bidding, calling,
+  a trick it plays its lowest legal card at every third trick (the bidding, calling,
   discarding and leading are the heuristic's).
 
 For each pair ``--boards`` boards are played in-process exactly as ``compare`` plays them (the
@@ -27,6 +27,12 @@ and each sees the pair's real distribution of board differences):
   baseline fillers and the baseline's on another, independent deal (2 deals, unpaired); its
   variance is the sum of the two seat scores' variances, taken from the same tables (a seat of
   one board against a seat of another are independent deals).
+
+**Imposed boards** (``compare --imposed``: every table of a board plays the baseline's auction)
+against free boards, on pairs played both ways: ``card_play`` and ``card_play_reversed`` (the
+heuristic and Careless swapped), which bid alike, and ``bidding_and_card_play``, a candidate
+that never bids and plays carelessly against the heuristic: the mean difference per board, its
+variance per deal and the deals a fixed-sample duplicate test would need.
 
 The headline ratio is the fixed-sample plain test's deals over the sequential duplicate test's
 mean deals (target: at least 5 on a close pair of about +13 points per board). The same is
@@ -58,10 +64,22 @@ import trio
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from arena.rules import Action, Play
-from bench.duplicate import BOARD_DEALS, PAIR_DEALS, Board, Timid, play_board, quantiles
+from arena.rules import PASS, Action, Play
+from bench.duplicate import (
+    BOARD_DEALS,
+    OPTIONS,
+    PAIR_DEALS,
+    PLAYERS,
+    Board,
+    Timid,
+    play_board,
+    quantiles,
+)
 from clients.heuristic_bot import HeuristicBot, _trick_of
 from clients.sdk import Bot, DecisionRequest, TableView
+from tournaments.imposed import free_auction, play_imposed
+from tournaments.local import board_deal
+from tournaments.seatings import gauntlet
 from tournaments.sprt import DEFAULT_MIN_BOARDS, Sprt, SprtSettings, Units, Verdict
 
 ALPHA = BETA = 0.05
@@ -73,13 +91,14 @@ CHUNK = 25
 
 class Careless(HeuristicBot):
     """The heuristic bot, except that when following a trick it plays its lowest legal card at
-    every third decision: a baseline that differs from the heuristic in card play only."""
+    every third trick (by the cards left in its hand, not by the decisions it was asked, which
+    imposed boards change): a baseline that differs from the heuristic in card play only."""
 
     name = "careless"
 
     def play(self, table: TableView, request: DecisionRequest) -> Action:
         plays = [a.card for a in request.legal_actions if isinstance(a, Play)]
-        if len(plays) > 1 and _trick_of(table).led >= 0 and table.decisions % 3 == 0:
+        if len(plays) > 1 and _trick_of(table).led >= 0 and len(table.hand) % 3 == 0:
             return Play(min(plays))
         return super().play(table, request)
 
@@ -94,24 +113,83 @@ of ``bench.duplicate``), tested for non-regression; the others are improvements.
 
 
 # ------------------------------------------------------------------------------- playing
+class TimidCareless(Careless):
+    """Careless, and it never bids either: worse than the heuristic in bidding and card play."""
+
+    name = "timid-careless"
+
+    def bid(self, table: TableView, request: DecisionRequest) -> Action:
+        return PASS
+
+
+IMPOSED_PAIRS: dict[str, tuple[Callable[[], Bot], Callable[[], Bot]]] = {
+    "card_play": (HeuristicBot, Careless),
+    "card_play_reversed": (Careless, HeuristicBot),
+    "bidding_and_card_play": (TimidCareless, HeuristicBot),
+}
+"""Pairs played on imposed boards too (and on free ones when not in :data:`PAIRS`)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Chunk:
     pair: str
+    imposed: bool
     first: int
     count: int
 
 
+async def play_imposed_board(candidate: Bot, baseline: Bot, auction_bot: Bot, seed: int,
+                             board: int) -> Board:
+    """A board as ``compare --imposed`` plays it: the baseline's auction at all five tables."""
+    deal = board_deal(seed, board, OPTIONS)
+    auction = await free_auction(deal, OPTIONS, auction_bot)
+    scores: dict[int, tuple[int, ...]] = {}
+    for plan in gauntlet("c", "b", PLAYERS, 1):
+        bots = [candidate if key == "c" else baseline for key in plan.bots]
+        outcome = await play_imposed(deal, OPTIONS, bots, auction, f"imposed/{board}",
+                                     bot_ids=list(plan.bots))
+        scores[plan.number] = outcome.result.scores
+    control = scores[PLAYERS]
+    mine = tuple(scores[seat][seat] for seat in range(PLAYERS))
+    datum = math.fsum(c - m for c, m in zip(control, mine, strict=True)) / PLAYERS
+    return Board(datum, 0.0, control, mine, (False,) * PLAYERS)
+
+
 def play_chunk(chunk: Chunk) -> tuple[Chunk, list[Board]]:
-    make_candidate, make_baseline = PAIRS[chunk.pair]
+    make_candidate, make_baseline = {**PAIRS, **IMPOSED_PAIRS}[chunk.pair]
 
     async def play() -> list[Board]:
         candidate, baseline = make_candidate(), make_baseline()
+        if chunk.imposed:
+            auction_bot = make_baseline()
+            return [await play_imposed_board(candidate, baseline, auction_bot, SEED, b)
+                    for b in range(chunk.first, chunk.first + chunk.count)]
         # play_board's "weak" bot holds the single seats, its "strong" bot the fillers and the
         # control table: the candidate and the baseline of a compare.
         return [await play_board(candidate, baseline, SEED, b)
                 for b in range(chunk.first, chunk.first + chunk.count)]
 
     return chunk, trio.run(play)
+
+
+def variance_figures(name: str, free: list[Board], imposed: list[Board]) -> dict[str, object]:
+    """Imposed boards against free boards: mean and variance per deal of the difference."""
+    out: dict[str, object] = {}
+    line = f"{name}, imposed against free boards:"
+    for kind, boards in (("free", free), ("imposed", imposed)):
+        diffs = [-b.datum for b in boards]
+        d, s = statistics.fmean(diffs), statistics.stdev(diffs)
+        out[kind] = {"difference": round(d, 2), "sd_per_board": round(s, 1),
+                     "variance_per_deal": round(s * s * BOARD_DEALS),
+                     "fixed_duplicate_deals": fixed_units(s, abs(d)) * BOARD_DEALS if d else None}
+        line += (f" {kind} {d:+.2f} per board, variance per deal {s * s * BOARD_DEALS:.0f} "
+                 f"(fixed duplicate {out[kind]['fixed_duplicate_deals']} deals);")  # type: ignore[index]
+    v_free = out["free"]["variance_per_deal"]  # type: ignore[index]
+    v_imposed = out["imposed"]["variance_per_deal"]  # type: ignore[index]
+    out["variance_ratio_free_to_imposed"] = round(v_free / v_imposed, 2) if v_imposed else None
+    print(f"{line} free / imposed variance = {out['variance_ratio_free_to_imposed']}",
+          file=sys.stderr)
+    return out
 
 
 # ----------------------------------------------------------------------------- the tests
@@ -253,12 +331,14 @@ def main() -> None:
         parser.error(f"--runs must be positive and --boards at least {2 * CHUNK}")
     workers = args.jobs or len(os.sched_getaffinity(0))
     started = time.perf_counter()
-    chunks = [Chunk(pair, first, min(CHUNK, boards - first))
-              for pair in PAIRS for first in range(0, boards, CHUNK)]
-    played: dict[str, dict[int, list[Board]]] = {pair: {} for pair in PAIRS}
+    kinds = [(pair, False) for pair in PAIRS] + [(pair, True) for pair in IMPOSED_PAIRS]
+    kinds += [(pair, False) for pair in IMPOSED_PAIRS if pair not in PAIRS]
+    chunks = [Chunk(pair, imposed, first, min(CHUNK, boards - first))
+              for pair, imposed in kinds for first in range(0, boards, CHUNK)]
+    played: dict[tuple[str, bool], dict[int, list[Board]]] = {kind: {} for kind in kinds}
     with concurrent.futures.ProcessPoolExecutor(max_workers=workers) as pool:
         for chunk, result in pool.map(play_chunk, chunks):
-            played[chunk.pair][chunk.first] = result
+            played[(chunk.pair, chunk.imposed)][chunk.first] = result
     play_seconds = time.perf_counter() - started
     figures: dict[str, object] = {
         "alpha": ALPHA, "beta": BETA, "target_ratio": TARGET, "players": 4,
@@ -267,10 +347,16 @@ def main() -> None:
                   "baseline's control table, 5 deals a board; sequential runs resample the "
                   "stored boards",
     }
+    def ordered(pair: str, imposed: bool) -> list[Board]:
+        chunks = played[(pair, imposed)]
+        return [b for first in sorted(chunks) for b in chunks[first]]
+
     for pair in PAIRS:
-        ordered = [b for first in sorted(played[pair]) for b in played[pair][first]]
-        figures[pair] = summarize(pair, ordered, args.runs, args.cap, args.min_boards)
-    figures["deals_played"] = boards * BOARD_DEALS * len(PAIRS)
+        figures[pair] = summarize(pair, ordered(pair, False), args.runs, args.cap,
+                                  args.min_boards)
+    figures["imposed"] = {pair: variance_figures(pair, ordered(pair, False), ordered(pair, True))
+                          for pair in IMPOSED_PAIRS}
+    figures["deals_played"] = boards * BOARD_DEALS * len(kinds)
     figures["play_seconds"] = round(play_seconds, 1)
     figures["seconds"] = round(time.perf_counter() - started, 1)
     figures["workers"] = workers

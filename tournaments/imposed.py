@@ -6,7 +6,9 @@ the one the baseline bids at a table of baselines only (played up to its end in 
 stored); at every table of the board, the control table included, each bidding or calling
 decision is answered with that auction's action for the seat, and the bot is not asked: it is
 told the auction by the usual bid and call events, as if it had bid so. The discard, the chelem
-announcement, poignées and card play are the bots' own.
+announcement, poignées and card play are the bots' own. (A bot is asked fewer decisions than
+at a free table: one whose choices depend on that count, as ``TableView.decisions``, may play
+its cards differently for it.)
 
 A stored table's record holds the auction it played, so a compare resumed after a crash takes a
 board's auction from one of its finished tables, and every table of the board plays the same
