@@ -57,7 +57,7 @@ from clients.sdk import Bot
 from .duplicate import Entry
 from .imposed import Auction, auction_of_record, free_auction, play_imposed
 from .local import play_local
-from .settings import Seating, TournamentSettings, seed_for
+from .settings import Seating, TournamentSettings
 from .sprt import DEFAULT_MIN_BOARDS, Sprt, SprtError, SprtSettings, Status, Units, Verdict
 from .store import TournamentStore, UnknownTournamentError, new_worker_id
 
@@ -222,7 +222,7 @@ def create(
         name = name[:97] + "..."
     settings = TournamentSettings(
         name=name, bots=bot_ids, seating=Seating.GAUNTLET, players=players,
-        boards=config.sprt.max_boards, seed=seed_for(Seating.GAUNTLET, seed),
+        boards=config.sprt.max_boards, seed=secrets.randbits(63) if seed is None else seed,
         per_decision=per_decision, compare=config.to_json(),
     )
     return store.create(settings, tournament_id or "cmp_" + secrets.token_hex(6))
@@ -310,6 +310,12 @@ def _stored_auctions(store: TournamentStore, tournament_id: str) -> dict[int, Au
 
 async def _conclude(store: TournamentStore, tournament_id: str, boards: Boards) -> Status:
     if boards.test.verdict is None:
+        progress = await trio.to_thread.run_sync(store.progress, tournament_id)
+        if progress.running:
+            raise CompareError(
+                f"{progress.running} tables of {tournament_id} are claimed by another process "
+                f"(still running, or crashed on another machine: its claim runs out within "
+                f"minutes); run the compare again later to finish it")
         # Every table is played but the test neither decided nor reached its cap: only when
         # boards were lost (the cap is the number of boards).
         raise CompareError(f"{tournament_id} has no tables left to play but its test counts "

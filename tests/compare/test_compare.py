@@ -208,3 +208,16 @@ def test_an_imposed_seat_refuses_an_auction_that_does_not_fit() -> None:
     request = DecisionRequest("t", 0, 1, Phase.BIDDING, (PASS,), 1.0, 0.0, ())
     with pytest.raises(ImposedAuctionError, match="seat 1 play pass, but seat 0 is asked"):
         trio.run(seat.ask, request)
+
+
+def test_a_table_held_by_another_process_is_waited_for_not_skipped(tmp_path: object) -> None:
+    """The test counts boards in order: a board whose table another arena holds blocks it, and
+    the compare says so rather than deciding without that board."""
+    settings = SprtSettings(0, 10, Units.POINTS, max_boards=30, min_boards=10)
+    store, tid, bots = new_compare(f"sqlite:///{tmp_path}/held.db", HEURISTIC, NEVER_BIDS,
+                                   settings)
+    held = store.claim_next(tid, "elsewhere:1:abc", lease=600)
+    assert held is not None and held.board == 0
+    with pytest.raises(compare.CompareError, match="1 tables of .* are claimed by another"):
+        trio.run(compare.run_local, store, tid, bots)
+    assert compare.load(store, tid)[2].test.n == 0
