@@ -771,7 +771,11 @@ def demo_cmd(
 def _register_compare() -> None:
     from .compare import add_command
 
-    add_command(app, _store, console, errors)
+    def store() -> TournamentStore:
+        _json_mode(True)  # compare's stdout is its JSON verdict only; the rest is on stderr
+        return _store()
+
+    add_command(app, store, console, errors)
 
 
 _register_compare()

@@ -229,8 +229,10 @@ def create(
 
 
 def finish(store: TournamentStore, tournament_id: str) -> int:
-    """Mark a decided compare finished; how many of its tables are left unplayed."""
-    store.set_status(tournament_id, TournamentStatus.FINISHED)
+    """Mark a decided compare finished (unless it was cancelled); how many of its tables are
+    left unplayed."""
+    if store.tournament(tournament_id).status is not TournamentStatus.CANCELLED:
+        store.set_status(tournament_id, TournamentStatus.FINISHED)
     progress = store.progress(tournament_id)
     return progress.pending + progress.running
 
@@ -250,6 +252,7 @@ async def run_local(
     settings, config, boards = await trio.to_thread.run_sync(load, store, tournament_id)
     worker = new_worker_id()
     auctions: dict[int, Auction] = {}
+    await _not_cancelled(store, tournament_id, boards)
     if config.imposed and boards.test.verdict is None:
         auctions = await trio.to_thread.run_sync(_stored_auctions, store, tournament_id)
         auction_bot = auction_bot or bots[settings.bots[1]]
@@ -308,8 +311,21 @@ def _stored_auctions(store: TournamentStore, tournament_id: str) -> dict[int, Au
     return auctions
 
 
+async def _not_cancelled(store: TournamentStore, tournament_id: str, boards: Boards) -> None:
+    """A cancelled compare is not played any more (``tournament cancel``)."""
+    row = await trio.to_thread.run_sync(store.tournament, tournament_id)
+    if boards.test.verdict is None and row.status is TournamentStatus.CANCELLED:
+        raise _cancelled(tournament_id, boards)
+
+
+def _cancelled(tournament_id: str, boards: Boards) -> CompareError:
+    return CompareError(f"{tournament_id} was cancelled after {boards.test.n} boards, before "
+                        f"its test decided")
+
+
 async def _conclude(store: TournamentStore, tournament_id: str, boards: Boards) -> Status:
     if boards.test.verdict is None:
+        await _not_cancelled(store, tournament_id, boards)
         progress = await trio.to_thread.run_sync(store.progress, tournament_id)
         if progress.running:
             raise CompareError(
@@ -338,6 +354,7 @@ async def run_live(
         on_status(boards.test.status())
     if boards.test.verdict is not None:
         return await _conclude(store, tournament_id, boards)
+    await _not_cancelled(store, tournament_id, boards)
     send, receive = trio.open_memory_channel[int](math.inf)
 
     def table_done(done: TableDone) -> None:
@@ -596,12 +613,25 @@ def add_command(app: typer.Typer, store_factory: Callable[[], TournamentStore],
             except SprtError as exc:
                 raise CompareError(str(exc)) from None
 
-        store = store_factory()
+        # Mistakes in the command line are told before any database is opened or created.
         if imposed and not local:
             raise CompareError("--imposed boards are played in-process only: add --local")
-        tid = _resolve(store, compare_id, candidate, baseline, local, aa, imposed, make_config,
-                       players, parsed_seed, per_decision or (60.0 if local else 1.0))
-        settings, config, _ = load(store, tid)
+        config_now = make_config()
+        if candidate is not None and baseline is not None and compare_id is None:
+            if candidate == baseline and not aa:
+                raise CompareError(f"the candidate and the baseline are the same bot "
+                                   f"({candidate}): pass --aa for an A/A check")
+            if local:
+                load_local_bot(candidate)
+                load_local_bot(baseline)
+        store = store_factory()
+        tid = _resolve(store, compare_id, candidate, baseline, local, aa, imposed,
+                       lambda: config_now, players, parsed_seed,
+                       per_decision or (60.0 if local else 1.0))
+        settings, config, stored = load(store, tid)
+        if (stored.test.verdict is None
+                and store.tournament(tid).status is TournamentStatus.CANCELLED):
+            raise _cancelled(tid, stored)
         errors.print(f"compare [bold]{tid}[/bold] (run again with --id {tid} to resume): "
                      f"{escape(_who(store, config.candidate, config.local))} vs "
                      f"{escape(_who(store, config.baseline, config.local))}, "

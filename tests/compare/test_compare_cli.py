@@ -27,6 +27,15 @@ def compare(db: str, *args: str) -> tuple[int, dict[str, object], str]:
     return result.returncode, data, result.stderr
 
 
+def one_error_line(result: subprocess.CompletedProcess[str]) -> str:
+    """The error: the only line on stderr but the database line every command shows once it
+    opens the database."""
+    lines = [line for line in result.stderr.strip().splitlines()
+             if not line.startswith("database: ")]
+    assert len(lines) == 1, result.stderr
+    return lines[0]
+
+
 @pytest.fixture
 def db(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path}/arena.db"
@@ -123,10 +132,8 @@ def test_a_bot_that_fails_every_decision_is_rejected_not_crashed(db: str) -> Non
 def test_bad_input_is_one_clear_error(db: str, args: list[str], message: str) -> None:
     result = tarot_arena(db, "compare", "--local", *args)
     assert result.returncode == 1, result.stderr
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("error: ")
-    assert message in lines[0]
+    assert one_error_line(result).startswith("error: ")
+    assert message in one_error_line(result)
     assert result.stdout == ""
 
 
@@ -141,6 +148,7 @@ def test_a_module_that_raises_on_import_is_one_clear_error(db: str, tmp_path: Pa
     assert result.returncode == 1
     assert result.stderr.strip() == ("error: cannot import bot 'crashing_bot:Bot': "
                                      "RuntimeError: no such luck")
+    assert not (tmp_path / "arena.db").exists()  # refused before the database is created
 
 
 def test_an_id_of_another_kind_is_refused(db: str) -> None:
@@ -216,3 +224,21 @@ def test_an_imposed_compare_says_so(db: str) -> None:
     assert "imposed boards" in stderr
     # the baseline never bids, so every table passes: the pair cannot be told apart
     assert (code, data["verdict"], data["mean_per_board"]) == (4, "inconclusive", 0)
+
+
+def test_a_cancelled_compare_is_not_played_again(db: str, tmp_path: Path) -> None:
+    from arena.storage.db import make_engine
+    from tournaments.compare import CompareConfig, create, local_bot_ids
+    from tournaments.manage import cancel_tournament
+    from tournaments.sprt import SprtSettings
+    from tournaments.store import TournamentStore
+
+    store = TournamentStore(make_engine(db))
+    config = CompareConfig(True, HEURISTIC, RANDOM, SprtSettings(0, 0.2, max_boards=40))
+    tid = create(store, config, local_bot_ids(store, HEURISTIC, RANDOM), players=4, seed=1,
+                 per_decision=60.0)
+    cancel_tournament(store, tid)
+    result = tarot_arena(db, "compare", "--local", "--id", tid)
+    assert result.returncode == 1
+    assert one_error_line(result) == (f"error: {tid} was cancelled after 0 boards, before its "
+                                      f"test decided")
