@@ -343,7 +343,7 @@ async def _conclude(store: TournamentStore, tournament_id: str, boards: Boards) 
 # -------------------------------------------------------------------------------- live
 async def run_live(
     store: TournamentStore, server: Any, tournament_id: str, *, concurrency: int,
-    seat_timeout: float | None, on_status: StatusFn | None = None,
+    seat_timeout: float, on_status: StatusFn | None = None,
 ) -> Status:
     """Play the compare on a serving arena (bots connect over gRPC) until the test decides;
     the tables being played then are cancelled and left pending, unplayed."""
