@@ -25,6 +25,9 @@ Regression testing of bots with a sequential test on duplicate boards (see
   looked at whenever a board is finished. Once decided, the tables being played are cancelled
   (back to pending, unplayed) and the others are never started.
 
+- **Imposed boards** (``--local --imposed``): every table of a board plays the auction the
+  baseline bids, so that only card play is compared (:mod:`tournaments.imposed`).
+
 The test only counts boards finished at all their tables, in board order (the first ``k``
 boards): boards are played in that order, and the order in which results arrive never decides
 which boards are counted.
@@ -37,6 +40,7 @@ import functools
 import json
 import logging
 import math
+import re
 import secrets
 import sys
 import time
@@ -195,13 +199,14 @@ def load(store: TournamentStore, tournament_id: str
 
 
 def local_bot_ids(store: TournamentStore, candidate: str, baseline: str) -> tuple[str, str]:
-    """Registry ids for two local bots, registered on first use under their specs (an A/A
-    check registers the baseline a second time, as ``SPEC (baseline)``)."""
+    """Registry ids for two local bots, registered on first use under their specs (``:`` and
+    any character a bot name may not hold become spaces; an A/A check registers the baseline a
+    second time, as ``SPEC baseline``)."""
     registry = BotRegistry(store.engine)
     known = {(b.name, b.owner): b.id for b in registry.list() if not b.revoked}
 
-    def bot_id(name: str) -> str:
-        name = name.replace(":", " ")[-64:].lstrip(" ._+-") or "bot"
+    def bot_id(spec: str) -> str:
+        name = re.sub(r"[^A-Za-z0-9._+-]+", " ", spec)[-64:].lstrip(" ._+-") or "bot"
         if (name, LOCAL_OWNER) not in known:
             summary, _ = registry.register(name, LOCAL_OWNER)
             known[(name, LOCAL_OWNER)] = summary.id

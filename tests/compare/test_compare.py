@@ -221,3 +221,15 @@ def test_a_table_held_by_another_process_is_waited_for_not_skipped(tmp_path: obj
     with pytest.raises(compare.CompareError, match=r"1 tables of \S+ are claimed by another"):
         trio.run(compare.run_local, store, tid, bots)
     assert compare.load(store, tid)[2].test.n == 0
+
+
+def test_local_bots_are_registered_once_under_their_specs(tmp_path: object) -> None:
+    store = TournamentStore(make_engine(f"sqlite:///{tmp_path}/names.db"))
+    first = compare.local_bot_ids(store, "my_bots.v2:Bot", "other/odd:Ünïcode")
+    assert compare.local_bot_ids(store, "my_bots.v2:Bot", "other/odd:Ünïcode") == first
+    names = {b.id: b.name for b in BotRegistry(store.engine).list()}
+    assert names[first[0]] == "my_bots.v2 Bot"
+    assert names[first[1]] == "other odd n code"
+    aa = compare.local_bot_ids(store, "my_bots.v2:Bot", "my_bots.v2:Bot")
+    assert aa[0] == first[0] and aa[1] != aa[0]
+    assert names.get(aa[1]) is None  # registered just now, as "my_bots.v2 Bot baseline"
