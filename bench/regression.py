@@ -1,12 +1,17 @@
 """Regression testing: how many deals ``tarot-arena compare`` needs, and whether it keeps its
 error rates, on real bot pairs.
 
-Two pairs, each a candidate that is a little better than its baseline:
+Three pairs (candidate against baseline):
 
-- **bidding**: ``HeuristicBot`` against ``Timid``, the same bot except that it never bids;
-- **card play**: ``HeuristicBot`` against ``Careless``, the same bot except that when it follows
+- **bidding**: ``Timid`` against ``HeuristicBot``, Timid being the heuristic except that it never
+  bids: a patch that breaks the bidding, about 13 points a board worse (the close pair of
+  ``bench.duplicate``, seated as there: Timid among heuristic fillers). Tested for
+  non-regression: H0 at the true difference, H1 at 0;
+- **bidding_improved**: the same two the other way round (the heuristic among Timid fillers,
+  whose control table always passes), tested for improvement: H0 0, H1 the true difference;
+- **card_play**: ``HeuristicBot`` against ``Careless``, the same bot except that when it follows
   a trick it plays its lowest legal card at every third trick (the bidding, calling,
-  discarding and leading are the heuristic's).
+  discarding and leading are the heuristic's); an improvement test.
 
 For each pair ``--boards`` boards are played in-process exactly as ``compare`` plays them (the
 gauntlet: the candidate in each seat among three baseline fillers, plus the baseline's control
@@ -15,11 +20,13 @@ pair's **true difference** is taken as their mean ``d`` (per-board spread ``s``)
 those stored boards (each run draws boards at random with replacement, so runs are independent
 and each sees the pair's real distribution of board differences):
 
-- **false-positive rate**: ``--runs`` sequential tests H0 ``0`` against H1 ``d`` points per board
-  (alpha = beta = 0.05) fed the board differences minus ``d`` (an A/A pair with this pair's
-  spread and shape): the share accepted, against alpha plus two Monte-Carlo standard errors;
-- **power**: as many tests fed the board differences themselves (true difference ``d``, at H1):
-  the share accepted (1 - beta = 0.95 expected), and the deals each needed to a verdict
+- **false-positive rate**: ``--runs`` sequential tests (alpha = beta = 0.05) fed boards whose
+  true mean is H0's: the share accepted, against alpha plus two Monte-Carlo standard errors.
+  For an improvement test those are the board differences minus ``d`` (an A/A pair with this
+  pair's spread and shape); for the non-regression test, the differences themselves, and the
+  A/A false positives of an improvement test (H0 0, H1 ``|d|``) are shown as well;
+- **power**: as many tests fed boards whose true mean is H1's: the share accepted (1 - beta =
+  0.95 expected); and, at the pair's true difference, the deals each test needed to a verdict
   (``players + 1`` deals a board), mean and 90th percentile;
 - **fixed samples with the same error rates**: a one-sided z test at alpha with power 1 - beta
   at ``d`` needs ``((z_alpha + z_beta) s / d)^2`` units. Duplicate: units are boards (5 deals).
