@@ -583,6 +583,10 @@ AdminToken = Annotated[str | None, typer.Option(
     help="The admin token itself (shows in ps: prefer the file or the environment).")]
 
 
+WEB_PORT_HELP = ("Also serve the read-only web page on this port (same address); off unless "
+                 "given. `tarot-arena web` serves it alone.")
+
+
 @tournament_app.command("run")
 def tournament_run(
     tournament_id: str,
@@ -592,6 +596,7 @@ def tournament_run(
     seat_timeout: Annotated[float, typer.Option(help="Seconds to wait for bots.")] = 120.0,
     admin_token_file: AdminTokenFile = None,
     admin_token: AdminToken = None,
+    web_port: Annotated[int | None, typer.Option(help=WEB_PORT_HELP)] = None,
 ) -> None:
     """Serve the arena and run (or resume) a tournament.
 
@@ -606,9 +611,10 @@ def tournament_run(
     if status is TournamentStatus.CANCELLED:
         raise CliError(f"tournament {tournament_id} is cancelled: it is not played any more")
     _check_port(port, host)
+    _check_web_port(web_port, port, host)
     standings = run_tournament_live(
         store, tournament_id, host=host, port=port, concurrency=concurrency,
-        seat_timeout=seat_timeout, console=console, admin_token=token,
+        seat_timeout=seat_timeout, console=console, admin_token=token, web_port=web_port,
     )
     print_standings(console, store, tournament_id, standings)
 
@@ -620,6 +626,7 @@ def serve(
     admin_token_file: AdminTokenFile = None,
     admin_token: AdminToken = None,
     concurrency: Annotated[int, typer.Option(help="Tables played at once.")] = 8,
+    web_port: Annotated[int | None, typer.Option(help=WEB_PORT_HELP)] = None,
 ) -> None:
     """Serve the arena and play every unfinished tournament, oldest first.
 
@@ -630,8 +637,35 @@ def serve(
     token = _admin_token(admin_token, admin_token_file)
     store = _store()
     _check_port(port, host)
+    _check_web_port(web_port, port, host)
     serve_forever(store, host=host, port=port, admin_token=token,
-                  concurrency=concurrency, console=console)
+                  concurrency=concurrency, console=console, web_port=web_port)
+
+
+def _check_web_port(web_port: int | None, port: int, host: str) -> None:
+    if web_port is None:
+        return
+    if not 0 <= web_port <= 65535:
+        raise CliError(f"bad --web-port {web_port}: expected 0..65535 (0: any free port)")
+    if web_port == port != 0:
+        raise CliError(f"--web-port {web_port} is the arena's gRPC port: pick another one")
+    _check_port(web_port, host)
+
+
+@app.command("web")
+def web_cmd(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port of the web page.")] = 8080,
+) -> None:
+    """Serve the read-only web page alone: live standings, boards, replays, bots.
+
+    It reads the database the arenas write (--db), so it also shows tournaments played by
+    several arenas sharing one PostgreSQL. Nothing on it changes a tournament.
+    """
+    from .web import run_web
+
+    _check_port(port, host)
+    run_web(_engine(), host, port, announce=console.print)
 
 
 @app.command("standings")

@@ -89,11 +89,13 @@ def run_tournament_live(
     seat_timeout: float,
     console: Console,
     admin_token: str | None = None,
+    web_port: int | None = None,
 ) -> Standings:
     async def main() -> Standings:
         server = ArenaServer(BotRegistry(store.engine), admin_token, host=host, port=port)
         async with trio.open_nursery() as nursery:
             bound = await nursery.start(server.serve)
+            await start_web_page(nursery, store, host, web_port, console)
             console.print(f"arena listening on {host}:{bound}; waiting for the bots")
             if admin_token is None:
                 console.print(f"admin token for this run: [bold]{server.admin_token}[/bold]")
@@ -116,6 +118,7 @@ def serve_forever(
     concurrency: int,
     console: Console,
     poll: float = 2.0,
+    web_port: int | None = None,
 ) -> None:
     """Serve until Ctrl-C, playing every tournament that is not finished, oldest first."""
 
@@ -123,6 +126,7 @@ def serve_forever(
         server = ArenaServer(BotRegistry(store.engine), admin_token, host=host, port=port)
         async with trio.open_nursery() as nursery:
             bound = await nursery.start(server.serve)
+            await start_web_page(nursery, store, host, web_port, console)
             console.print(f"arena listening on {host}:{bound}")
             if admin_token is None:
                 console.print(f"admin token for this run: [bold]{server.admin_token}[/bold]")
@@ -174,3 +178,16 @@ def bots_with_tables_left(store: TournamentStore) -> set[str]:
             if table.status != TableStatus.DONE:
                 busy.update(seat.bot_id for seat in seats)
     return busy
+
+
+async def start_web_page(
+    nursery: trio.Nursery, store: TournamentStore, host: str, port: int | None,
+    console: Console,
+) -> None:
+    """The read-only web page beside the arena, on the same event loop (``port`` None: none)."""
+    if port is None:
+        return
+    from .web import serve_web
+
+    urls = await nursery.start(serve_web, store.engine, host, port)
+    console.print(f"web page on {', '.join(urls)}")

@@ -1,0 +1,10 @@
+"""The arena's read-only web page: live standings, boards side by side, a replay viewer, bots.
+
+See :mod:`.app` for the routes, :mod:`.views` for what may be shown (the secrecy rule) and
+:mod:`.server` for serving it with Hypercorn's trio worker.
+"""
+
+from .app import create_app
+from .server import DEFAULT_WEB_PORT, run_web, serve_web
+
+__all__ = ["DEFAULT_WEB_PORT", "create_app", "run_web", "serve_web"]

@@ -1,0 +1,301 @@
+"""The read-only web page: a Starlette (ASGI) app, served by Hypercorn's trio worker.
+
+Nothing here writes to the database: every route is a GET. Reads and page rendering run in a
+worker thread (``trio.to_thread``), so a page never holds up the arena's event loop (the gRPC
+server and the tables share it when the page is served by ``serve`` or ``tournament run``).
+What may be shown is decided in :mod:`.views`.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+import jinja2
+import trio
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import OperationalError
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, Response, StreamingResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from arena.rules import card_symbol
+
+from .plot import cumulative_plot
+from .replay import FACES, replay_steps
+from .views import BOARDS_PER_PAGE, NotFound, TournamentData, WebData, dumps
+
+log = logging.getLogger(__name__)
+HERE = Path(__file__).parent
+POLL_SECONDS = 1.0
+"""How often a live page's event stream looks for a change (one small query)."""
+KEEP_ALIVE_SECONDS = 15.0
+
+SECURITY_HEADERS = [
+    # Nothing is fetched from outside the arena, and nothing inline runs.
+    (b"content-security-policy",
+     b"default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+     b"connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+]
+
+
+class SecurityHeaders:
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS]
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+# -------------------------------------------------------------------------------- filters
+def signed(value: float | None, digits: int = 1) -> str:
+    if value is None or not math.isfinite(value):
+        return "–"
+    text = f"{value:+,.{digits}f}"
+    return "0" if text.strip("+-0.,") == "" else text.replace("-", "−")
+
+
+def interval(low: float, high: float) -> str:
+    if not (math.isfinite(low) and math.isfinite(high)):
+        return "needs 2 boards"
+    return f"{signed(low)} to {signed(high)}"
+
+
+def p_value(p: float | None) -> str:
+    if p is None:
+        return "–"
+    return "< 0.001" if p < 0.001 else f"{p:.3f}"
+
+
+def seconds(value: float | None) -> str:
+    if value is None:
+        return "–"
+    if value < 1:
+        return f"{value * 1000:.1f} ms"
+    return f"{value:.2f} s"
+
+
+def _environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(HERE / "templates"),
+        autoescape=jinja2.select_autoescape(["html", "svg"]),
+        trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined,
+    )
+    env.filters.update(signed=signed, interval=interval, p_value=p_value, seconds=seconds,
+                       symbol=card_symbol)
+    env.globals.update(faces=FACES, boards_per_page=BOARDS_PER_PAGE)
+    return env
+
+
+# --------------------------------------------------------------------------------- the app
+class WebPage:
+    """The routes, over one :class:`WebData`."""
+
+    def __init__(self, data: WebData, poll: float = POLL_SECONDS) -> None:
+        self.data = data
+        self.poll = poll
+        self.env = _environment()
+
+    async def _render(self, template: str, status: int = 200, **context: Any) -> HTMLResponse:
+        html = await trio.to_thread.run_sync(
+            lambda: self.env.get_template(template).render(**context)
+        )
+        return HTMLResponse(html, status_code=status)
+
+    async def _read(self, fn: Callable[..., Any], *args: Any) -> Any:
+        return await trio.to_thread.run_sync(fn, *args)
+
+    # ------------------------------------------------------------------------- pages
+    async def index(self, request: Request) -> Response:
+        rows = await self._read(self.data.tournaments)
+        return await self._render("index.html", rows=rows, title="Tournaments")
+
+    def _tournament_context(self, data: TournamentData, page: int) -> dict[str, Any]:
+        order = [row.bot_id for row in data.standings.rows]
+        boards = sorted(data.board_tables)
+        pages = max(1, math.ceil(len(boards) / BOARDS_PER_PAGE))
+        page = min(max(page, 1), pages)
+        return {
+            "t": data, "head": data.head, "progress": data.progress, "names": data.names,
+            "standings": data.standings, "order": order,
+            "plot": cumulative_plot(data.cumulative, data.names, order,
+                                    data.head.settings.boards),
+            "boards": boards[(page - 1) * BOARDS_PER_PAGE: page * BOARDS_PER_PAGE],
+            "page": page, "pages": pages, "title": data.head.name,
+        }
+
+    async def tournament(self, request: Request) -> Response:
+        tid = request.path_params["tid"]
+        page = _int_query(request, "page", 1)
+
+        def build() -> str:
+            data = self.data.tournament(tid)
+            return self.env.get_template("tournament.html").render(
+                **self._tournament_context(data, page))
+
+        return HTMLResponse(await trio.to_thread.run_sync(build))
+
+    async def events(self, request: Request) -> Response:
+        """Server-sent events: the live part of a tournament's page, again after each change.
+
+        The stream ends once the tournament is finished (the page then stops listening)."""
+        tid = request.path_params["tid"]
+        page = _int_query(request, "page", 1)
+        await self._read(self.data.head, tid)  # an unknown id is a 404, not an empty stream
+
+        def build() -> tuple[str, bool]:
+            data = self.data.tournament(tid)
+            html = self.env.get_template("tournament_live.html").render(
+                **self._tournament_context(data, page))
+            return html, data.head.status.value == "finished"
+
+        async def stream() -> AsyncIterator[str]:
+            yield "retry: 2000\n\n"
+            last: Any = None
+            quiet = 0.0
+            while True:
+                try:
+                    version = await self._read(self.data.version, tid)
+                    if version != last:
+                        html, finished = await trio.to_thread.run_sync(build)
+                        last = version
+                        quiet = 0.0
+                        yield _event("standings", html)
+                        if finished:
+                            yield _event("finished", "finished")
+                            return
+                except OperationalError as exc:  # the database is busy: try again soon
+                    log.info("live page of %s: %s", tid, exc)
+                await trio.sleep(self.poll)
+                quiet += self.poll
+                if quiet >= KEEP_ALIVE_SECONDS:
+                    quiet = 0.0
+                    yield ": still here\n\n"
+
+        return StreamingResponse(stream(), media_type="text/event-stream",
+                                 headers={"cache-control": "no-cache",
+                                          "x-accel-buffering": "no"})
+
+    async def board(self, request: Request) -> Response:
+        tid, number = request.path_params["tid"], request.path_params["number"]
+        info = await self._read(self.data.board, tid, number)
+        data: TournamentData = info["data"]
+        return await self._render("board.html", **info, head=data.head, names=data.names,
+                                  title=f"{data.head.name}: board {number}")
+
+    async def table(self, request: Request) -> Response:
+        info = await self._read(self.data.table, request.path_params["table_id"])
+        viewer = None
+        if info["record"] is not None:
+            viewer = await trio.to_thread.run_sync(replay_steps, info["record"],
+                                                   info["decisions"])
+        t = info["table"]
+        title = (f"{info['head'].name}: board {t.board_number}, table {t.number}")
+        return await self._render(
+            "table.html", **info, viewer=viewer,
+            viewer_json=None if viewer is None else dumps({
+                "viewer": viewer,
+                "faces": [[f.text, f.label, f.css] for f in FACES],
+                "names": [info["names"].get(s.bot_id, s.bot_id) for s in info["seats"]],
+            }),
+            title=title,
+        )
+
+    async def record(self, request: Request) -> Response:
+        text = await self._read(self.data.record_json, request.path_params["table_id"])
+        return Response(text, media_type="application/json",
+                        headers={"content-disposition": "inline"})
+
+    async def bot(self, request: Request) -> Response:
+        info = await self._read(self.data.bot, request.path_params["bot_id"])
+        return await self._render("bot.html", **info, title=info["bot"].name)
+
+    # ------------------------------------------------------------------------ errors
+    async def not_found(self, request: Request, exc: Exception) -> Response:
+        detail = str(exc) if isinstance(exc, NotFound) else "There is no such page."
+        if isinstance(exc, HTTPException) and exc.status_code != 404:
+            return await self._render("error.html", status=exc.status_code,
+                                      title=f"Error {exc.status_code}",
+                                      message=exc.detail or "This request is not allowed.")
+        return await self._render("error.html", status=404, title="Not found",
+                                  message=detail.strip("'\""))
+
+    async def busy(self, request: Request, exc: Exception) -> Response:
+        log.warning("database busy: %s", exc)
+        return await self._render(
+            "error.html", status=503, title="Busy",
+            message="The database is busy (the arena is writing to it). Try again in a moment.")
+
+    async def failed(self, request: Request, exc: Exception) -> Response:
+        log.exception("error on %s", request.url.path, exc_info=exc)
+        return HTMLResponse(_plain_error_page(), status_code=500)
+
+
+def _plain_error_page() -> str:
+    # no template: whatever went wrong may have been the templates themselves
+    return ("<!doctype html><html lang=en><meta charset=utf-8><title>Error</title>"
+            "<link rel=stylesheet href=/static/style.css><main><h1>Something went wrong</h1>"
+            "<p>The error is in the arena's log. <a href=/>All tournaments</a></p></main>")
+
+
+def _event(name: str, data: str) -> str:
+    lines = "".join(f"data: {line}\n" for line in data.splitlines() or [""])
+    return f"event: {name}\n{lines}\n"
+
+
+def _int_query(request: Request, key: str, default: int) -> int:
+    value = request.query_params.get(key)
+    if value is None:
+        return default
+    try:
+        return int(value)
+    except ValueError:
+        raise HTTPException(400, f"{key} must be a whole number") from None
+
+
+def create_app(engine: Engine, poll: float = POLL_SECONDS) -> Starlette:
+    """The web page over ``engine``'s database (SQLite or PostgreSQL, possibly shared)."""
+    page = WebPage(WebData(engine), poll)
+    get = ["GET"]  # Starlette answers HEAD for GET routes
+    routes = [
+        Route("/", page.index, methods=get),
+        Route("/tournaments/{tid}", page.tournament, methods=get),
+        Route("/tournaments/{tid}/events", page.events, methods=get),
+        Route("/tournaments/{tid}/boards/{number:int}", page.board, methods=get),
+        Route("/tables/{table_id}", page.table, methods=get),
+        Route("/tables/{table_id}/record.json", page.record, methods=get),
+        Route("/bots/{bot_id}", page.bot, methods=get),
+        Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
+    ]
+    handlers: dict[Any, Any] = {
+        NotFound: page.not_found,
+        404: page.not_found,
+        400: page.not_found,
+        405: page.not_found,
+        OperationalError: page.busy,
+        500: page.failed,
+        Exception: page.failed,
+    }
+    app = Starlette(routes=routes, exception_handlers=handlers,
+                    middleware=[Middleware(SecurityHeaders)])
+    app.state.page = page
+    return app

@@ -1,0 +1,481 @@
+"""What the web page shows, read from the database: synchronous, called in a worker thread.
+
+Everything the page may show passes through here, and so does the secrecy rule:
+
+- a deal (hands, chien, bids, cards played, decisions, the JSON record) is shown only once its
+  board is finished at every table: before that, it is still being played somewhere;
+- a sealed tournament (a safe seating not yet finished, see :meth:`TournamentStore.sealed`)
+  shows nothing of a board until the board is finished everywhere: not its tables' ids (they
+  are opaque so that a bot cannot tell a table's board), not their results, and its standings
+  count only those boards; its seed stays hidden until the end (:meth:`public_seed`).
+
+Standings of a large tournament are costly to compute, so each tournament's are cached and
+computed again only when its progress changes (one cheap ``GROUP BY`` per look).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+import statistics
+import threading
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import func
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, col, select
+
+from arena.rules import DealRecord
+from arena.storage.models import (
+    ArenaTable,
+    Bot,
+    Decision,
+    TableSeat,
+    TableStatus,
+    Tournament,
+    TournamentStatus,
+)
+
+from ..duplicate import Entry, Standings, compute_standings
+from ..settings import TournamentSettings
+from ..stats import t_quantile
+from ..store import TournamentStore
+from .replay import deal_summary
+
+BOARDS_PER_PAGE = 100
+
+
+class NotFound(LookupError):
+    """An id the page does not know, or may not show yet: a 404."""
+
+
+@dataclass(frozen=True, slots=True)
+class ProgressView:
+    pending: int
+    running: int
+    done: int
+    infractions: int
+    boards: int
+    boards_done: int
+
+    @property
+    def total(self) -> int:
+        return self.pending + self.running + self.done
+
+    @property
+    def percent(self) -> float:
+        return 100.0 * self.done / self.total if self.total else 0.0
+
+
+@dataclass(slots=True)
+class TournamentHead:
+    id: str
+    name: str
+    status: TournamentStatus
+    settings: TournamentSettings
+    sealed: bool
+    seed: str | None
+    created_at: str
+    finished_at: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatResult:
+    seat: int
+    bot_id: str
+    scored: bool
+    score: int | None
+    infractions: int
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    id: str
+    board: int
+    number: int
+    status: TableStatus
+    outcome: str | None
+    seats: tuple[SeatResult, ...]
+
+
+@dataclass(slots=True)
+class TournamentData:
+    """One tournament as the page shows it now; cached until its progress changes."""
+
+    head: TournamentHead
+    progress: ProgressView
+    names: dict[str, str]
+    standings: Standings
+    shown_boards: set[int]
+    """Boards finished at every table: their deals may be shown."""
+    board_tables: dict[int, tuple[int, int]]
+    """board -> (tables done, tables) over the boards the page may mention."""
+    cumulative: dict[str, list[tuple[int, float, float]]]
+    """bot -> (board, cumulative datum, 95 % half-width of the cumulative) in board order."""
+    infractions: list[dict[str, Any]] = field(default_factory=list)
+    """The most recent infractions (newest first), of boards the page may show."""
+    infraction_count: int = 0
+
+
+def _iso(moment: Any) -> str | None:
+    return None if moment is None else moment.isoformat(timespec="seconds")
+
+
+class WebData:
+    """The page's reads. Thread-safe: the app calls it from worker threads."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.store = TournamentStore(engine)
+        self._lock = threading.Lock()
+        self._cache: dict[str, tuple[tuple[Any, ...], TournamentData]] = {}
+        self._names: dict[str, str] = {}
+
+    # ------------------------------------------------------------------------- lookups
+    def _tournament_row(self, session: Session, tournament_id: str) -> Tournament:
+        row = session.get(Tournament, tournament_id)
+        if row is None:
+            raise NotFound(f"no tournament {tournament_id!r}")
+        return row
+
+    def head(self, tournament_id: str) -> TournamentHead:
+        with Session(self.engine) as session:
+            return self._head(self._tournament_row(session, tournament_id))
+
+    def _head(self, row: Tournament) -> TournamentHead:
+        settings = TournamentSettings.from_json(row.settings_json)
+        sealed = settings.seating.safe and row.status is not TournamentStatus.FINISHED
+        return TournamentHead(row.id, row.name, row.status, settings, sealed,
+                              None if sealed else row.seed, _iso(row.created_at) or "",
+                              _iso(row.finished_at))
+
+    def names(self, bot_ids: Iterable[str]) -> dict[str, str]:
+        wanted = set(bot_ids)
+        with self._lock:
+            missing = wanted - set(self._names)
+        if missing:
+            with Session(self.engine) as session:
+                found = dict(session.exec(
+                    select(Bot.id, Bot.name).where(col(Bot.id).in_(sorted(missing)))
+                ).all())
+            with self._lock:
+                self._names.update(found)
+        with self._lock:
+            return {b: self._names.get(b, b) for b in wanted}
+
+    def version(self, tournament_id: str) -> tuple[Any, ...]:
+        """Changes whenever what a tournament's page shows may change."""
+        with Session(self.engine) as session:
+            row = self._tournament_row(session, tournament_id)
+            counts = session.exec(
+                select(ArenaTable.status, func.count())
+                .where(ArenaTable.tournament_id == tournament_id)
+                .group_by(ArenaTable.status)
+            ).all()
+        return (row.status.value, tuple(sorted((str(s), n) for s, n in counts)))
+
+    # ---------------------------------------------------------------------- tournaments
+    def tournaments(self) -> list[tuple[TournamentHead, ProgressView]]:
+        """Every tournament, newest first, with its progress."""
+        with Session(self.engine) as session:
+            rows = list(session.exec(
+                select(Tournament).order_by(col(Tournament.created_at).desc())
+            ))
+            heads = [self._head(r) for r in rows]
+            counts: dict[str, dict[str, int]] = defaultdict(dict)
+            for tid, status, n in session.exec(
+                select(ArenaTable.tournament_id, ArenaTable.status, func.count())
+                .group_by(ArenaTable.tournament_id, ArenaTable.status)
+            ).all():
+                counts[tid][str(status)] = n
+            unfinished_boards = dict(session.exec(
+                select(ArenaTable.tournament_id,
+                       func.count(func.distinct(ArenaTable.board_number)))
+                .where(ArenaTable.status != TableStatus.DONE)
+                .group_by(ArenaTable.tournament_id)
+            ).all())
+        out = []
+        for head in heads:
+            c = counts.get(head.id, {})
+            boards = head.settings.boards
+            out.append((head, ProgressView(
+                c.get("pending", 0), c.get("running", 0), c.get("done", 0), 0, boards,
+                boards - unfinished_boards.get(head.id, 0),
+            )))
+        return out
+
+    def tournament(self, tournament_id: str) -> TournamentData:
+        """The tournament's standings and progress, from the cache while nothing changed."""
+        version = self.version(tournament_id)
+        with self._lock:
+            cached = self._cache.get(tournament_id)
+        if cached is not None and cached[0] == version:
+            return cached[1]
+        data = self._compute(tournament_id)
+        with self._lock:
+            self._cache[tournament_id] = (version, data)
+        return data
+
+    def _tables(self, session: Session, tournament_id: str) -> list[tuple[Any, ...]]:
+        """(id, board, number, status, outcome) of every table: no records, they are large."""
+        return list(session.exec(
+            select(ArenaTable.id, ArenaTable.board_number, ArenaTable.number,
+                   ArenaTable.status, ArenaTable.outcome)
+            .where(ArenaTable.tournament_id == tournament_id)
+            .order_by(col(ArenaTable.board_number), col(ArenaTable.number))
+        ).all())
+
+    def _compute(self, tournament_id: str) -> TournamentData:
+        with Session(self.engine) as session:
+            head = self._head(self._tournament_row(session, tournament_id))
+            tables = self._tables(session, tournament_id)
+            seats = session.exec(
+                select(TableSeat.table_id, TableSeat.seat, TableSeat.bot_id, TableSeat.score,
+                       TableSeat.infractions, TableSeat.scored)
+                .join(ArenaTable, col(ArenaTable.id) == col(TableSeat.table_id))
+                .where(ArenaTable.tournament_id == tournament_id,
+                       ArenaTable.status == TableStatus.DONE)
+            ).all()
+            faulty = sorted({t for t, _, _, _, n, _ in seats if n})
+            offences: list[tuple[Any, ...]] = []
+            for start in range(0, len(faulty), 500):  # only tables with an infraction
+                offences += session.exec(
+                    select(Decision.table_id, Decision.index, Decision.seat, Decision.action,
+                           Decision.seconds, Decision.infraction, Decision.reason)
+                    .where(col(Decision.table_id).in_(faulty[start:start + 500]),
+                           col(Decision.infraction).is_not(None))
+                ).all()
+        board_of = {t[0]: t[1] for t in tables}
+        per_board: dict[int, list[int]] = defaultdict(lambda: [0, 0])
+        counts = {"pending": 0, "running": 0, "done": 0}
+        for _, board, _, status, _ in tables:
+            per_board[board][1] += 1
+            counts[str(status)] += 1
+            if status == TableStatus.DONE:
+                per_board[board][0] += 1
+        shown = {b for b, (done, n) in per_board.items() if done == n}
+        visible = shown if head.sealed else set(per_board)
+        kinds: dict[tuple[str, int], list[str]] = defaultdict(list)
+        for table_id, _index, seat, _, _, kind, _ in sorted(offences, key=lambda o: (o[0], o[1])):
+            kinds[(table_id, seat)].append(str(kind))
+        entries = [
+            Entry(board_of[t], seat, t, bot, score or 0, n, tuple(kinds.get((t, seat), ())))
+            for t, seat, bot, score, n, scored in seats
+            if scored and board_of[t] in visible
+        ]
+        settings = head.settings
+        standings = compute_standings(entries, settings.penalties, settings.scoring)
+        seat_bot = {(t, seat): bot for t, seat, bot, _, _, _ in seats}
+        names = self.names(settings.bots)
+        infractions = [
+            {"table_id": t, "board": board_of[t], "index": index, "seat": seat,
+             "bot_id": seat_bot.get((t, seat), ""),
+             "action": action if board_of[t] in shown else None,  # a card of a board in play
+             "seconds": seconds,
+             "kind": str(kind), "reason": reason or ""}
+            for t, index, seat, action, seconds, kind, reason in offences
+            if board_of[t] in visible
+        ]
+        infractions.sort(key=lambda i: (-i["board"], i["table_id"], -i["index"]))
+        progress = ProgressView(counts["pending"], counts["running"], counts["done"],
+                                len(infractions), settings.boards, len(shown))
+        return TournamentData(
+            head=head, progress=progress, names=names, standings=standings,
+            shown_boards=shown,
+            board_tables={b: (v[0], v[1]) for b, v in per_board.items() if b in visible},
+            cumulative=cumulative_scores(standings),
+            infractions=infractions[:100], infraction_count=len(infractions),
+        )
+
+    # --------------------------------------------------------------------------- boards
+    def board(self, tournament_id: str, number: int) -> dict[str, Any]:
+        data = self.tournament(tournament_id)
+        if not 0 <= number < data.head.settings.boards:
+            raise NotFound(f"tournament {tournament_id} has no board {number}")
+        shown = number in data.shown_boards
+        if data.head.sealed and not shown:
+            return {"data": data, "number": number, "shown": False, "tables": [],
+                    "deal": None, "summaries": {}, "datum": {}}
+        with Session(self.engine) as session:
+            tables = list(session.exec(
+                select(ArenaTable).where(ArenaTable.tournament_id == tournament_id,
+                                         ArenaTable.board_number == number)
+                .order_by(col(ArenaTable.number))
+            ))
+            seats = list(session.exec(
+                select(TableSeat).where(col(TableSeat.table_id).in_([t.id for t in tables]))
+                .order_by(col(TableSeat.table_id), col(TableSeat.seat))
+            ))
+            for row in [*tables, *seats]:
+                session.expunge(row)
+        by_table: dict[str, list[TableSeat]] = defaultdict(list)
+        for s in seats:
+            by_table[s.table_id].append(s)
+        records = {}
+        if shown:
+            for t in tables:
+                if t.record_json is not None:
+                    records[t.id] = DealRecord.loads(t.record_json)
+        datum = {
+            (s.entry.table_id, s.entry.seat): (s.datum, s.matchpoints)
+            for s in data.standings.scored if s.entry.board == number
+        }
+        rows = [
+            TableRow(t.id, t.board_number, t.number, t.status, t.outcome, tuple(
+                SeatResult(s.seat, s.bot_id, s.scored, s.score, s.infractions)
+                for s in by_table[t.id]
+            ))
+            for t in tables
+        ]
+        deal = next(iter(records.values())).deal if records else None
+        summaries = {table_id: deal_summary(r) for table_id, r in records.items()}
+        return {"data": data, "number": number, "shown": shown, "tables": rows, "deal": deal,
+                "summaries": summaries, "datum": datum}
+
+    # --------------------------------------------------------------------------- tables
+    def table(self, table_id: str) -> dict[str, Any]:
+        """One table; its record and decisions only if its board is finished everywhere."""
+        with Session(self.engine) as session:
+            table = session.get(ArenaTable, table_id)
+            if table is None:
+                raise NotFound(f"no table {table_id!r}")
+            session.expunge(table)
+            seats = list(session.exec(
+                select(TableSeat).where(TableSeat.table_id == table_id)
+                .order_by(col(TableSeat.seat))
+            ))
+            for s in seats:
+                session.expunge(s)
+            unfinished = session.exec(
+                select(func.count()).select_from(ArenaTable)
+                .where(ArenaTable.tournament_id == table.tournament_id,
+                       ArenaTable.board_number == table.board_number,
+                       ArenaTable.status != TableStatus.DONE)
+            ).one()
+            head = self._head(self._tournament_row(session, table.tournament_id))
+        board_done = unfinished == 0
+        if head.sealed and not board_done:
+            # the same answer as an unknown id: not even whether this id exists
+            raise NotFound(f"no table {table_id!r}")
+        shown = board_done and table.record_json is not None
+        record = DealRecord.loads(table.record_json) if shown and table.record_json else None
+        decisions = self.store.decisions(table_id) if shown else []
+        names = self.names(s.bot_id for s in seats)
+        return {"head": head, "table": table, "seats": seats, "record": record,
+                "decisions": decisions, "names": names, "shown": shown,
+                "board_done": board_done}
+
+    def record_json(self, table_id: str) -> str:
+        info = self.table(table_id)
+        if info["record"] is None:
+            raise NotFound(f"the record of table {table_id} is not shown yet")
+        record: DealRecord = info["record"]
+        return record.dumps(indent=1)
+
+    # ----------------------------------------------------------------------------- bots
+    def bot(self, bot_id: str) -> dict[str, Any]:
+        with Session(self.engine) as session:
+            bot = session.get(Bot, bot_id)
+            if bot is None:
+                raise NotFound(f"no bot {bot_id!r}")
+            session.expunge(bot)
+            rows = list(session.exec(
+                select(Tournament).order_by(col(Tournament.created_at).desc())
+            ))
+            heads = [self._head(r) for r in rows]
+            mine = [h for h in heads if bot_id in h.settings.bots]
+            decisions = session.exec(
+                select(ArenaTable.tournament_id, ArenaTable.board_number, Decision.table_id,
+                       Decision.index, Decision.action, Decision.seconds, Decision.infraction,
+                       Decision.reason)
+                .join(TableSeat, (col(TableSeat.table_id) == col(Decision.table_id))
+                      & (col(TableSeat.seat) == col(Decision.seat)))
+                .join(ArenaTable, col(ArenaTable.id) == col(Decision.table_id))
+                .where(TableSeat.bot_id == bot_id)
+            ).all()
+        results = []
+        shown_of: dict[str, set[int]] = {}
+        sealed = {h.id for h in mine if h.sealed}
+        for head in mine:
+            data = self.tournament(head.id)
+            shown_of[head.id] = data.shown_boards
+            row = next((r for r in data.standings.rows if r.bot_id == bot_id), None)
+            results.append({"head": head, "row": row, "players": len(data.standings.rows),
+                            "progress": data.progress})
+        latency: dict[str, list[float]] = defaultdict(list)
+        history = []
+        for tid, board, table_id, index, action, seconds, kind, reason in decisions:
+            shown = board in shown_of.get(tid, ())
+            if tid in sealed and not shown:
+                continue  # a sealed tournament's board still being played
+            latency[tid].append(seconds)
+            latency[""].append(seconds)
+            if kind is not None:
+                history.append({"tournament_id": tid, "board": board, "table_id": table_id,
+                                "index": index, "action": action if shown else None,
+                                "seconds": seconds,
+                                "kind": str(kind), "reason": reason or ""})
+        history.sort(key=lambda h: (h["tournament_id"], h["board"], h["index"]), reverse=True)
+        return {"bot": bot, "results": results,
+                "latency": {k: latency_summary(v) for k, v in latency.items()},
+                "history": history[:200], "history_count": len(history)}
+
+
+@dataclass(frozen=True, slots=True)
+class Latency:
+    decisions: int
+    mean: float
+    median: float
+    p95: float
+    max: float
+
+
+def latency_summary(seconds: list[float]) -> Latency:
+    ordered = sorted(seconds)
+    n = len(ordered)
+    return Latency(n, math.fsum(ordered) / n, statistics.median(ordered),
+                   ordered[min(n - 1, math.ceil(0.95 * n) - 1)], ordered[-1])
+
+
+def cumulative_scores(standings: Standings) -> dict[str, list[tuple[int, float, float]]]:
+    """Each bot's cumulative datum over the boards it played, in board order, with the 95 %
+    half-width of that cumulative at each board (``t * s * sqrt(k)`` with the running standard
+    deviation of its per-board values; infinite before two boards)."""
+    per: dict[str, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
+    for s in standings.scored:
+        per[s.entry.bot_id][s.entry.board].append(s.datum)
+    out: dict[str, list[tuple[int, float, float]]] = {}
+    for bot, boards in per.items():
+        points = []
+        total = mean = m2 = 0.0
+        for k, board in enumerate(sorted(boards), start=1):
+            value = math.fsum(boards[board]) / len(boards[board])
+            total += value
+            delta = value - mean
+            mean += delta / k
+            m2 += delta * (value - mean)
+            half = math.inf if k < 2 else _t95(k - 1) * math.sqrt(m2 / (k - 1) * k)
+            points.append((board, total, half))
+        out[bot] = points
+    return out
+
+
+@functools.cache
+def _t95(df: int) -> float:
+    """Student's 97.5 % quantile, taken at 120 degrees of freedom past that (at most 1 %
+    wider than the exact value): each one computed costs about a millisecond."""
+    return t_quantile(0.975, min(df, 120))
+
+
+def to_json_safe(value: float) -> float | None:
+    return value if math.isfinite(value) else None
+
+
+def dumps(data: Any) -> str:
+    """JSON safe to put inside a ``<script>`` element: no ``<``, ``>`` or ``&`` left raw."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
