@@ -29,13 +29,13 @@ from tournaments.store import TournamentStore, new_worker_id
 
 
 class Blunderer(RandomBot):
-    """Fails on its first card of every deal: an infraction each deal (the arena records it
-    and plays its fallback)."""
+    """Fails on its first card of the deals it deals: an infraction every few deals (the
+    arena records it and plays its fallback)."""
 
     name = "blunderer"
 
     def decide(self, table: TableView, request: Any) -> Any:
-        if table.phase.value == "playing" and not table.tricks:
+        if table.phase.value == "playing" and not table.tricks and table.dealer == table.seat:
             raise ValueError("lost my cards")
         return super().decide(table, request)
 
@@ -103,9 +103,9 @@ def build(store: TournamentStore) -> ArenaData:
     randoms = [data.register(f"random-{i}", RandomBot(i)) for i in range(1, 7)]
     four = [heuristic, blunder, *randoms[:2]]
     data.finished = store.create(TournamentSettings(
-        name="Finished rotation", bots=tuple(four), boards=4, seed=11))
+        name="Finished rotation", bots=tuple(four), boards=12, seed=11))
     store.set_status(data.finished, TournamentStatus.RUNNING)
-    data.play(data.finished, 16)
+    data.play(data.finished, 48)
     store.set_status(data.finished, TournamentStatus.FINISHED)
 
     data.running = store.create(TournamentSettings(

@@ -17,6 +17,7 @@ def web_config(host: str, port: int) -> Config:
     config.bind = [f"[{host}]:{port}" if ":" in host else f"{host}:{port}"]
     config.accesslog = None
     config.errorlog = "-"
+    config.loglevel = "WARNING"  # the arena prints where the page is
     config.graceful_timeout = 1.0  # live pages hold a stream open: do not wait on them
     config.keep_alive_timeout = 30
     return config

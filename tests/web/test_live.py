@@ -1,0 +1,90 @@
+"""Live updates over HTTP: a table finished while a tournament's page listens to its event
+stream changes the standings it is sent, without a card of a board still in play; and the
+page served by the arena's own commands (`web`, `serve --web-port`)."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+from tests.web.conftest import Site
+from tests.web.test_pages import card_groups, hidden_hands
+
+
+def read_event(stream: object) -> tuple[str, str]:
+    name, lines = "", []
+    while True:
+        line = stream.readline().decode()  # type: ignore[attr-defined]
+        if line.startswith("event: "):
+            name = line[7:].strip()
+        elif line.startswith("data: "):
+            lines.append(line[6:].rstrip("\n"))
+        elif line == "\n" and name:
+            return name, "\n".join(lines)
+        elif line == "":
+            raise EOFError("the event stream ended")
+
+
+def test_a_table_finished_while_the_page_listens_updates_its_standings(site: Site) -> None:
+    data = site.data
+    url = f"{site.url}/tournaments/{data.running}/events"
+    with urllib.request.urlopen(url, timeout=30) as stream:
+        name, before = read_event(stream)
+        assert name == "standings"
+        assert "6 of 12 tables played" in before and "1 playing now" in before
+        data.finish_running_table()
+        name, after = read_event(stream)
+        assert name == "standings"
+    assert "7 of 12 tables played" in after and "playing now" not in after
+    totals = re.compile(r'data-bot="([^"]+)">.*?<td class="num">([^<]+)</td>\s*<td class="num">'
+                        r'[\d.]+ %', re.S)
+    assert totals.findall(before) != totals.findall(after)
+    shown = set(card_groups(after))
+    assert not shown & set(hidden_hands(site, data.running))
+
+
+def test_the_stream_of_a_finished_tournament_ends(site: Site) -> None:
+    with urllib.request.urlopen(f"{site.url}/tournaments/{site.data.finished}/events",
+                                timeout=30) as stream:
+        assert read_event(stream)[0] == "standings"
+        assert read_event(stream) == ("finished", "finished")
+
+
+def _serve(args: list[str], db: str) -> tuple[subprocess.Popen[str], str]:
+    env = {**os.environ, "TAROT_ARENA_DB": db, "COLUMNS": "200"}
+    process = subprocess.Popen([sys.executable, "-m", "tournaments.cli", *args], env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    deadline = time.monotonic() + 60
+    assert process.stdout is not None
+    while time.monotonic() < deadline:
+        line = process.stdout.readline()
+        match = re.search(r"web page on (http://\S+)", line)
+        if match:
+            return process, match[1]
+        if not line and process.poll() is not None:
+            break
+    process.kill()
+    raise AssertionError(f"{args}: no web page announced")
+
+
+def _page_of(process: subprocess.Popen[str], url: str) -> str:
+    try:
+        with urllib.request.urlopen(url + "/", timeout=30) as response:
+            return response.read().decode()
+    finally:
+        process.send_signal(signal.SIGINT)
+        process.wait(timeout=30)
+
+
+def test_the_web_command_and_serve_web_port_serve_the_page(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path}/cli.db"
+    process, url = _serve(["web", "--port", "0"], db)
+    assert "No tournament yet" in _page_of(process, url)
+    process, url = _serve(["serve", "--port", "0", "--web-port", "0"], db)
+    assert "Tournaments" in _page_of(process, url)
