@@ -89,6 +89,8 @@ def p_value(p: float | None) -> str:
 def seconds(value: float | None) -> str:
     if value is None:
         return "–"
+    if value < 0.001:
+        return f"{value * 1e6:.0f} µs"
     if value < 1:
         return f"{value * 1000:.1f} ms"
     return f"{value:.2f} s"

@@ -13,6 +13,9 @@ from dataclasses import dataclass
 MAX_POINTS = 300
 """Points drawn per line at most: a 10,000-board line is thinned to keep the page light."""
 
+BAND_FROM = 5
+"""The band is drawn from this many boards on (from two for a bot with fewer boards)."""
+
 COLOURS = ("#1f6fb4", "#d4661a", "#2b8a3e", "#b8262d", "#7048a8", "#8c564b", "#c2408f",
            "#5f6b73", "#a08b00", "#138d90")
 DASHES = ("", "6 3", "2 3", "8 3 2 3", "1 2", "10 4")
@@ -80,12 +83,12 @@ def cumulative_plot(
         return None
     width, height, left, right, top, bottom = 760, 340, 64, 16, 14, 40
     thinned = {b: _thin(cumulative[b]) for b in bots}
-    # The band's first points are wide (few boards, Student's t with few degrees of freedom):
-    # the scale follows the lines and the bands from the fifth board on; the rest is clipped.
+    # The interval after two or three boards is wide (Student's t with one or two degrees of
+    # freedom) and says little: the band starts at the fifth board, the scale follows it.
     low, high = 0.0, 0.0
     for points in thinned.values():
         for k, (_, total, half) in enumerate(points, start=1):
-            h = half if math.isfinite(half) and (k >= 5 or k == len(points)) else 0.0
+            h = half if math.isfinite(half) and (k >= BAND_FROM or k == len(points)) else 0.0
             low, high = min(low, total - h), max(high, total + h)
     if high == low:
         high, low = high + 1, low - 1
@@ -104,7 +107,8 @@ def cumulative_plot(
     for i, bot in enumerate(bots):
         points = thinned[bot]
         path = "M" + " L".join(f"{x(b)},{y(v)}" for b, v, _ in points)
-        banded = [(b, v, h) for b, v, h in points if math.isfinite(h)]
+        banded = [(b, v, h) for k, (b, v, h) in enumerate(points, start=1)
+                  if math.isfinite(h) and (k >= BAND_FROM or len(points) < BAND_FROM)]
         band = ""
         if len(banded) >= 2:
             upper = [f"{x(b)},{y(v + h)}" for b, v, h in banded]

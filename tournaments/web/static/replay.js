@@ -28,6 +28,7 @@
 
   function seconds(s) {
     if (s === null || s === undefined) return "";
+    if (s < 0.001) return (s * 1e6).toFixed(0) + " µs";
     return s < 1 ? (s * 1000).toFixed(1) + " ms" : s.toFixed(2) + " s";
   }
 
