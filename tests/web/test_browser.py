@@ -69,8 +69,12 @@ def test_every_page_loads_without_an_error(site: Site, browser: object) -> None:
 
 
 def test_a_standing_changes_live_while_the_page_is_open(site: Site, browser: object) -> None:
+    from selenium.webdriver.common.by import By
+
     browser.get(f"{site.url}/tournaments/{site.data.running}")  # type: ignore[attr-defined]
     assert "6 of 12 tables played" in _text(browser, "#progress-text")
+    assert "since=" in browser.find_element(  # type: ignore[attr-defined]
+        By.ID, "live").get_attribute("data-events")
     before = _text(browser, "#standings tbody")
     browser.execute_script("window.notReloaded = true")  # type: ignore[attr-defined]
     site.data.finish_running_table()

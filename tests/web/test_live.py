@@ -88,3 +88,12 @@ def test_the_web_command_and_serve_web_port_serve_the_page(tmp_path: Path) -> No
     assert "No tournament yet" in _page_of(process, url)
     process, url = _serve(["serve", "--port", "0", "--web-port", "0"], db)
     assert "Tournaments" in _page_of(process, url)
+
+
+def test_a_stream_from_the_page_state_sends_only_changes(site: Site) -> None:
+    status, page, _ = site.get(f"/tournaments/{site.data.finished}")
+    assert status == 200
+    events = re.search(r'data-events="([^"]+)"', page)[1].replace("&amp;", "&")  # type: ignore[index]
+    assert "since=" in events
+    with urllib.request.urlopen(site.url + events, timeout=30) as stream:
+        assert read_event(stream) == ("finished", "finished")  # nothing changed: no standings

@@ -157,7 +157,7 @@ def test_a_bot_page_has_results_latency_and_infractions(site: Site) -> None:
     assert status == 200
     for name in ("Finished rotation", "Running rotation", "Sealed competition"):
         assert name in body
-    assert re.search(r"\d+ decisions: mean [\d.]+ (ms|s), median", body)
+    assert re.search(r"\d+ decisions: mean [\d.]+ (µs|ms|s), median", body)
     assert "Infraction history" in body and "malformed-action" in body
 
 

@@ -162,6 +162,7 @@ class WebPage:
         The stream ends once the tournament is finished (the page then stops listening)."""
         tid = request.path_params["tid"]
         page = _int_query(request, "page", 1)
+        since = request.query_params.get("since")  # the state the page was rendered from
         await self._read(self.data.head, tid)  # an unknown id is a 404, not an empty stream
 
         def build() -> tuple[str, bool]:
@@ -172,7 +173,7 @@ class WebPage:
 
         async def stream() -> AsyncIterator[str]:
             yield "retry: 2000\n\n"
-            last: Any = None
+            last: Any = since
             quiet = 0.0
             while True:
                 try:
@@ -182,9 +183,13 @@ class WebPage:
                         last = version
                         quiet = 0.0
                         yield _event("standings", html)
-                        if finished:
-                            yield _event("finished", "finished")
-                            return
+                    elif since is not None and await self._finished(tid):
+                        finished = True
+                    else:
+                        finished = False
+                    if finished:
+                        yield _event("finished", "finished")
+                        return
                 except OperationalError as exc:  # the database is busy: try again soon
                     log.info("live page of %s: %s", tid, exc)
                 await trio.sleep(self.poll)
@@ -196,6 +201,10 @@ class WebPage:
         return StreamingResponse(stream(), media_type="text/event-stream",
                                  headers={"cache-control": "no-cache",
                                           "x-accel-buffering": "no"})
+
+    async def _finished(self, tid: str) -> bool:
+        head = await self._read(self.data.head, tid)
+        return bool(head.status.value == "finished")
 
     async def board(self, request: Request) -> Response:
         tid, number = request.path_params["tid"], request.path_params["number"]

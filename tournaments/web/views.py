@@ -16,6 +16,7 @@ computed again only when its progress changes (one cheap ``GROUP BY`` per look).
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import math
 import statistics
@@ -116,6 +117,8 @@ class TournamentData:
     """board -> (tables done, tables) over the boards the page may mention."""
     cumulative: dict[str, list[tuple[int, float, float]]]
     """bot -> (board, cumulative datum, 95 % half-width of the cumulative) in board order."""
+    version: str = ""
+    """A tag of the state this was computed from (see :meth:`WebData.version`)."""
     infractions: list[dict[str, Any]] = field(default_factory=list)
     """The most recent infractions (newest first), of boards the page may show."""
     infraction_count: int = 0
@@ -132,7 +135,7 @@ class WebData:
         self.engine = engine
         self.store = TournamentStore(engine)
         self._lock = threading.Lock()
-        self._cache: dict[str, tuple[tuple[Any, ...], TournamentData]] = {}
+        self._cache: dict[str, tuple[str, TournamentData]] = {}
         self._names: dict[str, str] = {}
 
     # ------------------------------------------------------------------------- lookups
@@ -167,8 +170,8 @@ class WebData:
         with self._lock:
             return {b: self._names.get(b, b) for b in wanted}
 
-    def version(self, tournament_id: str) -> tuple[Any, ...]:
-        """Changes whenever what a tournament's page shows may change."""
+    def version(self, tournament_id: str) -> str:
+        """A tag that changes whenever what a tournament's page shows may change."""
         with Session(self.engine) as session:
             row = self._tournament_row(session, tournament_id)
             counts = session.exec(
@@ -176,7 +179,8 @@ class WebData:
                 .where(ArenaTable.tournament_id == tournament_id)
                 .group_by(ArenaTable.status)
             ).all()
-        return (row.status.value, tuple(sorted((str(s), n) for s, n in counts)))
+        state = (row.status.value, tuple(sorted((str(s), n) for s, n in counts)))
+        return hashlib.sha256(repr(state).encode()).hexdigest()[:16]
 
     # ---------------------------------------------------------------------- tournaments
     def tournaments(self) -> list[tuple[TournamentHead, ProgressView]]:
@@ -216,6 +220,7 @@ class WebData:
         if cached is not None and cached[0] == version:
             return cached[1]
         data = self._compute(tournament_id)
+        data.version = version
         with self._lock:
             self._cache[tournament_id] = (version, data)
         return data
