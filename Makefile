@@ -69,3 +69,15 @@ bench-duplicate: $(STAMP)
 .PHONY: bench-regression
 bench-regression: $(STAMP)
 	$(PY) -m bench.regression $(ARGS)
+
+# The web page's standings of a 10,000-table tournament: server time per page load, cold (the
+# standings computed) and warm (cached), against the CLI's standings in the same run.
+.PHONY: bench-web
+bench-web: $(STAMP)
+	$(PY) -m bench.web $(ARGS)
+
+# The README's screenshots of the web page, taken by its browser tests (needs chromium and
+# chromium-driver: scripts/chromium.sh installs them).
+.PHONY: screenshots
+screenshots: $(STAMP)
+	TAROT_ARENA_SCREENSHOTS=docs/screenshots $(PY) -m pytest -q tests/web/test_browser.py

@@ -117,6 +117,17 @@ class WebPage:
         self.poll = poll
         self.env = _environment()
 
+    async def keep_fresh(self) -> None:
+        """Recompute, in the background, the standings of the running tournaments someone
+        looked at, as soon as a table finishes: a page load then finds them ready (a large
+        tournament's standings take a second to compute; a cached page, milliseconds)."""
+        while True:
+            try:
+                await trio.to_thread.run_sync(self.data.refresh)
+            except OperationalError as exc:  # the database is busy: next time
+                log.info("refreshing the page's standings: %s", exc)
+            await trio.sleep(self.poll)
+
     async def _render(self, template: str, status: int = 200, **context: Any) -> HTMLResponse:
         html = await trio.to_thread.run_sync(
             lambda: self.env.get_template(template).render(**context)

@@ -32,8 +32,11 @@ async def serve_web(
     task_status: trio.TaskStatus[list[str]] = trio.TASK_STATUS_IGNORED,
 ) -> None:
     """Serve the page until cancelled; ``nursery.start`` gets the URLs it listens on."""
-    await serve(create_app(engine, poll), web_config(host, port),  # type: ignore[arg-type]
-                task_status=task_status)
+    app = create_app(engine, poll)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(app.state.page.keep_fresh)
+        await serve(app, web_config(host, port), task_status=task_status)  # type: ignore[arg-type]
+        nursery.cancel_scope.cancel()
 
 
 def run_web(engine: Engine, host: str, port: int, announce: object = print) -> None:

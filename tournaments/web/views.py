@@ -225,6 +225,28 @@ class WebData:
             self._cache[tournament_id] = (version, data)
         return data
 
+    def refresh(self) -> int:
+        """Recompute the cached tournaments that changed since (those not finished): a visitor
+        then finds them ready. How many were recomputed."""
+        with self._lock:
+            cached = [(tid, data.version) for tid, (_, data) in self._cache.items()
+                      if data.head.status is not TournamentStatus.FINISHED]
+        changed = 0
+        for tid, version in cached:
+            try:
+                if self.version(tid) != version:
+                    self.tournament(tid)
+                    changed += 1
+            except NotFound:  # deleted meanwhile
+                with self._lock:
+                    self._cache.pop(tid, None)
+        return changed
+
+    def forget(self) -> None:
+        """Drop every cached tournament (the benchmark's cold loads)."""
+        with self._lock:
+            self._cache.clear()
+
     def _tables(self, session: Session, tournament_id: str) -> list[tuple[Any, ...]]:
         """(id, board, number, status, outcome) of every table: no records, they are large."""
         return list(session.exec(

@@ -1,0 +1,46 @@
+"""The page's data layer: the cache of a tournament's standings and its background refresh,
+and the cumulative score's interval."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+from arena.storage.db import make_engine
+from tests.web.arena_data import build
+from tournaments.duplicate import Entry, compute_standings
+from tournaments.stats import mean_interval
+from tournaments.store import TournamentStore
+from tournaments.web.views import WebData, cumulative_scores
+
+
+def test_standings_are_cached_until_a_table_finishes_then_refreshed(tmp_path: Path) -> None:
+    engine = make_engine(f"sqlite:///{tmp_path}/arena.db")
+    data = build(TournamentStore(engine))
+    web = WebData(engine)
+    first = web.tournament(data.running)
+    assert web.tournament(data.running) is first  # nothing changed: the cached one
+    assert web.refresh() == 0
+    data.finish_running_table()
+    assert web.refresh() == 1  # recomputed in the background, before anyone asks
+    again = web.tournament(data.running)
+    assert again is not first and again.progress.done == first.progress.done + 1
+    assert web.tournament(data.running) is again
+    engine.dispose()
+
+
+def test_the_cumulative_interval_is_the_mean_interval_times_the_boards() -> None:
+    scores = [120, -40, 300, 10, -220, 75]
+    entries = []
+    for board, score in enumerate(scores):
+        entries += [Entry(board, 0, f"t{board}a", "a", score), Entry(board, 0, f"t{board}b",
+                                                                      "b", -score)]
+    standings = compute_standings(entries)
+    points = cumulative_scores(standings)["a"]
+    assert [b for b, _, _ in points] == list(range(len(scores)))
+    assert math.isinf(points[0][2])
+    for k in range(2, len(scores) + 1):
+        datums = scores[:k]  # a's datum: its score minus the mean of a and b
+        interval = mean_interval([float(d) for d in datums])
+        assert math.isclose(points[k - 1][1], sum(datums))
+        assert math.isclose(points[k - 1][2], k * interval.half_width, rel_tol=1e-9)
