@@ -14,9 +14,13 @@ import re
 import urllib.request
 from collections import deque
 
+import pytest
+from sqlalchemy.exc import OperationalError
+
 from arena.rules import DealRecord, card_long_name, format_cards
 from arena.storage.models import TableStatus
 from tests.web.conftest import Site
+from tournaments.web.views import WebData
 
 CARD_GROUP = re.compile(r'<span class="cards">(.*?)</span>(?=\s*</|<span class="cards">|$)',
                         re.S)
@@ -244,3 +248,22 @@ def test_a_sealed_competition_shows_nothing_of_a_board_in_play(site: Site) -> No
     boards = re.findall(r'<td class="num">(\d+)</td>\s*<td>(?:<span class="badge|<span '
                         r'class="muted">none)', body)
     assert boards and set(boards) <= {"0", "1"}
+
+
+def test_a_busy_database_or_a_bug_gets_a_page_not_a_traceback(
+    site: Site, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def busy(self: WebData) -> None:
+        raise OperationalError("SELECT", {}, Exception("database is locked"))
+
+    monkeypatch.setattr(WebData, "tournaments", busy)
+    status, body, _ = site.get("/")
+    assert status == 503 and "The database is busy" in body and "locked" not in body
+
+    def broken(self: WebData) -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(WebData, "tournaments", broken)
+    status, body, _ = site.get("/")
+    assert status == 500 and "Something went wrong" in body
+    assert "a bug" not in body and "Traceback" not in body
