@@ -6,12 +6,18 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+import pytest
+
+from arena.rules import DealRecord, replay
 from arena.storage.db import make_engine
 from tests.web.arena_data import build
 from tournaments.duplicate import Entry, compute_standings
 from tournaments.stats import mean_interval
 from tournaments.store import TournamentStore
+from tournaments.web.replay import replay_steps
 from tournaments.web.views import WebData, cumulative_scores
+
+GOLDEN = Path(__file__).parent.parent / "rules" / "golden"
 
 
 def test_standings_are_cached_until_a_table_finishes_then_refreshed(tmp_path: Path) -> None:
@@ -44,3 +50,22 @@ def test_the_cumulative_interval_is_the_mean_interval_times_the_boards() -> None
         interval = mean_interval([float(d) for d in datums])
         assert math.isclose(points[k - 1][1], sum(datums))
         assert math.isclose(points[k - 1][2], k * interval.half_width, rel_tol=1e-9)
+
+
+@pytest.mark.parametrize("path", sorted(GOLDEN.glob("*.json")), ids=lambda p: p.stem)
+def test_the_replay_of_every_golden_deal(path: Path) -> None:
+    """Every kind of deal the rules know (chelem, poignées with hidden trumps, five players,
+    all passed...) steps through the viewer: one step per action, each described in words,
+    the hands emptied by the end, the poignées shown with their cards."""
+    record = DealRecord.loads(path.read_text())
+    viewer = replay_steps(record, [])
+    steps = viewer["steps"]
+    assert len(steps) == len(record.actions) + 1
+    for step, (seat, action) in zip(steps[1:], record.actions, strict=True):
+        assert step["seat"] == seat
+        assert step["text"] and step["text"] != str(action), step["text"]
+    state = replay(record)
+    if state.tricks:
+        assert all(hand == [] for hand in steps[-1]["hands"])
+        assert sum(steps[-1]["won"]) == len(state.tricks)
+    assert [p["cards"] for p in viewer["poignees"]] == [list(p.cards) for p in state.poignees]

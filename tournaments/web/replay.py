@@ -19,6 +19,7 @@ from arena.rules import (
     DeclarePoignee,
     Discard,
     GameState,
+    HideTrump,
     Pass,
     Play,
     apply,
@@ -61,7 +62,7 @@ def _kind(action: object) -> str:
         return "discard"
     if isinstance(action, ChelemChoice):
         return "chelem"
-    if isinstance(action, DeclarePoignee):
+    if isinstance(action, DeclarePoignee | HideTrump):
         return "poignee"
     return "play"
 
@@ -80,7 +81,10 @@ def describe(action: object) -> str:
         return "announces a chelem" if action.announce else "announces no chelem"
     if isinstance(action, DeclarePoignee):
         return f"shows a {action.level.label} poignée"
-    assert isinstance(action, Play)
+    if isinstance(action, HideTrump):
+        return f"keeps trump {card_symbol(action.card)} out of the poignée"
+    if not isinstance(action, Play):
+        return str(action)  # an action this page does not know yet: its notation
     face = FACES[action.card]
     return f"plays {face.text if face.css != 'trump' else 'trump ' + face.text}"
 
