@@ -79,8 +79,8 @@ def cumulative_plot(
 ) -> Plot | None:
     """The plot of ``cumulative`` (see :func:`views.cumulative_scores`), bots in ``order``."""
     bots = [b for b in order if cumulative.get(b)]
-    if not bots:
-        return None
+    if not any(len(cumulative[b]) >= 2 for b in bots):
+        return None  # a line needs two boards
     width, height, left, right, top, bottom = 760, 340, 64, 16, 14, 40
     thinned = {b: _thin(cumulative[b]) for b in bots}
     # The interval after two or three boards is wide (Student's t with one or two degrees of

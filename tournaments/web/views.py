@@ -427,6 +427,7 @@ class WebData:
         results = []
         shown_of: dict[str, set[int]] = {}
         sealed = {h.id for h in mine if h.sealed}
+        names_of = {h.id: h.name for h in mine}
         for head in mine:
             data = self.tournament(head.id)
             shown_of[head.id] = data.shown_boards
@@ -442,7 +443,8 @@ class WebData:
             latency[tid].append(seconds)
             latency[""].append(seconds)
             if kind is not None:
-                history.append({"tournament_id": tid, "board": board, "table_id": table_id,
+                history.append({"tournament_id": tid, "tournament": names_of.get(tid, tid),
+                                "board": board, "table_id": table_id,
                                 "index": index, "action": action if shown else None,
                                 "seconds": seconds,
                                 "kind": str(kind), "reason": reason or ""})
