@@ -69,3 +69,25 @@ def test_the_replay_of_every_golden_deal(path: Path) -> None:
         assert all(hand == [] for hand in steps[-1]["hands"])
         assert sum(steps[-1]["won"]) == len(state.tricks)
     assert [p["cards"] for p in viewer["poignees"]] == [list(p.cards) for p in state.poignees]
+
+
+def test_live_pages_share_one_look_at_the_database(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    engine = make_engine(f"sqlite:///{tmp_path}/arena.db")
+    data = build(TournamentStore(engine))
+    web = WebData(engine)
+    looks = []
+    real = WebData.version
+
+    def counted(self: WebData, tournament_id: str) -> str:
+        looks.append(tournament_id)
+        return real(self, tournament_id)
+
+    monkeypatch.setattr(WebData, "version", counted)
+    first = web.recent_version(data.running, max_age=60)
+    assert all(web.recent_version(data.running, max_age=60) == first for _ in range(50))
+    assert looks == [data.running]
+    data.finish_running_table()
+    assert web.recent_version(data.running, max_age=0) != first
+    assert len(looks) == 2
+    engine.dispose()

@@ -188,7 +188,8 @@ class WebPage:
             quiet = 0.0
             while True:
                 try:
-                    version = await self._read(self.data.version, tid)
+                    version = await self._read(self.data.recent_version, tid,
+                                               self.poll * 0.9)
                     if version != last:
                         html, finished = await trio.to_thread.run_sync(build)
                         last = version

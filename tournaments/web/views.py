@@ -21,6 +21,7 @@ import json
 import math
 import statistics
 import threading
+import time
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -137,6 +138,7 @@ class WebData:
         self._lock = threading.Lock()
         self._cache: dict[str, tuple[str, TournamentData]] = {}
         self._names: dict[str, str] = {}
+        self._versions: dict[str, tuple[float, str]] = {}
 
     # ------------------------------------------------------------------------- lookups
     def _tournament_row(self, session: Session, tournament_id: str) -> Tournament:
@@ -181,6 +183,19 @@ class WebData:
             ).all()
         state = (row.status.value, tuple(sorted((str(s), n) for s, n in counts)))
         return hashlib.sha256(repr(state).encode()).hexdigest()[:16]
+
+    def recent_version(self, tournament_id: str, max_age: float) -> str:
+        """:meth:`version`, looked up at most once per ``max_age`` seconds per tournament: a
+        hundred open live pages cost the database one query a second, not a hundred."""
+        now = time.monotonic()
+        with self._lock:
+            known = self._versions.get(tournament_id)
+        if known is not None and now - known[0] < max_age:
+            return known[1]
+        version = self.version(tournament_id)
+        with self._lock:
+            self._versions[tournament_id] = (now, version)
+        return version
 
     # ---------------------------------------------------------------------- tournaments
     def tournaments(self) -> list[tuple[TournamentHead, ProgressView]]:
