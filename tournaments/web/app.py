@@ -27,8 +27,6 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from arena.rules import card_symbol
-
 from .plot import cumulative_plot
 from .replay import FACES, replay_steps
 from .views import BOARDS_PER_PAGE, NotFound, TournamentData, WebData, dumps
@@ -74,12 +72,6 @@ def signed(value: float | None, digits: int = 1) -> str:
     return "0" if text.strip("+-0.,") == "" else text.replace("-", "−")
 
 
-def interval(low: float, high: float) -> str:
-    if not (math.isfinite(low) and math.isfinite(high)):
-        return "needs 2 boards"
-    return f"{signed(low)} to {signed(high)}"
-
-
 def p_value(p: float | None) -> str:
     if p is None:
         return "–"
@@ -102,8 +94,7 @@ def _environment() -> jinja2.Environment:
         autoescape=jinja2.select_autoescape(["html", "svg"]),
         trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined,
     )
-    env.filters.update(signed=signed, interval=interval, p_value=p_value, seconds=seconds,
-                       symbol=card_symbol)
+    env.filters.update(signed=signed, p_value=p_value, seconds=seconds)
     env.globals.update(faces=FACES, boards_per_page=BOARDS_PER_PAGE)
     return env
 
@@ -174,7 +165,7 @@ class WebPage:
         tid = request.path_params["tid"]
         page = _int_query(request, "page", 1)
         since = request.query_params.get("since")  # the state the page was rendered from
-        await self._read(self.data.head, tid)  # an unknown id is a 404, not an empty stream
+        head = await self._read(self.data.head, tid)  # an unknown id: a 404, not a stream
 
         def build() -> tuple[str, bool]:
             data = self.data.tournament(tid)
@@ -195,10 +186,8 @@ class WebPage:
                         last = version
                         quiet = 0.0
                         yield _event("standings", html)
-                    elif since is not None and await self._finished(tid):
-                        finished = True
-                    else:
-                        finished = False
+                    else:  # nothing new since the page was rendered: finished, if it was
+                        finished = head.status.value == "finished" and last == since
                     if finished:
                         yield _event("finished", "finished")
                         return
@@ -213,10 +202,6 @@ class WebPage:
         return StreamingResponse(stream(), media_type="text/event-stream",
                                  headers={"cache-control": "no-cache",
                                           "x-accel-buffering": "no"})
-
-    async def _finished(self, tid: str) -> bool:
-        head = await self._read(self.data.head, tid)
-        return bool(head.status.value == "finished")
 
     async def board(self, request: Request) -> Response:
         tid, number = request.path_params["tid"], request.path_params["number"]
