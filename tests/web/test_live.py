@@ -15,6 +15,8 @@ from pathlib import Path
 
 from tests.web.conftest import Site
 from tests.web.test_pages import card_groups, hidden_hands
+from tournaments.manage import cancel_tournament, delete_tournament
+from tournaments.settings import TournamentSettings
 
 
 def read_event(stream: object) -> tuple[str, str]:
@@ -97,3 +99,22 @@ def test_a_stream_from_the_page_state_sends_only_changes(site: Site) -> None:
     assert "since=" in events
     with urllib.request.urlopen(site.url + events, timeout=30) as stream:
         assert read_event(stream) == ("finished", "finished")  # nothing changed: no standings
+
+
+def test_a_cancelled_then_deleted_tournament_ends_its_stream_and_its_pages(site: Site) -> None:
+    data = site.data
+    bots = data.store.settings(data.finished).bots
+    tid = data.store.create(TournamentSettings(name="Soon cancelled", bots=bots, boards=2))
+    data.play(tid, 1)
+    with urllib.request.urlopen(f"{site.url}/tournaments/{tid}/events", timeout=30) as stream:
+        assert read_event(stream)[0] == "standings"
+        cancel_tournament(data.store, tid)
+        name, after = read_event(stream)
+        assert name == "standings" and "cancelled" in after
+        assert read_event(stream) == ("finished", "cancelled")
+    assert site.get(f"/tournaments/{tid}")[0] == 200
+    delete_tournament(data.store, tid)
+    for path in (f"/tournaments/{tid}", f"/tournaments/{tid}/events",
+                 f"/tournaments/{tid}/boards/0", f"/tables/{tid}-b0000-t0"):
+        assert site.get(path)[0] == 404, path
+    assert "Soon cancelled" not in site.get("/")[1]

@@ -91,3 +91,15 @@ def test_live_pages_share_one_look_at_the_database(tmp_path: Path,
     assert web.recent_version(data.running, max_age=0) != first
     assert len(looks) == 2
     engine.dispose()
+
+
+def test_the_page_seals_what_the_store_seals(tmp_path: Path) -> None:
+    engine = make_engine(f"sqlite:///{tmp_path}/arena.db")
+    data = build(TournamentStore(engine))
+    web = WebData(engine)
+    for tid in (data.finished, data.running, data.sealed):
+        head = web.head(tid)
+        assert head.sealed == data.store.sealed(tid)
+        assert head.seed == data.store.public_seed(tid)
+    assert web.head(data.sealed).sealed and web.head(data.sealed).seed is None
+    engine.dispose()

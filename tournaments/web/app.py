@@ -29,7 +29,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .plot import cumulative_plot
 from .replay import FACES, replay_steps
-from .views import BOARDS_PER_PAGE, NotFound, TournamentData, WebData, dumps
+from .views import BOARDS_PER_PAGE, DONE_STATUSES, NotFound, TournamentData, WebData, dumps
 
 log = logging.getLogger(__name__)
 HERE = Path(__file__).parent
@@ -161,17 +161,20 @@ class WebPage:
     async def events(self, request: Request) -> Response:
         """Server-sent events: the live part of a tournament's page, again after each change.
 
-        The stream ends once the tournament is finished (the page then stops listening)."""
+        The stream ends once the tournament is finished or cancelled (its last event says
+        which; the page then stops listening)."""
         tid = request.path_params["tid"]
         page = _int_query(request, "page", 1)
         since = request.query_params.get("since")  # the state the page was rendered from
         head = await self._read(self.data.head, tid)  # an unknown id: a 404, not a stream
 
-        def build() -> tuple[str, bool]:
+        def build() -> tuple[str, str | None]:
+            """The live part of the page, and the tournament's status if it is over."""
             data = self.data.tournament(tid)
             html = self.env.get_template("tournament_live.html").render(
                 **self._tournament_context(data, page))
-            return html, data.head.status.value == "finished"
+            status = data.head.status
+            return html, status.value if status in DONE_STATUSES else None
 
         async def stream() -> AsyncIterator[str]:
             yield "retry: 2000\n\n"
@@ -181,18 +184,21 @@ class WebPage:
                 try:
                     version = await self._read(self.data.recent_version, tid,
                                                self.poll * 0.9)
+                    over: str | None = None
                     if version != last:
-                        html, finished = await trio.to_thread.run_sync(build)
+                        html, over = await trio.to_thread.run_sync(build)
                         last = version
                         quiet = 0.0
                         yield _event("standings", html)
-                    else:  # nothing new since the page was rendered: finished, if it was
-                        finished = head.status.value == "finished" and last == since
-                    if finished:
-                        yield _event("finished", "finished")
+                    elif last == since and head.status in DONE_STATUSES:
+                        over = head.status.value  # and it was when the page was rendered
+                    if over is not None:
+                        yield _event("finished", over)
                         return
                 except OperationalError as exc:  # the database is busy: try again soon
                     log.info("live page of %s: %s", tid, exc)
+                except NotFound:  # deleted meanwhile
+                    return
                 await trio.sleep(self.poll)
                 quiet += self.poll
                 if quiet >= KEEP_ALIVE_SECONDS:

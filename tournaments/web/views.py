@@ -49,6 +49,10 @@ from ..store import TournamentStore
 from .replay import deal_summary
 
 BOARDS_PER_PAGE = 100
+DONE_STATUSES = frozenset(
+    s for s in TournamentStatus if s.value in ("finished", "cancelled")
+)
+"""Tournaments that no longer change."""
 
 
 class NotFound(LookupError):
@@ -152,6 +156,7 @@ class WebData:
             return self._head(self._tournament_row(session, tournament_id))
 
     def _head(self, row: Tournament) -> TournamentHead:
+        """The tournament's facts; ``sealed`` as :meth:`TournamentStore.sealed` says."""
         settings = TournamentSettings.from_json(row.settings_json)
         sealed = settings.seating.safe and row.status is not TournamentStatus.FINISHED
         return TournamentHead(row.id, row.name, row.status, settings, sealed,
@@ -245,7 +250,7 @@ class WebData:
         then finds them ready. How many were recomputed."""
         with self._lock:
             cached = [(tid, data.version) for tid, (_, data) in self._cache.items()
-                      if data.head.status is not TournamentStatus.FINISHED]
+                      if data.head.status not in DONE_STATUSES]
         changed = 0
         for tid, version in cached:
             try:

@@ -4,7 +4,8 @@
 "use strict";
 (function () {
   const live = document.getElementById("live");
-  if (!live || live.dataset.status === "finished" || !window.EventSource) return;
+  const over = ["finished", "cancelled"];
+  if (!live || over.includes(live.dataset.status) || !window.EventSource) return;
   const note = document.getElementById("live-note");
   const source = new EventSource(live.dataset.events);
   source.addEventListener("standings", function (event) {
@@ -13,9 +14,9 @@
     const progress = document.getElementById("progress-text");
     if (note && progress) note.textContent = "Updated: " + progress.textContent;
   });
-  source.addEventListener("finished", function () {
-    live.dataset.status = "finished";
-    if (note) note.textContent = "The tournament is finished.";
+  source.addEventListener("finished", function (event) {
+    live.dataset.status = event.data;
+    if (note) note.textContent = "The tournament is " + event.data + ".";
     source.close();
   });
 })();
