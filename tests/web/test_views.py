@@ -23,7 +23,7 @@ GOLDEN = Path(__file__).parent.parent / "rules" / "golden"
 def test_standings_are_cached_until_a_table_finishes_then_refreshed(tmp_path: Path) -> None:
     engine = make_engine(f"sqlite:///{tmp_path}/arena.db")
     data = build(TournamentStore(engine))
-    web = WebData(engine)
+    web = WebData(engine, idle_ratio=0)
     first = web.tournament(data.running)
     assert web.tournament(data.running) is first  # nothing changed: the cached one
     assert web.refresh() == 0
@@ -32,6 +32,21 @@ def test_standings_are_cached_until_a_table_finishes_then_refreshed(tmp_path: Pa
     again = web.tournament(data.running)
     assert again is not first and again.progress.done == first.progress.done + 1
     assert web.tournament(data.running) is again
+    engine.dispose()
+
+
+def test_standings_costly_to_compute_are_not_computed_again_at_once(tmp_path: Path) -> None:
+    """A tournament whose standings took T to compute is not recomputed within IDLE_RATIO x T:
+    the page serves the last ones meanwhile (here the ratio is huge: never)."""
+    engine = make_engine(f"sqlite:///{tmp_path}/arena.db")
+    data = build(TournamentStore(engine))
+    patient, eager = WebData(engine, idle_ratio=1e9), WebData(engine, idle_ratio=0)
+    first = patient.tournament(data.running)
+    data.finish_running_table()
+    assert patient.refresh() == 0 and patient.tournament(data.running) is first
+    assert eager.tournament(data.running).progress.done == first.progress.done + 1
+    patient.forget()
+    assert patient.tournament(data.running).progress.done == first.progress.done + 1
     engine.dispose()
 
 

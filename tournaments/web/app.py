@@ -168,13 +168,17 @@ class WebPage:
         since = request.query_params.get("since")  # the state the page was rendered from
         head = await self._read(self.data.head, tid)  # an unknown id: a 404, not a stream
 
-        def build() -> tuple[str, str | None]:
-            """The live part of the page, and the tournament's status if it is over."""
+        def build(sent: str | None) -> tuple[str, str | None, str]:
+            """The live part of the page (empty if what it would show was ``sent`` already),
+            the tournament's status if it is over, and the version of what it shows."""
             data = self.data.tournament(tid)
+            status = data.head.status
+            over = status.value if status in DONE_STATUSES else None
+            if data.version == sent:  # the standings are being recomputed: not new yet
+                return "", over, data.version
             html = self.env.get_template("tournament_live.html").render(
                 **self._tournament_context(data, page))
-            status = data.head.status
-            return html, status.value if status in DONE_STATUSES else None
+            return html, over, data.version
 
         async def stream() -> AsyncIterator[str]:
             yield "retry: 2000\n\n"
@@ -186,10 +190,11 @@ class WebPage:
                                                self.poll * 0.9)
                     over: str | None = None
                     if version != last:
-                        html, over = await trio.to_thread.run_sync(build)
-                        last = version
-                        quiet = 0.0
-                        yield _event("standings", html)
+                        html, over, shown = await trio.to_thread.run_sync(build, last)
+                        if html:
+                            last = shown
+                            quiet = 0.0
+                            yield _event("standings", html)
                     elif last == since and head.status in DONE_STATUSES:
                         over = head.status.value  # and it was when the page was rendered
                     if over is not None:

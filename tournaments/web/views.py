@@ -55,6 +55,14 @@ DONE_STATUSES = frozenset(
 """Tournaments that no longer change."""
 
 
+IDLE_RATIO = 4.0
+"""After computing a tournament's standings for T seconds, wait at least this many times T
+before computing them again: a 10,000-table tournament takes most of a second, and while its
+tables finish several a second the page must not take a core from the arena beside it (at
+most a fifth of one, this way). A small tournament, computed in milliseconds, is always
+fresh."""
+
+
 class NotFound(LookupError):
     """An id the page does not know, or may not show yet: a 404."""
 
@@ -136,11 +144,14 @@ def _iso(moment: Any) -> str | None:
 class WebData:
     """The page's reads. Thread-safe: the app calls it from worker threads."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, idle_ratio: float = IDLE_RATIO) -> None:
         self.engine = engine
         self.store = TournamentStore(engine)
+        self.idle_ratio = idle_ratio
         self._lock = threading.Lock()
         self._cache: dict[str, tuple[str, TournamentData]] = {}
+        self._next: dict[str, float] = {}
+        """tournament -> when its standings may be computed again (see :data:`IDLE_RATIO`)."""
         self._names: dict[str, str] = {}
         self._versions: dict[str, tuple[float, str]] = {}
 
@@ -233,29 +244,34 @@ class WebData:
         return out
 
     def tournament(self, tournament_id: str) -> TournamentData:
-        """The tournament's standings and progress, from the cache while nothing changed."""
+        """The tournament's standings and progress, from the cache while nothing changed (or
+        while the last computation is too recent to start another, see :data:`IDLE_RATIO`:
+        then the standings shown are a few seconds old, and the live page catches up)."""
         version = self.version(tournament_id)
         with self._lock:
             cached = self._cache.get(tournament_id)
-        if cached is not None and cached[0] == version:
+            not_before = self._next.get(tournament_id, 0.0)
+        if cached is not None and (cached[0] == version or time.monotonic() < not_before):
             return cached[1]
+        began = time.monotonic()
         data = self._compute(tournament_id)
         data.version = version
+        ended = time.monotonic()
         with self._lock:
             self._cache[tournament_id] = (version, data)
+            self._next[tournament_id] = ended + self.idle_ratio * (ended - began)
         return data
 
     def refresh(self) -> int:
-        """Recompute the cached tournaments that changed since (those not finished): a visitor
-        then finds them ready. How many were recomputed."""
+        """Recompute the cached tournaments that changed since (those not over), as often as
+        :data:`IDLE_RATIO` allows: a visitor then finds them ready. How many were recomputed."""
         with self._lock:
             cached = [(tid, data.version) for tid, (_, data) in self._cache.items()
                       if data.head.status not in DONE_STATUSES]
         changed = 0
         for tid, version in cached:
             try:
-                if self.version(tid) != version:
-                    self.tournament(tid)
+                if self.version(tid) != version and self.tournament(tid).version != version:
                     changed += 1
             except NotFound:  # deleted meanwhile
                 with self._lock:
@@ -266,6 +282,7 @@ class WebData:
         """Drop every cached tournament (the benchmark's cold loads)."""
         with self._lock:
             self._cache.clear()
+            self._next.clear()
 
     def _tables(self, session: Session, tournament_id: str) -> list[tuple[Any, ...]]:
         """(id, board, number, status, outcome) of every table: no records, they are large."""
