@@ -172,7 +172,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tables", type=int, default=10_000)
     parser.add_argument("--played", type=int, default=64, help="deals played to copy from")
     parser.add_argument("--repeat", type=int, default=5)
-    parser.add_argument("--db", help="database URL (default: a fresh SQLite file)")
+    parser.add_argument("--db", help="URL of an empty database to fill (default: a fresh "
+                                     "SQLite file)")
     parser.add_argument("--quick", action="store_true", help="1,000 tables, 3 loads")
     args = parser.parse_args(argv)
     if args.quick:
