@@ -148,3 +148,25 @@ def test_the_screenshots(site: Site, browser: object, tmp_path: Path) -> None:
     for name in ("standings.png", "replay.png", "replay-phone.png"):
         assert (folder / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     browser.set_window_size(1280, 900)  # type: ignore[attr-defined]
+
+
+def test_pages_fit_a_phone(site: Site, browser: object) -> None:
+    """At a phone's width no page scrolls sideways (wide tables scroll inside their box, the
+    standings and the tournament list stack their columns), and the cards still read."""
+    from selenium.webdriver.common.by import By
+
+    data = site.data
+    browser.set_window_size(390, 844)  # type: ignore[attr-defined]
+    try:
+        for path in ("/", f"/tournaments/{data.finished}", f"/tournaments/{data.sealed}",
+                     f"/tournaments/{data.finished}/boards/1", f"/tables/{data.finished}-b0001-t0",
+                     f"/bots/{next(iter(data.names))}"):
+            browser.get(site.url + path)  # type: ignore[attr-defined]
+            overflow = browser.execute_script(  # type: ignore[attr-defined]
+                "return document.documentElement.scrollWidth - window.innerWidth")
+            assert overflow <= 0, (path, overflow)
+        browser.get(f"{site.url}/tournaments/{data.finished}")  # type: ignore[attr-defined]
+        row = browser.find_element(By.CSS_SELECTOR, "#standings tbody tr")  # type: ignore[attr-defined]
+        assert row.value_of_css_property("display") == "grid"
+    finally:
+        browser.set_window_size(1280, 900)  # type: ignore[attr-defined]
