@@ -129,7 +129,7 @@ def test_the_screenshots(site: Site, browser: object, tmp_path: Path) -> None:
     folder = Path(SCREENSHOTS) if SCREENSHOTS else tmp_path
     data = site.data
     browser.get(f"{site.url}/tournaments/{data.finished}")  # type: ignore[attr-defined]
-    full_page_screenshot(browser, folder / "standings.png", 1100, 1180)
+    full_page_screenshot(browser, folder / "standings.png", 1100, 1330)
     # the replay in the middle of a trick: the third card of the fifth
     table_id = f"{data.finished}-b0005-t1"
     actions = data.store.record(table_id).actions
