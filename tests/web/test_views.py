@@ -118,3 +118,17 @@ def test_the_page_seals_what_the_store_seals(tmp_path: Path) -> None:
         assert head.seed == data.store.public_seed(tid)
     assert web.head(data.sealed).sealed and web.head(data.sealed).seed is None
     engine.dispose()
+
+
+def test_a_bot_page_is_cached_until_one_of_its_tournaments_changes(tmp_path: Path) -> None:
+    engine = make_engine(f"sqlite:///{tmp_path}/arena.db")
+    data = build(TournamentStore(engine))
+    web = WebData(engine, idle_ratio=0)
+    bot = next(b for b, n in data.names.items() if n == "heuristic")
+    first = web.bot(bot)
+    assert web.bot(bot) is first
+    data.finish_running_table()
+    again = web.bot(bot)
+    assert again is not first
+    assert again["latency"][""].decisions > first["latency"][""].decisions
+    engine.dispose()

@@ -150,6 +150,7 @@ class WebData:
         self.idle_ratio = idle_ratio
         self._lock = threading.Lock()
         self._cache: dict[str, tuple[str, TournamentData]] = {}
+        self._bots: dict[str, tuple[Any, dict[str, Any]]] = {}
         self._next: dict[str, float] = {}
         """tournament -> when its standings may be computed again (see :data:`IDLE_RATIO`)."""
         self._names: dict[str, str] = {}
@@ -282,6 +283,7 @@ class WebData:
         """Drop every cached tournament (the benchmark's cold loads)."""
         with self._lock:
             self._cache.clear()
+            self._bots.clear()
             self._next.clear()
 
     def _tables(self, session: Session, tournament_id: str) -> list[tuple[Any, ...]]:
@@ -451,7 +453,26 @@ class WebData:
                 select(Tournament).order_by(col(Tournament.created_at).desc())
             ))
             heads = [self._head(r) for r in rows]
-            mine = [h for h in heads if bot_id in h.settings.bots]
+        mine = [h for h in heads if bot_id in h.settings.bots]
+        # a busy bot has made hundreds of thousands of decisions: its page is cached until
+        # one of its tournaments changes, and recomputed no more often than IDLE_RATIO allows
+        key = (bot.name, bot.revoked, tuple((h.id, self.version(h.id)) for h in mine))
+        with self._lock:
+            cached = self._bots.get(bot_id)
+            not_before = self._next.get("bot:" + bot_id, 0.0)
+        if cached is not None and (cached[0] == key or time.monotonic() < not_before):
+            return cached[1]
+        began = time.monotonic()
+        info = self._bot(bot, mine)
+        ended = time.monotonic()
+        with self._lock:
+            self._bots[bot_id] = (key, info)
+            self._next["bot:" + bot_id] = ended + self.idle_ratio * (ended - began)
+        return info
+
+    def _bot(self, bot: Bot, mine: list[TournamentHead]) -> dict[str, Any]:
+        bot_id = bot.id
+        with Session(self.engine) as session:
             decisions = session.exec(
                 select(ArenaTable.tournament_id, ArenaTable.board_number, Decision.table_id,
                        Decision.index, Decision.action, Decision.seconds, Decision.infraction,
