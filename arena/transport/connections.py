@@ -53,6 +53,9 @@ class Allowance:
         self.rate = rate
         self.tokens = burst
         self.at = now
+        self.spent = False
+        """Ran out since the last time this was reset (the arena then refuses new streams of
+        the bot until it is full again)."""
 
     def _refill(self, now: float) -> None:
         self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
@@ -62,13 +65,10 @@ class Allowance:
         """One token if there is one."""
         self._refill(now)
         if self.tokens < 1:
+            self.spent = True
             return False
         self.tokens -= 1
         return True
-
-    def has_some(self, now: float) -> bool:
-        self._refill(now)
-        return self.tokens >= 1
 
     def full(self, now: float) -> bool:
         self._refill(now)

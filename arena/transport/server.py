@@ -363,11 +363,12 @@ class ArenaServer:
                 if allowance.full(now):
                     del self.strays[bot_id]
         strays = self.strays.setdefault(bot.id, stray_allowance(now))
-        if not strays.has_some(now):
+        if strays.spent and not strays.full(now):
             raise TooManyConnectionsError(
                 f"bot {bot.id} sent too many messages that answer no open request: wait "
-                "before connecting again"
+                f"{strays.burst / strays.rate:g} s before connecting again"
             )
+        strays.spent = False
         connection = BotConnection(
             bot.id, hello.bot_name, hello.bot_version, hello.max_tables, outbox, strays=strays
         )

@@ -290,8 +290,9 @@ class BotService(pb_grpc.BotServiceServicer):
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # a broken stream: the connection ends, tables go on
-            bad_input_log.warning("broken", "connection %s of bot %s ended: %r", connection.id,
-                                  connection.bot_id, exc)
+            if outbox.failure is None:  # else the arena ended it itself, and said why
+                bad_input_log.warning("broken", "connection %s of bot %s ended: %r",
+                                      connection.id, connection.bot_id, exc)
         outbox.close()
 
 

@@ -385,7 +385,7 @@ async def test_a_decision_flood_is_cut_off_with_resource_exhausted(arena: Arena)
     # The allowance is the bot's, not the stream's: a new stream does not start a new one.
     code, details = await arena.call(lambda channel: status_of(
         pb_grpc.BotServiceStub(channel).Connect(iter([hello(token)]), timeout=10)))
-    assert code == "RESOURCE_EXHAUSTED" and "wait before connecting again" in details
+    assert code == "RESOURCE_EXHAUSTED" and "wait 10 s before connecting again" in details
 
 
 # ----------------------------------------------------- TableEnds of tables played while away
