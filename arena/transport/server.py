@@ -266,7 +266,8 @@ class ArenaServer:
         seat_timeout: float = 30.0,
         reveal: bool = True,
     ) -> TableOutcome:
-        """Seat the bots (by seat) on their least busy connections and play the deal.
+        """Seat the bots (by seat), each on the connection :meth:`_best_connection` chooses,
+        and play the deal.
 
         Waits up to ``seat_timeout`` seconds for the bots to be connected with a free seat,
         then raises :class:`BotNotConnectedError`. ``reveal``: whether the bots' TableEnd shows
