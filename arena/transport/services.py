@@ -198,7 +198,6 @@ class BotService(pb_grpc.BotServiceServicer):
         # From here on, however this coroutine ends (cancelled at any await included), the
         # finally below closes the outbox and then tells the trio side, which registers the
         # stream only if its outbox is still open: no connection outlives its stream.
-        reader: asyncio.Task[None] | None = None
         writer: asyncio.Task[None] | None = None
         try:
             try:
@@ -208,6 +207,8 @@ class BotService(pb_grpc.BotServiceServicer):
                 connection = None
             if connection is not None:
                 reader = asyncio.create_task(self._read(context, connection, outbox))
+                _readers.add(reader)  # until it ends, which may be after this coroutine
+                reader.add_done_callback(_readers.discard)
                 writer = asyncio.create_task(
                     self._write(context, bot.id, hello.batching, connection, outbox, ready)
                 )
@@ -223,15 +224,11 @@ class BotService(pb_grpc.BotServiceServicer):
                 writer.cancel()
             outbox.close()
             bridge.to_trio(arena._stream_ended, outbox)
-        try:
-            if outbox.failure is not None:  # tell the bot why its stream ends
-                code, details = outbox.failure
-                await context.abort(grpc.StatusCode[code], details)
-        finally:
-            # Only now: a read cancelled while the call is still open would end it with
-            # INTERNAL instead of the status above (TRANSPORT.md, pitfall 1).
-            if reader is not None:
-                reader.cancel()
+        # The reader is never cancelled: a read cancelled while the call is open ends it with
+        # INTERNAL instead of its status (TRANSPORT.md, pitfall 1). It ends with the call.
+        if outbox.failure is not None:  # tell the bot why its stream ends
+            code, details = outbox.failure
+            await context.abort(grpc.StatusCode[code], details)
 
     async def _write(
         self, context: grpc.aio.ServicerContext, bot_id: str, batching: bool,
@@ -290,7 +287,7 @@ class BotService(pb_grpc.BotServiceServicer):
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # a broken stream: the connection ends, tables go on
-            if outbox.failure is None:  # else the arena ended it itself, and said why
+            if not outbox.closed:  # else the call was over anyway, its status given
                 bad_input_log.warning("broken", "connection %s of bot %s ended: %r",
                                       connection.id, connection.bot_id, exc)
         outbox.close()
@@ -298,6 +295,8 @@ class BotService(pb_grpc.BotServiceServicer):
 
 MAX_BATCH: Final = 256
 """Messages per MessageBatch at most."""
+_readers: set[asyncio.Task[None]] = set()
+"""Readers of streams whose Connect has returned: they end with their call."""
 
 
 def add_bot_service(servicer: BotService, server: grpc.aio.Server) -> None:
