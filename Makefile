@@ -57,6 +57,13 @@ migration: $(STAMP)
 bench-arena: $(STAMP)
 	$(PY) -m bench.arena $(ARGS)
 
+# The arena under a bounded attack from one valid token (churn, garbage, decision floods, a
+# client that never reads, slowloris) while tables play, against the same run without it:
+# decisions/s, health p99, memory a minute later. ARGS=--quick for a short run.
+.PHONY: bench-attack
+bench-attack: $(STAMP)
+	$(PY) -m bench.attack $(ARGS)
+
 # Duplicate against plain scoring: deals needed to tell HeuristicBot from a weaker bot, played
 # in-process; the heuristic's margin over the random bot. ARGS=--quick for a short run.
 .PHONY: bench-duplicate

@@ -94,8 +94,11 @@ def quiet_logs() -> None:
 
 
 # ================================================================== child: the arena server
-def arena_server(profile: str | None) -> None:
-    """Register the bots, serve, and obey JSON commands on stdin (one per line)."""
+def arena_server(profile: str | None, extra_tokens: int = 0) -> None:
+    """Register the bots, serve, and obey JSON commands on stdin (one per line).
+
+    ``extra_tokens`` more bots are registered that play no table (``bench/attack.py`` attacks
+    with one); their tokens are reported as ``extra_tokens``."""
     import trio
 
     from arena.rules import TableOptions, seeded_deal
@@ -107,6 +110,7 @@ def arena_server(profile: str | None) -> None:
     quiet_logs()
     registry = BotRegistry(make_engine("sqlite://"))
     registered = [registry.register(f"bench{i}") for i in range(BOTS)]
+    extra = [registry.register(f"extra{i}")[1] for i in range(extra_tokens)]
     bot_ids = [summary.id for summary, _ in registered]
     options = TableOptions(PLAYERS)
 
@@ -174,7 +178,8 @@ def arena_server(profile: str | None) -> None:
         server = ArenaServer(registry, host=HOST)
         async with trio.open_nursery() as nursery:
             port = await nursery.start(server.serve)
-            emit({"port": port, "tokens": [token for _, token in registered]})
+            emit({"port": port, "tokens": [token for _, token in registered],
+                  "extra_tokens": extra})
             await server.wait_for_bots(bot_ids, 60)
             emit({"ready": True})
             while True:
@@ -614,11 +619,12 @@ def main() -> None:
     parser.add_argument("--streams", type=int, default=1, help=argparse.SUPPRESS)
     parser.add_argument("--seconds", type=float, default=4.0, help=argparse.SUPPRESS)
     parser.add_argument("--events", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--extra-tokens", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.bot_impl == "sdk" and args.one_by_one:
         parser.error("--one-by-one is for the raw bots: the SDK decides how it sends")
     if args.role == "arena-server":
-        arena_server(args.profile)
+        arena_server(args.profile, args.extra_tokens)
     elif args.role == "echo-server":
         echo_server(args.streams, args.seconds, args.events)
     else:

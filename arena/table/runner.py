@@ -10,7 +10,7 @@ recorded as an infraction with its reason and replaced by the deterministic
 from __future__ import annotations
 
 import dataclasses
-import itertools
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -146,7 +146,22 @@ def sealed_result(result: DealResult) -> DealResult:
     return DealResult(result.outcome, result.scores)
 
 
-_request_ids = itertools.count(1)
+_last_request_id = 0
+
+
+def next_request_id() -> int:
+    """A request id never given before, by this process or any earlier one on this clock.
+
+    A table replayed after a crash keeps its table id, so ids that restart at 1 in every
+    process would let a bot answer a request of the earlier attempt with an answer it kept
+    (a false ILLEGAL_ACTION). Ids are the wall clock in microseconds, or one more than the last
+    when the clock has not moved on: a process asks far fewer than a million a second, so a
+    later process starts above every id of an earlier one. They stay below 2**53 (exact as a
+    JavaScript number) until the year 2255.
+    """
+    global _last_request_id
+    _last_request_id = max(_last_request_id + 1, time.time_ns() // 1000)
+    return _last_request_id
 
 
 class TableRunner:
@@ -223,7 +238,7 @@ class TableRunner:
         legal = legal_actions(state)
         limit = self.time_control.per_decision
         request = DecisionRequest(
-            self.table_id, seat, next(_request_ids), state.phase, legal, limit, self.bank[seat],
+            self.table_id, seat, next_request_id(), state.phase, legal, limit, self.bank[seat],
             tuple(cards_of(state.hands[seat])),
         )
         index = len(self.outcome.decisions)

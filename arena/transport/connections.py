@@ -33,6 +33,50 @@ from . import convert, wire
 log = logging.getLogger(__name__)
 _connection_ids = itertools.count(1)
 SETTLED_MEMORY = 4096
+OUTBOX_LIMIT_BYTES = 4 * 1024 * 1024
+"""Bytes queued for one stream and not yet taken by its writer, at most: a bot that reads
+slower than its tables write is disconnected (RESOURCE_EXHAUSTED) instead of growing the
+arena's memory without bound. A bot at 1,024 tables needs well under 1 MB at once."""
+DROPPED_ANSWERS_BURST = 500
+DROPPED_ANSWERS_PER_SECOND = 50.0
+"""Answers to no open request a bot may send (each costs a Notice), over all its streams: this
+many at once, then this many per second; past that the stream is closed (RESOURCE_EXHAUSTED),
+and so is every new one until the allowance has grown again. A bot that plays by the rules
+drops at most one per request it was late for."""
+
+
+class Allowance:
+    """A token bucket: ``burst`` at once, then ``rate`` per second."""
+
+    def __init__(self, burst: float, rate: float, now: float) -> None:
+        self.burst = burst
+        self.rate = rate
+        self.tokens = burst
+        self.at = now
+        self.spent = False
+        """Ran out since the last time this was reset (the arena then refuses new streams of
+        the bot until it is full again)."""
+
+    def _refill(self, now: float) -> None:
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+
+    def take(self, now: float) -> bool:
+        """One token if there is one."""
+        self._refill(now)
+        if self.tokens < 1:
+            self.spent = True
+            return False
+        self.tokens -= 1
+        return True
+
+    def full(self, now: float) -> bool:
+        self._refill(now)
+        return self.tokens >= self.burst
+
+
+def stray_allowance(now: float) -> Allowance:
+    return Allowance(DROPPED_ANSWERS_BURST, DROPPED_ANSWERS_PER_SECOND, now)
 
 
 class BotNotConnectedError(LookupError):
@@ -40,28 +84,49 @@ class BotNotConnectedError(LookupError):
 
 
 class Outbox:
-    """Encoded ArenaMessages waiting for one stream's writer, in order.
+    """Encoded ArenaMessages waiting for one stream's writer, in order, at most ``limit`` bytes.
 
     The tables (trio) and the stream's writer (asyncio) run on one thread (see :mod:`.bridge`),
-    so this is a plain list; ``wake`` is called when it stops being empty, or closes.
+    so this is a plain list; ``wake`` is called when it stops being empty, or closes. Once
+    closed it takes nothing more, and :class:`BotConnection` counts as closed from that moment
+    (so a TableEnd posted after it is kept for the bot, not lost). ``failure`` is the status
+    the stream is to end with when the arena ends it for a fault: (gRPC status name, details).
     """
 
-    def __init__(self, wake: Callable[[], None]) -> None:
+    def __init__(self, wake: Callable[[], None], limit: int = OUTBOX_LIMIT_BYTES) -> None:
         self.items: list[bytes] = []
         self.closed = False
+        self.failure: tuple[str, str] | None = None
+        self.limit = limit
+        self.queued_bytes = 0
+        self.connection_id = 0
+        """The :class:`BotConnection` registered for this stream (0 before, or never)."""
         self._wake = wake
 
-    def put(self, message: bytes) -> None:
-        self.extend([message])
+    def put(self, message: bytes) -> bool:
+        return self.extend([message])
 
-    def extend(self, messages: list[bytes]) -> None:
-        if not self.closed and messages:
-            if not self.items:
-                self._wake()
-            self.items.extend(messages)
+    def extend(self, messages: list[bytes]) -> bool:
+        """Queue ``messages``; False when they were not queued (closed, or now overflowing)."""
+        if self.closed:
+            return False
+        if not messages:
+            return True
+        size = sum(len(m) for m in messages)
+        if self.queued_bytes + size > self.limit:
+            self.fail("RESOURCE_EXHAUSTED",
+                      f"the bot reads too slowly: more than {self.limit} bytes waited to be "
+                      "sent to it; stream closed")
+            return False
+        if not self.items:
+            self._wake()
+        self.items.extend(messages)
+        self.queued_bytes += size
+        return True
 
     def take(self) -> list[bytes]:
         items, self.items = self.items, []
+        self.queued_bytes = 0
         return items
 
     def close(self) -> None:
@@ -69,6 +134,14 @@ class Outbox:
         if not self.closed:
             self.closed = True
             self._wake()
+
+    def fail(self, code: str, details: str) -> None:
+        """End the stream with status ``code`` at once, dropping what is queued."""
+        if self.failure is None and not self.closed:
+            self.failure = (code, details)
+            self.items = []
+            self.queued_bytes = 0
+        self.close()
 
 
 @dataclass(eq=False)
@@ -87,8 +160,20 @@ class BotConnection:
         default_factory=collections.OrderedDict
     )
     """(table_id, request_id) of recently settled requests -> the seat that was asked."""
-    closed: bool = False
     dropped_answers: int = 0
+    last_heard: float = field(default_factory=trio.current_time)
+    """When the bot last answered an open request on this stream (its Hello before that):
+    seat choice prefers the connection heard from last, so one that stopped answering (a hung
+    process, a half-open TCP connection, a flood of answers to nothing) never takes new tables
+    from one that answers."""
+    strays: Allowance = field(default_factory=lambda: stray_allowance(trio.current_time()))
+    """Messages that answer nothing this bot may still send (shared by its streams)."""
+
+    @property
+    def closed(self) -> bool:
+        """The stream takes no more messages: closed by the arena, or its outbox closed by
+        the gRPC side (the bot hung up, or read too slowly) before the arena was told."""
+        return self.outbox.closed
 
     @property
     def tables(self) -> int:
@@ -104,20 +189,37 @@ class BotConnection:
         """It already plays ``table_id``, or has a table free for it."""
         return self.free_tables > 0 or any(key[0] == table_id for key in self.seats)
 
-    def post(self, message: bytes) -> None:
-        """An encoded ArenaMessage (see :mod:`.wire`)."""
-        if not self.closed:
-            self.outbox.put(message)
+    def post(self, message: bytes) -> bool:
+        """An encoded ArenaMessage (see :mod:`.wire`); False when the stream is closed."""
+        return self.outbox.put(message)
 
-    def post_all(self, messages: list[bytes]) -> None:
-        if not self.closed:
-            self.outbox.extend(messages)
+    def post_all(self, messages: list[bytes]) -> bool:
+        return self.outbox.extend(messages)
 
     def close(self) -> None:
         """Ask the writer to end the stream (the bot may reconnect)."""
-        if not self.closed:
-            self.closed = True
-            self.outbox.close()
+        self.outbox.close()
+
+    def _allow_stray(self, now: float) -> bool:
+        """Count one message that answers nothing; False (and the stream failed) past the
+        allowance, so that a flood costs the arena at most a bounded rate of Notices."""
+        if not self.strays.take(now):
+            self.outbox.fail(
+                "RESOURCE_EXHAUSTED",
+                f"too many messages that answer no open request (more than "
+                f"{DROPPED_ANSWERS_BURST} at once or {DROPPED_ANSWERS_PER_SECOND:g} per "
+                "second): stream closed",
+            )
+            return False
+        return True
+
+    def on_stray_message(self) -> None:
+        """The bot sent something other than a decision after its Hello."""
+        if self._allow_stray(trio.current_time()):
+            self.post(wire.serialize(pb.ArenaMessage(notice=pb.Notice(
+                kind=pb.UNKNOWN_REQUEST,
+                message="only Decision and DecisionBatch messages may follow the Hello",
+            ))))
 
     def remember_settled(self, key: tuple[str, int], seat: int) -> None:
         self.settled[key] = seat
@@ -125,11 +227,15 @@ class BotConnection:
             self.settled.popitem(last=False)
 
     def on_decision(self, decision: pb.Decision) -> None:
+        now = trio.current_time()
         key = (decision.table_id, decision.request_id)
         seat = self.pending.get(key)
         if seat is not None and seat.answer(decision.request_id, decision.action):
+            self.last_heard = now
             return
         self.dropped_answers += 1
+        if not self._allow_stray(now):
+            return
         asked = self.settled.get(key)
         if asked is not None:
             kind = InfractionKind.LATE_ANSWER
@@ -196,13 +302,13 @@ class RemoteSeat:
         self._next_sequence = event.sequence + 1
         self._held.append(wire.event(event))
 
-    def _post_with_held_events(self, message: bytes) -> None:
+    def _post_with_held_events(self, message: bytes) -> bool:
         if self._held:
             self._held.append(message)
-            self.connection.post_all(self._held)
+            posted = self.connection.post_all(self._held)
             self._held = []
-        else:
-            self.connection.post(message)
+            return posted
+        return self.connection.post(message)
 
     async def ask(self, request: DecisionRequest) -> Answer:
         if self._is_revoked(self.bot_id):
@@ -248,11 +354,13 @@ class RemoteSeat:
 
     async def end(self, end: TableEnd) -> None:
         message = wire.serialize(convert.end_to_pb(end))
-        if self.connection.closed and self._undelivered is not None:
+        if self.connection.closed:
             self._held = []
-            self._undelivered(self.bot_id, message)  # handed over when the bot comes back
+            posted = False
         else:
-            self._post_with_held_events(message)
+            posted = self._post_with_held_events(message)
+        if not posted and self._undelivered is not None:
+            self._undelivered(self.bot_id, message)  # to the bot's next stream
         self.finished = True
         self.connection.seats.pop(self.key, None)
 

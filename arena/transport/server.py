@@ -33,14 +33,37 @@ from arena.table import PlayerInfo, TableOutcome, TableRunner, TimeControl
 
 from . import convert, wire
 from .bridge import Bridge
-from .connections import BotConnection, BotNotConnectedError, Outbox, RemoteSeat
+from .connections import (
+    OUTBOX_LIMIT_BYTES,
+    Allowance,
+    BotConnection,
+    BotNotConnectedError,
+    Outbox,
+    RemoteSeat,
+    stray_allowance,
+)
 from .reflection import enable_reflection
-from .services import AdminService, BotService, add_bot_service
+from .services import (
+    AdminService,
+    BotService,
+    HandshakeLimiter,
+    TooManyConnectionsError,
+    add_bot_service,
+)
 
 log = logging.getLogger(__name__)
 
 MAX_MESSAGE_BYTES: Final = 64 * 1024
 UNDELIVERED_KEPT: Final = 64
+"""TableEnds kept per bot for a bot that has no stream open (the oldest dropped first)."""
+MAX_CONNECTIONS_PER_BOT: Final = 8
+"""Streams open at once with one token; one more is refused with RESOURCE_EXHAUSTED."""
+HANDSHAKES_PER_SECOND: Final = 20.0
+HANDSHAKE_BURST: Final = 50
+"""Connection attempts (streams opened) per peer address: this many at once, then this many
+per second; one more is refused with RESOURCE_EXHAUSTED before its token is even looked at."""
+HELLO_TIMEOUT: Final = 5.0
+"""Seconds a new stream has to send its Hello (then DEADLINE_EXCEEDED)."""
 BOT_SERVICE: Final = "tarot_arena.v1.BotService"
 ADMIN_SERVICE: Final = "tarot_arena.v1.AdminService"
 
@@ -53,18 +76,30 @@ class ArenaServer:
         host: str = "127.0.0.1",
         port: int = 0,
         max_message_bytes: int = MAX_MESSAGE_BYTES,
+        *,
+        max_connections_per_bot: int = MAX_CONNECTIONS_PER_BOT,
+        handshakes_per_second: float = HANDSHAKES_PER_SECOND,
+        handshake_burst: int = HANDSHAKE_BURST,
+        hello_timeout: float = HELLO_TIMEOUT,
+        outbox_limit_bytes: int = OUTBOX_LIMIT_BYTES,
     ) -> None:
         self.registry = registry
         self.admin_token = admin_token or secrets.token_urlsafe(24)
         self.host = host
         self.port = port
         self.max_message_bytes = max_message_bytes
+        self.max_connections_per_bot = max_connections_per_bot
+        self.handshakes = HandshakeLimiter(handshakes_per_second, handshake_burst)
+        self.hello_timeout = hello_timeout
+        self.outbox_limit_bytes = outbox_limit_bytes
         self.connections: dict[int, BotConnection] = {}
         self.orphans: dict[str, list[RemoteSeat]] = {}
         self.revoked: set[str] = set()
         self.undelivered: dict[str, collections.deque[bytes]] = {}
         self.dismissed: dict[str, str] = {}
         """Bots told their work is done -> why; until :meth:`expect` calls them back."""
+        self.strays: dict[str, Allowance] = {}
+        """bot id -> answers to nothing it may still send; forgotten once full again."""
         self.bridge: Bridge | None = None
         self._tables = 0
         self._changed = trio.Event()
@@ -104,10 +139,15 @@ class ArenaServer:
             ("grpc.max_receive_message_length", self.max_message_bytes),
             ("grpc.max_send_message_length", 16 * 1024 * 1024),
             ("grpc.so_reuseport", 0),
-            # Notice peers that vanish without closing TCP, so their seats can be rebound.
-            ("grpc.keepalive_time_ms", 30_000),
-            ("grpc.keepalive_timeout_ms", 10_000),
+            # Notice peers that vanish without closing TCP (a ping unanswered 5 s after 15 s of
+            # silence), so their seats can be rebound and their connections freed.
+            ("grpc.keepalive_time_ms", 15_000),
+            ("grpc.keepalive_timeout_ms", 5_000),
             ("grpc.keepalive_permit_without_calls", 1),
+            # A TCP connection that has not finished its HTTP/2 handshake within 5 s, or that
+            # has had no call open for 60 s, is closed (clients reconnect by themselves).
+            ("grpc.server_handshake_timeout_ms", 5_000),
+            ("grpc.max_connection_idle_ms", 60_000),
             ("grpc.http2.min_recv_ping_interval_without_data_ms", 10_000),
             ("grpc.http2.max_pings_without_data", 0),
         ]
@@ -162,14 +202,22 @@ class ArenaServer:
         self._changed.set()
         self._changed = trio.Event()
 
+    def _best_connection(self, bot_id: str, table_id: str) -> BotConnection | None:
+        """The bot's live connection with room for ``table_id`` that should take it: one
+        already at that table, else the one the bot was heard from last (then the one with the
+        most free tables). A connection that has stopped answering (a hung process, a peer
+        gone without closing TCP) never wins against one that answers, so it cannot take the
+        bot's new tables and have them time out."""
+        candidates = [c for c in self.connections.values()
+                      if c.bot_id == bot_id and not c.closed and c.has_room_for(table_id)]
+        if len(candidates) < 2:  # the usual case: one stream per bot
+            return candidates[0] if candidates else None
+        return max(candidates, key=lambda c: (any(key[0] == table_id for key in c.seats),
+                                              c.last_heard, c.free_tables))
+
     def _pick(self, bot_id: str, table_id: str) -> BotConnection:
-        """The bot's live connection with the most free tables that has room for ``table_id``."""
-        best = max(
-            (c for c in self.connections.values()
-             if c.bot_id == bot_id and not c.closed and c.has_room_for(table_id)),
-            key=lambda c: c.free_tables,
-            default=None,
-        )
+        """The connection to seat ``bot_id`` on at ``table_id`` (see :meth:`_best_connection`)."""
+        best = self._best_connection(bot_id, table_id)
         if best is None:
             if not any(c.bot_id == bot_id and not c.closed for c in self.connections.values()):
                 raise BotNotConnectedError(f"bot {bot_id} is not connected")
@@ -218,7 +266,8 @@ class ArenaServer:
         seat_timeout: float = 30.0,
         reveal: bool = True,
     ) -> TableOutcome:
-        """Seat the bots (by seat) on their least busy connections and play the deal.
+        """Seat the bots (by seat), each on the connection :meth:`_best_connection` chooses,
+        and play the deal.
 
         Waits up to ``seat_timeout`` seconds for the bots to be connected with a free seat,
         then raises :class:`BotNotConnectedError`. ``reveal``: whether the bots' TableEnd shows
@@ -270,7 +319,11 @@ class ArenaServer:
         connection.close()
 
     def _keep_undelivered(self, bot_id: str, message: bytes) -> None:
-        """A TableEnd for a bot that is away: sent when it reconnects (the last few kept)."""
+        """A TableEnd whose seat's stream is gone: to another open stream of the bot now, else
+        to its next stream (the last :data:`UNDELIVERED_KEPT` kept per bot)."""
+        for connection in self.connections.values():
+            if connection.bot_id == bot_id and connection.post(message):
+                return
         self.undelivered.setdefault(bot_id, collections.deque(maxlen=UNDELIVERED_KEPT)).append(
             message
         )
@@ -290,10 +343,37 @@ class ArenaServer:
             seat.revoked()
 
     # ----------------------------------------------- called from the gRPC side (via the bridge)
-    def _open(self, bot: BotSummary, hello: pb.Hello, outbox: Outbox) -> BotConnection:
+    def _open(self, bot: BotSummary, hello: pb.Hello, outbox: Outbox) -> BotConnection | None:
+        """Register the stream of ``outbox``, unless it has already ended (None then): the
+        gRPC side closes the outbox and calls :meth:`_stream_ended` when the stream ends, in
+        that order, whenever that happens, so a stream registered here is always unregistered.
+
+        Raises :class:`TooManyConnectionsError` when the bot has all the streams it may."""
+        if outbox.closed:
+            return None
+        open_now = sum(1 for c in self.connections.values()
+                       if c.bot_id == bot.id and not c.closed)
+        if open_now >= self.max_connections_per_bot:
+            raise TooManyConnectionsError(
+                f"bot {bot.id} already has {open_now} connections open, the most one token may "
+                "have at once"
+            )
+        now = trio.current_time()
+        if len(self.strays) >= 64:
+            for bot_id, allowance in list(self.strays.items()):
+                if allowance.full(now):
+                    del self.strays[bot_id]
+        strays = self.strays.setdefault(bot.id, stray_allowance(now))
+        if strays.spent and not strays.full(now):
+            raise TooManyConnectionsError(
+                f"bot {bot.id} sent too many messages that answer no open request: wait "
+                f"{strays.burst / strays.rate:g} s before connecting again"
+            )
+        strays.spent = False
         connection = BotConnection(
-            bot.id, hello.bot_name, hello.bot_version, hello.max_tables, outbox
+            bot.id, hello.bot_name, hello.bot_version, hello.max_tables, outbox, strays=strays
         )
+        outbox.connection_id = connection.id
         self.connections[connection.id] = connection
         waiting = [seat for seat in self.orphans.pop(bot.id, []) if not seat.finished]
         left = []
@@ -310,8 +390,14 @@ class ArenaServer:
         self._signal_change()
         return connection
 
+    def _stream_ended(self, outbox: Outbox) -> None:
+        """The gRPC side is done with the stream of ``outbox`` (closed by now)."""
+        connection = self.connections.get(outbox.connection_id)
+        if connection is not None and connection.outbox is outbox:
+            self._closed(connection)
+
     def _closed(self, connection: BotConnection) -> None:
-        connection.closed = True
+        connection.close()
         self.connections.pop(connection.id, None)
         for seat in list(connection.seats.values()):
             if seat.finished:
@@ -319,12 +405,7 @@ class ArenaServer:
             # The bot's new stream may have opened before this one closed (a quick reconnection,
             # a new process taking over): it takes the seat now if it has room, else the next
             # one to open does. A seat nobody takes in time falls back as disconnected.
-            successor = max(
-                (c for c in self.connections.values()
-                 if c.bot_id == seat.bot_id and not c.closed and c.has_room_for(seat.table_id)),
-                key=lambda c: c.free_tables,
-                default=None,
-            )
+            successor = self._best_connection(seat.bot_id, seat.table_id)
             if successor is not None:
                 seat.rebind(successor)
             else:

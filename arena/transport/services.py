@@ -11,10 +11,14 @@ import asyncio
 import hmac
 import logging
 import secrets
+import time
+import unicodedata
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 import grpc
+from google.protobuf.message import DecodeError
 
 from arena.proto_gen.tarot_arena.v1 import arena_pb2 as pb
 from arena.proto_gen.tarot_arena.v1 import arena_pb2_grpc as pb_grpc
@@ -31,8 +35,96 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-HELLO_TIMEOUT: Final = 10.0
 MAX_TABLES_PER_CONNECTION: Final = 1024
+MARKUP: Final = frozenset("<>[]&\\")
+"""Characters refused in Hello's bot_name and bot_version: names are shown in terminals, logs
+and web pages, where these start markup (rich, HTML) or escapes."""
+
+
+@dataclass(frozen=True, slots=True)
+class Unreadable:
+    """What the stream's deserializer gives for bytes that are not a BotMessage (garbage, a
+    string field that is not UTF-8): the servicer answers it with INVALID_ARGUMENT, where a
+    deserializer that raises would end the call with UNKNOWN and a traceback in the log."""
+
+    size: int
+    reason: str
+
+
+def parse_bot_message(data: bytes) -> pb.BotMessage | Unreadable:
+    try:
+        return pb.BotMessage.FromString(data)
+    except DecodeError as exc:
+        return Unreadable(len(data), str(exc).rpartition(": ")[2] or "not protobuf")
+
+
+class HandshakeLimiter:
+    """Streams opened per peer address: a token bucket each (``burst`` at once, then ``rate``
+    per second). A bucket full again is forgotten, so an attacker leaves nothing behind."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.buckets: dict[str, tuple[float, float]] = {}
+        """peer -> (tokens left, when counted)"""
+
+    def allow(self, peer: str, now: float) -> bool:
+        self._forget_full(now)
+        tokens, at = self.buckets.get(peer, (float(self.burst), now))
+        tokens = min(float(self.burst), tokens + (now - at) * self.rate)
+        if tokens < 1:
+            self.buckets[peer] = (tokens, now)
+            return False
+        self.buckets[peer] = (tokens - 1, now)
+        return True
+
+    def _forget_full(self, now: float) -> None:
+        if len(self.buckets) < 64:
+            return
+        for peer, (tokens, at) in list(self.buckets.items()):
+            if tokens + (now - at) * self.rate >= self.burst:
+                del self.buckets[peer]
+
+
+class LogLimiter:
+    """At most ``most`` lines per kind of event every ``interval`` seconds; the next line
+    after a quiet spell says how many were left out. Bad input from the network is logged in
+    one line, and a flood of it cannot fill the disk."""
+
+    def __init__(self, logger: logging.Logger, most: int = 5, interval: float = 10.0) -> None:
+        self.logger = logger
+        self.most = most
+        self.interval = interval
+        self._windows: dict[str, tuple[float, int, int]] = {}
+        """kind -> (window start, lines logged in it, lines left out)"""
+
+    def warning(self, kind: str, text: str, *args: object) -> None:
+        now = time.monotonic()
+        start, logged, left_out = self._windows.get(kind, (now, 0, 0))
+        if now - start >= self.interval:
+            start, logged = now, 0
+        if logged >= self.most:
+            self._windows[kind] = (start, logged, left_out + 1)
+            return
+        if left_out:
+            text += f" ({left_out} similar lines left out)"
+        self.logger.warning(text, *args)
+        self._windows[kind] = (start, logged + 1, 0)
+        if len(self._windows) > 256:  # kinds are a fixed few; never let them pile up
+            self._windows.clear()
+
+
+bad_input_log = LogLimiter(log)
+
+
+class TooManyConnectionsError(Exception):
+    """The bot may not open another stream now: it has as many open as the arena allows, or
+    it has used up its allowance of messages that answer nothing (see ``connections.Allowance``)."""
+
+
+def _peer_host(peer: str) -> str:
+    """``ipv4:127.0.0.1:5678`` -> ``ipv4:127.0.0.1`` (the port changes with every connection)."""
+    return peer.rpartition(":")[0] or peer
 
 
 class BotService(pb_grpc.BotServiceServicer):
@@ -48,14 +140,34 @@ class BotService(pb_grpc.BotServiceServicer):
         arena = self.arena
         bridge = arena.bridge
         assert bridge is not None
+        loop = asyncio.get_running_loop()
+        peer = context.peer() or "unknown peer"
+        if not arena.handshakes.allow(_peer_host(peer), loop.time()):
+            bad_input_log.warning("handshakes", "connection attempts from %s refused: more than "
+                                  "%d at once or %g per second", _peer_host(peer),
+                                  arena.handshakes.burst, arena.handshakes.rate)
+            await context.abort(
+                grpc.StatusCode.RESOURCE_EXHAUSTED,
+                f"too many connection attempts from this address (at most "
+                f"{arena.handshakes.burst} at once, then {arena.handshakes.rate:g} per second): "
+                "retry later",
+            )
         try:
-            first = await asyncio.wait_for(context.read(), HELLO_TIMEOUT)
+            first = await asyncio.wait_for(context.read(), arena.hello_timeout)
         except TimeoutError:
             await context.abort(grpc.StatusCode.DEADLINE_EXCEEDED,
-                                f"no Hello within {HELLO_TIMEOUT:.0f} s")
+                                f"no Hello within {arena.hello_timeout:g} s")
             return
         if first is grpc.aio.EOF:
             return
+        if isinstance(first, Unreadable):
+            bad_input_log.warning("unreadable-first", "unreadable first message (%d bytes) from "
+                                  "%s: %s", first.size, peer, first.reason)
+            await context.abort(
+                grpc.StatusCode.INVALID_ARGUMENT,
+                f"the first message is not a readable BotMessage ({first.reason}): it must be a "
+                "Hello",
+            )
         assert isinstance(first, pb.BotMessage)
         if first.WhichOneof("kind") != "hello":
             await context.abort(grpc.StatusCode.FAILED_PRECONDITION,
@@ -70,20 +182,63 @@ class BotService(pb_grpc.BotServiceServicer):
         problem = _check_hello(hello)
         if problem:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, problem)
-        loop = asyncio.get_running_loop()
         bot = await loop.run_in_executor(None, arena.registry.authenticate, hello.token)
         if bot is None:
             await context.abort(grpc.StatusCode.UNAUTHENTICATED, "unknown or revoked bot token")
         assert bot is not None
         ready = asyncio.Event()
-        outbox = Outbox(lambda: bridge.to_asyncio(ready.set))
-        connection = await bridge.call_in_trio(arena._open, bot, hello, outbox)
-        reader = asyncio.create_task(self._read(context, connection, outbox))
+        failed = asyncio.Event()
+
+        def wake() -> None:
+            ready.set()
+            if outbox.failure is not None:
+                failed.set()
+
+        outbox = Outbox(lambda: bridge.to_asyncio(wake), arena.outbox_limit_bytes)
+        # From here on, however this coroutine ends (cancelled at any await included), the
+        # finally below closes the outbox and then tells the trio side, which registers the
+        # stream only if its outbox is still open: no connection outlives its stream.
+        writer: asyncio.Task[None] | None = None
         try:
-            batching = hello.batching
+            try:
+                connection = await bridge.call_in_trio(arena._open, bot, hello, outbox)
+            except TooManyConnectionsError as exc:
+                outbox.fail("RESOURCE_EXHAUSTED", str(exc))
+                connection = None
+            if connection is not None:
+                reader = asyncio.create_task(self._read(context, connection, outbox))
+                _readers.add(reader)  # until it ends, which may be after this coroutine
+                reader.add_done_callback(_readers.discard)
+                writer = asyncio.create_task(
+                    self._write(context, bot.id, hello.batching, connection, outbox, ready)
+                )
+                # Until the stream is written to its end, or the arena fails it (a writer stuck
+                # on a bot that does not read is cancelled then).
+                stopped = asyncio.create_task(failed.wait())
+                await asyncio.wait((writer, stopped), return_when=asyncio.FIRST_COMPLETED)
+                stopped.cancel()
+        except (asyncio.CancelledError, grpc.aio.AioRpcError, grpc.RpcError):
+            pass
+        finally:
+            if writer is not None:
+                writer.cancel()
+            outbox.close()
+            bridge.to_trio(arena._stream_ended, outbox)
+        # The reader is never cancelled: a read cancelled while the call is open ends it with
+        # INTERNAL instead of its status (TRANSPORT.md, pitfall 1). It ends with the call.
+        if outbox.failure is not None:  # tell the bot why its stream ends
+            code, details = outbox.failure
+            await context.abort(grpc.StatusCode[code], details)
+
+    async def _write(
+        self, context: grpc.aio.ServicerContext, bot_id: str, batching: bool,
+        connection: BotConnection, outbox: Outbox, ready: asyncio.Event,
+    ) -> None:
+        """The Welcome, then what the outbox is given, until it is closed and empty."""
+        try:
             await context.write(wire.serialize(pb.ArenaMessage(welcome=pb.Welcome(
-                bot_id=bot.id, protocol_version=convert.PROTOCOL_VERSION,
-                max_tables=connection.max_tables, max_message_bytes=arena.max_message_bytes,
+                bot_id=bot_id, protocol_version=convert.PROTOCOL_VERSION,
+                max_tables=connection.max_tables, max_message_bytes=self.arena.max_message_bytes,
                 batching=batching,
             ))))
             while not (outbox.closed and not outbox.items):
@@ -97,19 +252,14 @@ class BotService(pb_grpc.BotServiceServicer):
                 messages = outbox.take()
                 for message in wire.batches(messages, MAX_BATCH) if batching else messages:
                     await context.write(message)
-        except (asyncio.CancelledError, grpc.aio.AioRpcError, grpc.RpcError):
+        except (grpc.aio.AioRpcError, grpc.RpcError):
             pass
-        finally:
-            failure = reader.result() if reader.done() and not reader.cancelled() else None
-            reader.cancel()
-            bridge.to_trio(arena._closed, connection)
-        if failure:  # tell the bot why its stream ends
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, failure)
 
     async def _read(
         self, context: grpc.aio.ServicerContext, connection: BotConnection, outbox: Outbox
-    ) -> str | None:
-        """Forward decisions to trio until the stream ends; why it broke, if it did."""
+    ) -> None:
+        """Forward decisions to trio until the stream ends; an unreadable message ends it
+        with INVALID_ARGUMENT."""
         bridge = self.arena.bridge
         assert bridge is not None
         try:
@@ -117,6 +267,14 @@ class BotService(pb_grpc.BotServiceServicer):
                 message = await context.read()
                 if message is grpc.aio.EOF:
                     break
+                if isinstance(message, Unreadable):
+                    bad_input_log.warning(
+                        "unreadable", "connection %s of bot %s: unreadable message (%d bytes): "
+                        "%s", connection.id, connection.bot_id, message.size, message.reason)
+                    outbox.fail("INVALID_ARGUMENT",
+                                f"unreadable message from the bot ({message.reason}): stream "
+                                "closed")
+                    return
                 assert isinstance(message, pb.BotMessage)
                 kind = message.WhichOneof("kind")
                 if kind == "decision":
@@ -125,22 +283,20 @@ class BotService(pb_grpc.BotServiceServicer):
                     for decision in message.decisions.decisions:
                         bridge.to_trio(connection.on_decision, decision)
                 else:
-                    outbox.put(wire.serialize(pb.ArenaMessage(notice=pb.Notice(
-                        kind=pb.UNKNOWN_REQUEST,
-                        message="only Decision and DecisionBatch messages may follow the Hello",
-                    ))))
+                    bridge.to_trio(connection.on_stray_message)
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # a broken stream: the connection ends, tables go on
-            log.info("connection %s of bot %s ended: %s", connection.id, connection.bot_id, exc)
-            outbox.close()
-            return f"unreadable message from the bot ({type(exc).__name__}): stream closed"
+            if not outbox.closed:  # else the call was over anyway, its status given
+                bad_input_log.warning("broken", "connection %s of bot %s ended: %r",
+                                      connection.id, connection.bot_id, exc)
         outbox.close()
-        return None
 
 
 MAX_BATCH: Final = 256
 """Messages per MessageBatch at most."""
+_readers: set[asyncio.Task[None]] = set()
+"""Readers of streams whose Connect has returned: they end with their call."""
 
 
 def add_bot_service(servicer: BotService, server: grpc.aio.Server) -> None:
@@ -149,7 +305,7 @@ def add_bot_service(servicer: BotService, server: grpc.aio.Server) -> None:
     handlers = {
         "Connect": grpc.stream_stream_rpc_method_handler(
             servicer.Connect,
-            request_deserializer=pb.BotMessage.FromString,
+            request_deserializer=parse_bot_message,
             response_serializer=None,
         ),
     }
@@ -163,8 +319,26 @@ def _check_hello(hello: pb.Hello) -> str | None:
         return "bot_name must not be empty"
     if len(hello.bot_name) > 100 or len(hello.bot_version) > 100:
         return "bot_name and bot_version are at most 100 characters"
+    for field_name in ("bot_name", "bot_version"):
+        problem = _unprintable(getattr(hello, field_name))
+        if problem:
+            return f"{field_name} {problem}"
     if not 1 <= hello.max_tables <= MAX_TABLES_PER_CONNECTION:
         return f"max_tables must be 1..{MAX_TABLES_PER_CONNECTION}, got {hello.max_tables}"
+    return None
+
+
+def _unprintable(text: str) -> str | None:
+    """Why ``text`` cannot be shown as it is, if it cannot: a control, format or separator
+    character (ANSI escapes, bidi overrides, new lines), or a markup character."""
+    for index, char in enumerate(text):
+        category = unicodedata.category(char)
+        if category[0] == "C" or category in ("Zl", "Zp"):
+            return (f"contains the control character U+{ord(char):04X} at {index}: only "
+                    "printable characters are allowed")
+        if char in MARKUP:
+            return (f"contains {char!r} at {index}: the characters "
+                    f"{' '.join(sorted(MARKUP))} are not allowed")
     return None
 
 

@@ -5,8 +5,9 @@ Why it is shaped this way:
 - One stream carries every table of the connection, so messages are routed by
   ``(table_id, seat)`` to a :class:`TableView` each, and decisions run as tasks of their own:
   a slow decision at one table never holds up the messages of the others.
-- Answers are matched by ``(table_id, request_id)`` and remembered until the table ends, so a
-  request is decided once, answered once per stream, and a request the arena re-sends after a
+- Answers are matched by ``(table_id, request_id)`` and remembered until the table ends (or
+  starts afresh: a table the arena replays after a restart keeps its id), so a request is
+  decided once, answered once per stream, and a request the arena re-sends after a
   reconnection gets the answer already computed (or the one still being computed).
 - A broken stream is retried with exponential backoff and jitter, so that a restarting arena is
   not hammered by every bot at the same instant; a refusal that retrying cannot fix (bad token,
@@ -53,8 +54,8 @@ FATAL_CODES: Final = frozenset({
 CLOSE_GRACE: Final = 1.0
 """Seconds to wait for the arena to end a half-closed stream before cancelling it."""
 RESUME_GRACE: Final = 5.0
-"""After a reconnection, tables the arena has not resumed within this time are forgotten: they
-ended while the bot was away (the protocol then sends no TableEnd)."""
+"""After a reconnection, tables the arena has neither resumed nor ended within this time are
+forgotten: the arena that played them is gone (it restarted, and replays them afresh)."""
 CHANNEL_OPTIONS: Final = (("grpc.max_receive_message_length", 16 * 1024 * 1024),)
 
 
@@ -283,6 +284,10 @@ class ArenaClient:
 
     async def _on_start(self, stream: Stream, start: TableStart) -> None:
         key = (start.table_id, start.seat)
+        if not start.resumed:
+            # A new deal at this seat (a table replayed after the arena restarted keeps its
+            # id): nothing decided for an earlier attempt may answer its requests.
+            self._forget(key)
         old = self.tables.get(key)
         view = TableView.from_start(start, old.decisions if old and start.resumed else 0)
         self.tables[key] = view
