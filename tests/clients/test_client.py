@@ -180,7 +180,7 @@ async def test_a_table_that_ended_while_the_bot_was_away_ends_when_it_comes_back
 ) -> None:
     bot = GoesAwayAtOnce(proxy)
     client = await arena.client(bot, address=proxy.address, max_tables=4, resume_grace=5.0)
-    outcome = await arena.play("gone", arena.ids(0, 0, 0, 0), per_decision=0.005)
+    outcome = await arena.play("gone", arena.ids(0, 0, 0, 0), per_decision=0.5)
     assert {i.kind.value for i in outcome.infractions} == {"disconnected"}
     assert len(client.tables) == 4  # it cannot know yet
     proxy.refuse = False
