@@ -8,9 +8,13 @@ Within a group a raw score becomes
   ties share, i.e. ``100 * (beaten + tied / 2) / (entries - 1)``.
 
 Groups with a single entry say nothing about skill and are left out. Penalties for infractions
-are applied to raw scores before comparing. A bot's per-board value is the mean of its datum
-scores on that board; its interval treats the board as the unit (entries on one board share the
-cards, so they are not independent).
+are applied to raw scores before comparing.
+
+Every board weighs the same: a bot's value on a board is the mean of its entries there (field
+seating may seat it twice on one board, in different hands), and both its mean per board and its
+matchpoint percentage are means over boards of those values. The interval and the test against
+the next bot treat the board as the unit too (entries on one board share the cards, so they are
+not independent). Only ``total`` sums entries.
 """
 
 from __future__ import annotations
@@ -142,6 +146,11 @@ def _per_board(scored: Sequence[ScoredEntry], value: str) -> dict[str, dict[int,
     }
 
 
+def _mean(values: Iterable[float]) -> float:
+    values = list(values)
+    return math.fsum(values) / len(values) if values else 0.0
+
+
 def _rows(
     scored: Sequence[ScoredEntry],
     bots: set[str],
@@ -160,7 +169,7 @@ def _rows(
             rank=0,
             per_board=mean_interval([boards[b] for b in sorted(boards)]),
             total=math.fsum(s.datum for s in mine),
-            matchpoint_pct=(math.fsum(s.matchpoints for s in mine) / len(mine)) if mine else 0.0,
+            matchpoint_pct=_mean(mp_by_board.get(bot, {}).values()),
             boards=len(boards),
             entries=len(mine),
             infractions=dict(infractions.get(bot, {})),

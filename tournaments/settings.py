@@ -60,6 +60,16 @@ class SettingsError(ValueError):
     """Settings that cannot make a tournament; the message says which and why."""
 
 
+def field_tables_problem(bots: int, players: int, tables_per_board: int | None) -> list[str]:
+    """Field seating never gives a bot the same hand twice, so each hand of a board is held by
+    a different bot at every table: a board can have at most as many tables as there are bots
+    (the schedule would otherwise run out of bots while planning)."""
+    if tables_per_board is None or bots <= players or tables_per_board <= bots:
+        return []
+    return [f"field seating with {bots} bots allows at most {bots} tables per board (each "
+            f"table needs a different bot in each hand), got {tables_per_board}"]
+
+
 @dataclass(frozen=True, slots=True)
 class Penalties:
     kind: PenaltyKind = PenaltyKind.NONE
@@ -116,6 +126,7 @@ class TournamentSettings:
                 out.append(f"field seating needs more bots than seats ({self.players}), got {n}")
             if self.tables_per_board is not None and not 2 <= self.tables_per_board <= 64:
                 out.append("tables per board must be 2..64")
+            out.extend(field_tables_problem(n, self.players, self.tables_per_board))
         elif self.seating is Seating.COMPETITION:
             out.extend(self._competition_problems())
         elif self.tables_per_board is not None:

@@ -2,6 +2,12 @@
 
 Written out (regularized incomplete beta by Lentz's continued fraction) rather than pulling in
 SciPy for two functions; tests check it against published t tables.
+
+A sample with zero variance (every board gave the same value) has no t statistic: its standard
+error is an artefact of too few boards, not evidence of certainty. There the exact sign test
+and its order-statistic interval for the median take over, which assume nothing about the
+spread: n boards that all agree give p = 2 * 0.5**n, significant at 5 % only from
+:data:`ZERO_VARIANCE_MIN_BOARDS` (6) boards on, and the 95 % interval is unbounded below that.
 """
 
 from __future__ import annotations
@@ -101,8 +107,35 @@ class Interval:
         return self.low > 0 or self.high < 0
 
 
+def sign_test_p_value(differences: Sequence[float]) -> float:
+    """Exact two-sided sign test that positive and negative differences are equally likely
+    (zero differences are left out, as usual)."""
+    above = sum(1 for d in differences if d > 0)
+    below = sum(1 for d in differences if d < 0)
+    n = above + below
+    if n == 0:
+        return 1.0
+    tail = math.fsum(math.comb(n, i) for i in range(min(above, below) + 1)) / 2.0**n
+    return min(1.0, 2.0 * tail)
+
+
+def sign_test_min_boards(confidence: float = 0.95) -> int:
+    """The fewest boards on which unanimous ones can reach ``confidence``: n with
+    2 * 0.5**n <= 1 - confidence (6 at 95 %)."""
+    return max(1, math.ceil(math.log2(2.0 / (1.0 - confidence)) - 1e-12))
+
+
+ZERO_VARIANCE_MIN_BOARDS = sign_test_min_boards(0.95)
+"""Boards needed before a sample with zero variance can be called significant at 5 %."""
+
+
 def mean_interval(values: Sequence[float], confidence: float = 0.95) -> Interval:
-    """The mean of ``values`` and its t interval, each value an independent unit (a board)."""
+    """The mean of ``values`` and its t interval, each value an independent unit (a board).
+
+    With zero variance the t interval would have zero width on any number of boards; the
+    order-statistic interval for the median is used instead: the value itself once there are
+    enough boards for the sign test (:func:`sign_test_min_boards`), unbounded before.
+    """
     n = len(values)
     if n == 0:
         return Interval(0.0, math.inf, 0)
@@ -110,18 +143,21 @@ def mean_interval(values: Sequence[float], confidence: float = 0.95) -> Interval
     if n < 2:
         return Interval(mean, math.inf, n)
     variance = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
+    if variance == 0.0:
+        return Interval(mean, 0.0 if n >= sign_test_min_boards(confidence) else math.inf, n)
     t = t_quantile(0.5 + confidence / 2.0, n - 1)
     return Interval(mean, t * math.sqrt(variance / n), n)
 
 
 def paired_t_p_value(differences: Sequence[float]) -> float:
-    """Two-sided p-value of a paired t-test that the mean difference is zero."""
+    """Two-sided p-value of a paired t-test that the mean difference is zero; the exact sign
+    test's when every difference is the same (zero variance: no t statistic)."""
     n = len(differences)
     if n < 2:
         return 1.0
     mean = math.fsum(differences) / n
     variance = math.fsum((d - mean) ** 2 for d in differences) / (n - 1)
     if variance == 0.0:
-        return 1.0 if mean == 0.0 else 0.0
+        return sign_test_p_value(differences)
     t = mean / math.sqrt(variance / n)
     return 2.0 * (1.0 - t_cdf(abs(t), n - 1))

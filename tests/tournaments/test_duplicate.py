@@ -15,7 +15,14 @@ from tournaments.duplicate import (
     matchpoint_scores,
 )
 from tournaments.settings import Penalties, PenaltyKind, ScoringMethod
-from tournaments.stats import mean_interval, paired_t_p_value, t_cdf, t_quantile
+from tournaments.stats import (
+    ZERO_VARIANCE_MIN_BOARDS,
+    mean_interval,
+    paired_t_p_value,
+    sign_test_p_value,
+    t_cdf,
+    t_quantile,
+)
 
 
 def test_datum_is_score_minus_group_mean() -> None:
@@ -133,5 +140,53 @@ def test_significance_between_neighbours_on_simulated_skill() -> None:
 def test_paired_t_p_value() -> None:
     assert paired_t_p_value([1.0]) == 1.0
     assert paired_t_p_value([0.0, 0.0, 0.0]) == 1.0
-    assert paired_t_p_value([5.0, 5.0]) == 0.0
     assert paired_t_p_value([1.0, -1.0, 2.0, -2.0]) == pytest.approx(1.0)
+
+
+def test_identical_differences_are_not_significant_on_few_boards() -> None:
+    # zero variance: no t statistic; the exact sign test decides, 2 * 0.5**n
+    assert ZERO_VARIANCE_MIN_BOARDS == 6
+    assert paired_t_p_value([5.0, 5.0]) == pytest.approx(0.5)
+    assert paired_t_p_value([-5.0] * 5) == pytest.approx(0.0625)
+    assert paired_t_p_value([5.0] * 6) == pytest.approx(0.03125)
+    for n in range(2, ZERO_VARIANCE_MIN_BOARDS):
+        assert paired_t_p_value([7.0] * n) >= 0.05
+        assert not mean_interval([7.0] * n).excludes_zero
+        assert mean_interval([7.0] * n).half_width == math.inf
+    assert paired_t_p_value([7.0] * ZERO_VARIANCE_MIN_BOARDS) < 0.05
+    # enough boards: the order-statistic interval for the median is the value itself
+    assert (mean_interval([7.0] * 6).low, mean_interval([7.0] * 6).high) == (7.0, 7.0)
+
+
+def test_sign_test_exact_values() -> None:
+    assert sign_test_p_value([]) == 1.0
+    assert sign_test_p_value([0.0, 0.0]) == 1.0
+    assert sign_test_p_value([1.0, -1.0]) == 1.0
+    # 7 of 8 positive: 2 * (1 + 8) / 256
+    assert sign_test_p_value([1.0] * 7 + [-3.0]) == pytest.approx(18 / 256)
+    assert sign_test_p_value([2.0, 0.0, 2.0]) == pytest.approx(0.5)  # the zero is left out
+
+
+def test_two_boards_with_identical_differences_are_not_marked_significant() -> None:
+    # a beats b by exactly 40 on both boards: the old test said p=0, a zero-width interval
+    entries = [*_board(0, {"a": 60, "b": 20}), *_board(1, {"a": 10, "b": -30})]
+    rows = compute_standings(entries).rows
+    assert [r.bot_id for r in rows] == ["a", "b"]
+    assert rows[0].p_value_next == pytest.approx(0.5)
+    assert rows[0].separated_from_next is False
+    assert rows[0].per_board.half_width == math.inf
+
+
+@pytest.mark.parametrize("method", [ScoringMethod.DATUM, ScoringMethod.MATCHPOINTS])
+def test_mean_per_board_and_matchpoints_weight_boards_alike(method: ScoringMethod) -> None:
+    # field seating: "a" holds two hands of board 0 and one of board 1
+    entries = [
+        *_board(0, {"a": 50, "b": 10}, seat=0),    # a: datum +20, 100 %
+        *_board(0, {"a": 30, "c": -10}, seat=1),   # a: datum +20, 100 %
+        *_board(1, {"a": -40, "b": 0}, seat=0),    # a: datum -20, 0 %
+    ]
+    standings = compute_standings(entries, method=method)
+    a = next(r for r in standings.rows if r.bot_id == "a")
+    assert a.entries == 3 and a.boards == 2
+    assert a.per_board.mean == pytest.approx(0.0)   # (+20 + -20) / 2 boards
+    assert a.matchpoint_pct == pytest.approx(50.0)  # (100 + 0) / 2 boards, not 200 / 3 entries

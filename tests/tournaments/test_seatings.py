@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import itertools
+import subprocess
+import sys
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
 from tournaments.seatings import board_seed, field, gauntlet, plan_tables, rotation
 from tournaments.settings import Seating, SettingsError, TournamentSettings
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_board_seeds_are_pinned_and_distinct() -> None:
@@ -116,3 +121,31 @@ def test_settings_round_trip_through_json() -> None:
     settings = TournamentSettings(name="t", bots=("a", "b"), seating=Seating.GAUNTLET,
                                   players=5, boards=3, seed=2**64 - 1, beginner=True)
     assert TournamentSettings.from_json(settings.to_json()) == settings
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_field_refuses_more_tables_per_board_than_bots(players: int) -> None:
+    bots = tuple(f"bot{i}" for i in range(players + 1))
+    with pytest.raises(SettingsError, match=rf"at most {players + 1} tables per board.*got "
+                                            rf"{players + 2}"):
+        TournamentSettings(name="t", bots=bots, players=players, seating=Seating.FIELD,
+                           tables_per_board=players + 2)
+    # as many tables as bots can be planned: each hand held by a different bot at each table
+    settings = TournamentSettings(name="t", bots=bots, players=players, seating=Seating.FIELD,
+                                  boards=3, tables_per_board=players + 1)
+    plans = plan_tables(settings)
+    for board in range(3):
+        held = [(p.bots[s], s) for p in plans if p.board == board for s in range(players)]
+        assert len(held) == len(set(held)) == (players + 1) * players
+
+
+def test_cli_refuses_too_many_field_tables_in_one_line(tmp_path: Path) -> None:
+    command = [sys.executable, "-m", "tournaments.cli", "--db", f"sqlite:///{tmp_path}/a.db",
+               "tournament", "create", "a", "b", "c", "d", "e", "--seating", "field",
+               "--tables-per-board", "9"]
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines() == [
+        "error: field seating with 5 bots allows at most 5 tables per board (each table needs "
+        "a different bot in each hand), got 9"
+    ]
