@@ -593,7 +593,9 @@ def tournament_run(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port (0: any free port).")] = 50051,
     concurrency: Annotated[int, typer.Option(help="Tables played at once.")] = 8,
-    seat_timeout: Annotated[float, typer.Option(help="Seconds to wait for bots.")] = 120.0,
+    seat_timeout: Annotated[float, typer.Option(
+        help="Give up after this many seconds with no table to play because bots are missing "
+             "(0: wait forever). Finished tables are kept; run it again to resume.")] = 120.0,
     admin_token_file: AdminTokenFile = None,
     admin_token: AdminToken = None,
     web_port: Annotated[int | None, typer.Option(help=WEB_PORT_HELP)] = None,
@@ -606,6 +608,8 @@ def tournament_run(
     from .live import run_tournament_live
 
     token = _admin_token(admin_token, admin_token_file)
+    if not seat_timeout >= 0:
+        raise CliError(f"bad --seat-timeout {seat_timeout:g}: seconds, 0 or more (0: forever)")
     store = _store()
     status = store.tournament(tournament_id).status
     if status is TournamentStatus.CANCELLED:
@@ -614,7 +618,8 @@ def tournament_run(
     _check_web_port(web_port, port, host)
     standings = run_tournament_live(
         store, tournament_id, host=host, port=port, concurrency=concurrency,
-        seat_timeout=seat_timeout, console=console, admin_token=token, web_port=web_port,
+        seat_timeout=seat_timeout or None, console=console, admin_token=token,
+        web_port=web_port,
     )
     print_standings(console, store, tournament_id, standings)
 
@@ -631,6 +636,8 @@ def serve(
     """Serve the arena and play every unfinished tournament, oldest first.
 
     Cancelled tournaments are not played. Bots connect over gRPC; the admin service is served.
+    Tournaments play side by side within --concurrency tables; one whose bots are not connected
+    waits for them (the line "waiting for: ..." names them) and never stops the others.
     """
     from .live import serve_forever
 

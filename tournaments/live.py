@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import math
 from collections import Counter
 
 import trio
@@ -12,6 +13,7 @@ from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
     Progress,
+    ProgressColumn,
     TextColumn,
     TimeElapsedColumn,
     TimeRemainingColumn,
@@ -28,55 +30,87 @@ from .store import TournamentStore
 log = logging.getLogger(__name__)
 
 
-async def run_with_progress(
-    store: TournamentStore,
-    server: ArenaServer,
-    tournament_id: str,
-    concurrency: int,
-    seat_timeout: float,
-    console: Console,
-) -> Standings:
-    """Run one tournament on a serving arena, showing boards, tables, ETA and infractions."""
-    settings = await trio.to_thread.run_sync(store.settings, tournament_id)
-    start = await trio.to_thread.run_sync(store.progress, tournament_id)
-    tables = await trio.to_thread.run_sync(store.tables, tournament_id)
-    per_board = Counter(t.board_number for t, _ in tables)
-    done_per_board = Counter(t.board_number for t, _ in tables if t.status.value == "done")
-    boards_done = sum(1 for b, n in per_board.items() if done_per_board[b] == n)
-    columns = (
+def _columns() -> tuple[ProgressColumn, ...]:
+    return (
         TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
         TextColumn("tables"), TextColumn("boards {task.fields[boards]}/{task.fields[board_total]}"),
         TextColumn("running {task.fields[running]}"),
         TextColumn("infractions {task.fields[infractions]}"),
         TimeElapsedColumn(), TimeRemainingColumn(),
     )
-    with Progress(*columns, console=console, transient=False) as bar:
-        task = bar.add_task(
-            escape(settings.name), total=start.total, completed=start.done, boards=boards_done,
-            board_total=settings.boards, running=0, infractions=start.infractions,
-        )
-        runner: TournamentRunner
 
-        def table_done(done: TableDone) -> None:
-            nonlocal boards_done
-            done_per_board[done.board] += 1
-            if done_per_board[done.board] == per_board[done.board]:
-                boards_done += 1
-            bar.update(task, completed=done.progress.done, boards=boards_done,
-                       running=len(runner.running), infractions=done.progress.infractions)
 
-        runner = TournamentRunner(store, server, tournament_id, concurrency=concurrency,
-                                  seat_timeout=seat_timeout, on_table_done=table_done)
-        async with trio.open_nursery() as nursery:
-            async def tick() -> None:
-                while True:
-                    bar.update(task, running=len(runner.running))
-                    await trio.sleep(0.25)
+def waiting_line(name: str, names: tuple[str, ...]) -> str:
+    """The line printed whenever the bots a tournament waits for change."""
+    if not names:
+        return f"{escape(name)}: every bot it waits for is connected"
+    return f"{escape(name)}: [yellow]waiting for: {escape(', '.join(names))}[/yellow]"
 
-            nursery.start_soon(tick)
+
+async def play_with_progress(
+    store: TournamentStore,
+    server: ArenaServer,
+    tournament_id: str,
+    bar: Progress,
+    *,
+    concurrency: int = 8,
+    seat_timeout: float | None,
+    slots: trio.Semaphore | None = None,
+) -> Standings:
+    """Run one tournament as a task of ``bar``: boards, tables, ETA, infractions, and a line
+    naming the bots awaited each time that list changes (from the start)."""
+    settings = await trio.to_thread.run_sync(store.settings, tournament_id)
+    start = await trio.to_thread.run_sync(store.progress, tournament_id)
+    tables = await trio.to_thread.run_sync(store.tables, tournament_id)
+    per_board = Counter(t.board_number for t, _ in tables)
+    done_per_board = Counter(t.board_number for t, _ in tables if t.status.value == "done")
+    boards_done = sum(1 for b, n in per_board.items() if done_per_board[b] == n)
+    task = bar.add_task(
+        escape(settings.name), total=start.total, completed=start.done, boards=boards_done,
+        board_total=settings.boards, running=0, infractions=start.infractions,
+    )
+    runner: TournamentRunner
+
+    def table_done(done: TableDone) -> None:
+        nonlocal boards_done
+        done_per_board[done.board] += 1
+        if done_per_board[done.board] == per_board[done.board]:
+            boards_done += 1
+        bar.update(task, completed=done.progress.done, boards=boards_done,
+                   running=len(runner.running), infractions=done.progress.infractions)
+
+    def waiting(names: tuple[str, ...]) -> None:
+        bar.console.print(waiting_line(settings.name, names), highlight=False)
+
+    runner = TournamentRunner(store, server, tournament_id, concurrency=concurrency,
+                              seat_timeout=seat_timeout, on_table_done=table_done,
+                              on_waiting=waiting, slots=slots)
+    async with trio.open_nursery() as nursery:
+        async def tick() -> None:
+            while True:
+                bar.update(task, running=len(runner.running))
+                await trio.sleep(0.25)
+
+        nursery.start_soon(tick)
+        try:
             standings = await runner.run()
+        finally:
             nursery.cancel_scope.cancel()
     return standings
+
+
+async def run_with_progress(
+    store: TournamentStore,
+    server: ArenaServer,
+    tournament_id: str,
+    concurrency: int,
+    seat_timeout: float | None,
+    console: Console,
+) -> Standings:
+    """Run one tournament on a serving arena, showing its progress."""
+    with Progress(*_columns(), console=console, transient=False) as bar:
+        return await play_with_progress(store, server, tournament_id, bar,
+                                        concurrency=concurrency, seat_timeout=seat_timeout)
 
 
 def run_tournament_live(
@@ -86,17 +120,20 @@ def run_tournament_live(
     host: str,
     port: int,
     concurrency: int,
-    seat_timeout: float,
+    seat_timeout: float | None,
     console: Console,
     admin_token: str | None = None,
     web_port: int | None = None,
 ) -> Standings:
+    """Serve the arena and play one tournament; :class:`BotsMissingError` once no table could
+    be seated for ``seat_timeout`` seconds (None: wait for the bots forever)."""
+
     async def main() -> Standings:
         server = ArenaServer(BotRegistry(store.engine), admin_token, host=host, port=port)
         async with trio.open_nursery() as nursery:
             bound = await nursery.start(server.serve)
             await start_web_page(nursery, store, host, web_port, console)
-            console.print(f"arena listening on {host}:{bound}; waiting for the bots")
+            console.print(f"arena listening on {host}:{bound}")
             if admin_token is None:
                 console.print(f"admin token for this run: [bold]{server.admin_token}[/bold]")
             standings = await run_with_progress(
@@ -119,33 +156,70 @@ def serve_forever(
     console: Console,
     poll: float = 2.0,
     web_port: int | None = None,
+    retry: float = 30.0,
 ) -> None:
-    """Serve until Ctrl-C, playing every tournament that is not finished, oldest first."""
+    """Serve until Ctrl-C, playing every unfinished tournament at once, oldest first, within
+    one budget of ``concurrency`` tables.
+
+    A tournament whose bots are not connected waits (its progress names them) without holding
+    up the others, and goes on when they connect; tournaments created meanwhile are picked up
+    within ``poll`` seconds. One that fails (say, its database rows vanished) is reported in one
+    line and tried again after ``retry`` seconds; serving goes on.
+    """
 
     async def main() -> None:
         server = ArenaServer(BotRegistry(store.engine), admin_token, host=host, port=port)
+        slots = trio.Semaphore(concurrency)
+        active: set[str] = set()
+        failed: dict[str, float] = {}
         async with trio.open_nursery() as nursery:
             bound = await nursery.start(server.serve)
             await start_web_page(nursery, store, host, web_port, console)
             console.print(f"arena listening on {host}:{bound}")
             if admin_token is None:
                 console.print(f"admin token for this run: [bold]{server.admin_token}[/bold]")
-            while True:
-                tournaments = await trio.to_thread.run_sync(store.list)
-                todo = [t for t in tournaments if t.status not in (
-                    TournamentStatus.FINISHED, TournamentStatus.CANCELLED)]
-                for tournament in todo:
-                    progress = await trio.to_thread.run_sync(store.progress, tournament.id)
-                    if progress.pending == 0 and progress.running == 0:
-                        continue
-                    console.print(f"running tournament {tournament.id} "
-                                  f"({escape(tournament.name)})")
-                    settings = await trio.to_thread.run_sync(store.settings, tournament.id)
-                    server.expect(settings.bots)
-                    await run_with_progress(store, server, tournament.id, concurrency,
-                                            3600.0, console)
-                    await dismiss_if_done(server, store, tournament.id, keep_busy=True)
-                await trio.sleep(poll)
+            with Progress(*_columns(), console=console, transient=False) as bar:
+
+                async def play(tournament_id: str, name: str) -> None:
+                    try:
+                        await play_with_progress(store, server, tournament_id, bar,
+                                                 seat_timeout=None, slots=slots)
+                    except Exception as exc:  # one tournament's failure is not serve's
+                        log.debug("tournament %s failed", tournament_id, exc_info=True)
+                        while isinstance(exc, ExceptionGroup) and len(exc.exceptions) == 1:
+                            exc = exc.exceptions[0]
+                        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+                        bar.console.print(f"[red]tournament {tournament_id} "
+                                          f"({escape(name)}) failed:[/red] {escape(first)}")
+                        failed[tournament_id] = trio.current_time()
+                    else:
+                        row = await trio.to_thread.run_sync(store.tournament, tournament_id)
+                        bar.console.print(f"tournament {tournament_id} ({escape(name)}) "
+                                          f"{row.status.value}")
+                        await dismiss_if_done(server, store, tournament_id, keep_busy=True)
+                    finally:
+                        active.discard(tournament_id)
+
+                while True:
+                    tournaments = await trio.to_thread.run_sync(store.list)
+                    for tournament in tournaments:
+                        tid = tournament.id
+                        if tid in active or tournament.status in (
+                                TournamentStatus.FINISHED, TournamentStatus.CANCELLED):
+                            continue
+                        if trio.current_time() - failed.get(tid, -math.inf) < retry:
+                            continue
+                        work = await trio.to_thread.run_sync(store.open_work, tid)
+                        if work.finished:
+                            await trio.to_thread.run_sync(store.settle_status, tid)
+                            continue
+                        bar.console.print(f"playing tournament {tid} "
+                                          f"({escape(tournament.name)})")
+                        settings = await trio.to_thread.run_sync(store.settings, tid)
+                        server.expect(settings.bots)
+                        active.add(tid)
+                        nursery.start_soon(play, tid, tournament.name)
+                    await trio.sleep(poll)
 
     try:
         trio.run(main)

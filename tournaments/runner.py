@@ -1,26 +1,69 @@
-"""Runs a stored tournament: claim a table, play it on the arena, commit it, repeat.
+"""Runs a stored tournament: claim a table this arena can seat, play it, commit it, repeat.
 
-Several of these loops run at once in one process (``concurrency``), and several processes may
-share one PostgreSQL database: all the state, the remaining work included, is in the database.
-A table interrupted by a crash is replayed from its start by whoever claims it next.
+One dispatcher per tournament claims tables (up to ``concurrency`` at once, or a budget shared
+by several tournaments) and plays each in its own task. Several processes may share one
+PostgreSQL database: all the state, the remaining work included, is in the database, and each
+arena claims only the tables whose bots are all connected to it with room for one more table,
+so a table waits for its bots instead of failing. While tables wait, the runner says which bots
+it waits for (``waiting_for``) and sleeps until a connection opens or closes or a table ends
+(or a few seconds pass: other arenas' progress is seen only in the database).
+
+With ``seat_timeout`` set, the runner gives up when for that long it had nothing to play here,
+nothing was being played anywhere else, and tables wait for bots not connected here: it raises
+:class:`BotsMissingError` naming them, and the tournament is left as it was (finished tables
+kept, the rest pending), to be resumed by running it again. A table interrupted by a crash is
+replayed from its start by whoever claims it once its lease has run out.
 """
 
 from __future__ import annotations
 
+import itertools
 import logging
-from collections.abc import Callable
+import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 import trio
 
-from arena.storage.models import TournamentStatus
-from arena.transport.server import ArenaServer
+from arena.rules import Deal, TableOptions
+from arena.table import TableOutcome, TimeControl
+from arena.transport.connections import BotNotConnectedError
 
 from .duplicate import Standings, compute_standings
 from .settings import TournamentSettings
 from .store import ClaimedTable, Progress, TournamentStore, new_worker_id
 
 log = logging.getLogger(__name__)
+
+LEASE = 20.0
+"""Seconds a claim lives without renewal (renewed every quarter of it while the table plays).
+A crashed arena's tables are replayed by another once it runs out."""
+RECHECK = 2.0
+"""Seconds between looks at the database while waiting (for other arenas' progress)."""
+SEAT_WAIT = 10.0
+"""How long a claimed table waits for a bot that left between the claim and the seating."""
+
+
+class BotsMissingError(LookupError):
+    """No table could be seated for the whole seat timeout: bots are missing. Nothing is lost;
+    running the tournament again resumes it."""
+
+
+class Arena(Protocol):
+    """What the runner needs of an arena (:class:`arena.transport.server.ArenaServer`)."""
+
+    def connected_bots(self) -> dict[str, int]: ...
+
+    def awaiting(self, bot_ids: Sequence[str]) -> list[str]: ...
+
+    async def wait_change(self) -> None: ...
+
+    async def play_table(
+        self, table_id: str, deal: Deal, options: TableOptions, bot_ids: Sequence[str],
+        time_control: TimeControl | None = None, seat_timeout: float = 30.0,
+        reveal: bool = True,
+    ) -> TableOutcome: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,21 +75,31 @@ class TableDone:
 
 
 ProgressFn = Callable[[TableDone], None]
+WaitingFn = Callable[[tuple[str, ...]], None]
+"""Called with the names of the bots awaited whenever that list changes (empty: none)."""
 
 
 class TournamentRunner:
     def __init__(
         self,
         store: TournamentStore,
-        server: ArenaServer,
+        server: Arena,
         tournament_id: str,
         concurrency: int = 8,
-        lease: float = 60.0,
-        seat_timeout: float = 60.0,
+        lease: float = LEASE,
+        seat_timeout: float | None = 120.0,
         on_table_done: ProgressFn | None = None,
+        on_waiting: WaitingFn | None = None,
+        slots: trio.Semaphore | None = None,
+        recheck: float = RECHECK,
     ) -> None:
+        """``seat_timeout``: seconds with nothing to play before giving up (None: never).
+        ``slots``: a budget of tables at once shared with other runners (else ``concurrency``).
+        """
         if concurrency < 1:
             raise ValueError("concurrency must be at least 1")
+        if seat_timeout is not None and not seat_timeout > 0:
+            raise ValueError("the seat timeout must be positive (None: wait forever)")
         self.store = store
         self.server = server
         self.tournament_id = tournament_id
@@ -54,26 +107,36 @@ class TournamentRunner:
         self.lease = lease
         self.seat_timeout = seat_timeout
         self.on_table_done = on_table_done
+        self.on_waiting = on_waiting
+        self.slots = slots or trio.Semaphore(concurrency)
+        self.recheck = recheck
         self.worker = new_worker_id()
-        self.running: set[str] = set()
+        self._claims = itertools.count(1)
+        self.running: dict[str, str] = {}
+        """Tables claimed here -> the claim's own worker id."""
+        self.names: dict[str, str] = {}
+        self.waiting_for: tuple[str, ...] = ()
+        """Names of the bots that tables wait for, not connected to this arena."""
 
     async def run(self) -> Standings:
-        """Play every remaining table, then the standings (complete once all are done)."""
+        """Play every table this arena can seat until none is left anywhere; the standings.
+
+        Raises :class:`BotsMissingError` after ``seat_timeout`` with nothing to play.
+        """
         store, tid = self.store, self.tournament_id
         settings = await trio.to_thread.run_sync(store.settings, tid)
-        freed = await trio.to_thread.run_sync(store.release_dead_claims, tid)
-        if freed:
-            log.info("%d interrupted tables of %s will be replayed", freed, tid)
-        await trio.to_thread.run_sync(store.set_status, tid, TournamentStatus.RUNNING)
-        async with trio.open_nursery() as nursery:
-            nursery.start_soon(self._renew_leases)
-            async with trio.open_nursery() as workers:
-                for _ in range(self.concurrency):
-                    workers.start_soon(self._work, settings)
-            nursery.cancel_scope.cancel()
-        progress = await trio.to_thread.run_sync(store.progress, tid)
-        if progress.pending == progress.running == 0:
-            await trio.to_thread.run_sync(store.set_status, tid, TournamentStatus.FINISHED)
+        self.names = await trio.to_thread.run_sync(store.bot_names, settings.bots)
+        try:
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(self._renew_leases)
+                async with trio.open_nursery() as tables:
+                    gave_up = await self._dispatch(settings, tables)
+                nursery.cancel_scope.cancel()
+        finally:
+            with trio.CancelScope(shield=True):
+                await trio.to_thread.run_sync(store.settle_status, tid)
+        if gave_up is not None:
+            raise BotsMissingError(gave_up)
         return await self.standings()
 
     async def standings(self) -> Standings:
@@ -81,41 +144,129 @@ class TournamentRunner:
         entries = await trio.to_thread.run_sync(self.store.entries, self.tournament_id)
         return compute_standings(entries, settings.penalties, settings.scoring)
 
-    async def _work(self, settings: TournamentSettings) -> None:
+    async def _dispatch(self, settings: TournamentSettings, tables: trio.Nursery) -> str | None:
+        """Claim and start tables until none is left; why it gave up, if it did."""
+        bots = tuple(dict.fromkeys(settings.bots))
+        idle_since: float | None = None
         while True:
-            claim: ClaimedTable | None = await trio.to_thread.run_sync(
-                self.store.claim_next, self.tournament_id, self.worker, self.lease
-            )
-            if claim is None:
+            await self.slots.acquire()
+            seated = False
+            try:
+                claim = await self._claim(bots)
+                if claim is not None:
+                    seated = await tables.start(self._play, claim, settings)
+            finally:
+                if not seated:
+                    self.slots.release()
+            if seated:
+                idle_since = None
+                continue
+            work = await trio.to_thread.run_sync(self.store.open_work, self.tournament_id)
+            if work.finished or work.cancelled:  # cancelled: the tables playing here end
+                self._waiting(())
+                return None
+            connected = self.server.connected_bots()
+            missing = [b for b in bots if b in work.bots and b not in connected]
+            self._waiting(tuple(self.names.get(b, b) for b in missing))
+            if self.running or work.live or not missing:
+                idle_since = None  # playing here or elsewhere, or the bots are only busy
+            else:
+                now = trio.current_time()
+                if idle_since is None:  # nothing plays anywhere: not "running" any more
+                    idle_since = now
+                    await trio.to_thread.run_sync(self.store.settle_status, self.tournament_id)
+                if self.seat_timeout is not None and now - idle_since >= self.seat_timeout:
+                    return self._gave_up(work.claimable)
+            wait = self.recheck
+            if idle_since is not None and self.seat_timeout is not None:
+                wait = min(wait, idle_since + self.seat_timeout - trio.current_time())
+            with trio.move_on_after(max(wait, 0.0)):
+                await self.server.wait_change()
+
+    def _gave_up(self, tables: int) -> str:
+        names = self.waiting_for
+        who = ", ".join(names)
+        timeout = self.seat_timeout if self.seat_timeout is not None else math.inf
+        return (f"gave up after {timeout:g} s with nothing to play: {tables} table"
+                f"{'s' if tables != 1 else ''} of {self.tournament_id} wait for "
+                f"{len(names)} bot{'s' if len(names) != 1 else ''} not connected ({who}); "
+                f"nothing is lost, run the tournament again to resume it")
+
+    def _waiting(self, names: tuple[str, ...]) -> None:
+        if names != self.waiting_for:
+            self.waiting_for = names
+            if self.on_waiting is not None:
+                self.on_waiting(names)
+
+    async def _claim(self, bots: tuple[str, ...]) -> ClaimedTable | None:
+        """A table whose every bot has a connection here with room, or None."""
+        busy = set(self.server.awaiting(bots))
+        seatable = [b for b in bots if b not in busy]
+        if not seatable:
+            return None
+        worker = f"{self.worker}/{next(self._claims)}"
+        claim: ClaimedTable | None = await trio.to_thread.run_sync(
+            self.store.claim_next, self.tournament_id, worker, self.lease, seatable
+        )
+        if claim is not None:
+            self.running[claim.table_id] = worker
+            waiting = tuple(n for n in self.waiting_for
+                            if n not in {self.names.get(b, b) for b in claim.bots})
+            self._waiting(waiting)
+        return claim
+
+    async def _release(self, claim: ClaimedTable, worker: str) -> None:
+        with trio.CancelScope(shield=True):
+            await trio.to_thread.run_sync(self.store.release, claim.table_id, worker)
+
+    async def _play(
+        self, claim: ClaimedTable, settings: TournamentSettings,
+        task_status: Any = trio.TASK_STATUS_IGNORED,
+    ) -> None:
+        worker = self.running[claim.table_id]
+        started = False
+        try:
+            # Checked with no checkpoint before play_table seats the bots: a bot that left, or
+            # took its last free table elsewhere, while the claim was made gives the table back.
+            if self.server.awaiting(claim.bots):
+                await self._release(claim, worker)
+                task_status.started(False)
                 return
-            self.running.add(claim.table_id)
+            task_status.started(True)
+            started = True  # the slot is this task's to give back now
             try:
                 outcome = await self.server.play_table(
                     claim.table_id, claim.deal, settings.table_options, claim.bots,
-                    settings.time_control, seat_timeout=self.seat_timeout,
+                    settings.time_control, seat_timeout=SEAT_WAIT,
                     reveal=settings.reveal_deals,
                 )
-                stored = await trio.to_thread.run_sync(
-                    self.store.finish, claim.table_id, self.worker, outcome
-                )
+            except BotNotConnectedError as exc:
+                log.info("table %s given back: %s", claim.table_id, exc)
+                await self._release(claim, worker)
+                return
             except BaseException:
-                with trio.CancelScope(shield=True):
-                    await trio.to_thread.run_sync(self.store.release, claim.table_id, self.worker)
+                await self._release(claim, worker)
                 raise
-            finally:
-                self.running.discard(claim.table_id)
-            if not stored:
-                log.warning("table %s was taken over by another worker", claim.table_id)
-                continue
-            if self.on_table_done is not None:
-                progress = await trio.to_thread.run_sync(self.store.progress, self.tournament_id)
-                self.on_table_done(
-                    TableDone(claim.table_id, claim.board, len(outcome.infractions), progress)
-                )
+            stored = await trio.to_thread.run_sync(
+                self.store.finish, claim.table_id, worker, outcome
+            )
+        finally:
+            self.running.pop(claim.table_id, None)
+            if started:
+                self.slots.release()
+        if not stored:
+            log.warning("table %s was taken over by another worker", claim.table_id)
+            return
+        if self.on_table_done is not None:
+            progress = await trio.to_thread.run_sync(self.store.progress, self.tournament_id)
+            self.on_table_done(
+                TableDone(claim.table_id, claim.board, len(outcome.infractions), progress)
+            )
 
     async def _renew_leases(self) -> None:
         while True:
-            await trio.sleep(self.lease / 3)
-            await trio.to_thread.run_sync(
-                self.store.renew, sorted(self.running), self.worker, self.lease
-            )
+            await trio.sleep(self.lease / 4)
+            lost = await trio.to_thread.run_sync(self.store.renew, dict(self.running),
+                                                 self.lease)
+            for table_id in lost:
+                log.warning("lost the claim on table %s (its lease ran out)", table_id)

@@ -6,8 +6,14 @@ Synchronous on purpose (SQLModel sessions are): the trio runner calls every meth
 Claiming work is safe with several workers on one database: a worker takes a pending table (or
 one whose lease ran out) with a conditional ``UPDATE`` that only one worker can win, and on
 PostgreSQL reads candidates with ``FOR UPDATE SKIP LOCKED`` so workers do not queue on each
-other. A finished table is committed in one transaction with its seats' scores and every
-decision, and only by the worker that still holds its claim: a deal is stored exactly once.
+other. A worker names the bots it can seat and only gets a table whose every bot is among them:
+several arenas on one database each play the tables whose bots are connected to them.
+
+Every claim has its own worker id, and a claim is alive while its lease is: the holder renews it
+while it plays, and a lease that ran out (the holder crashed, hung, or lost the database) may be
+taken by anyone. Nothing looks at process ids, which mean nothing across hosts or containers.
+A finished table is committed in one transaction with its seats' scores and every decision, and
+only by the claim that still holds it: a deal is stored exactly once.
 """
 
 from __future__ import annotations
@@ -16,12 +22,13 @@ import json
 import os
 import secrets
 import socket
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import delete, func, update
 from sqlalchemy.engine import Engine
+from sqlalchemy.sql.elements import ColumnElement
 from sqlmodel import Session, col, select
 
 from arena.rules import Deal, DealRecord, format_action
@@ -29,6 +36,7 @@ from arena.storage.bots import BotRegistry, UnknownBotError
 from arena.storage.models import (
     ArenaTable,
     Board,
+    Bot,
     Decision,
     TableSeat,
     TableStatus,
@@ -47,8 +55,9 @@ class UnknownTournamentError(LookupError):
 
 
 def new_worker_id() -> str:
-    """``host:pid:nonce``: lets a restarted server on the same host spot its dead claims."""
-    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+    """``host:pid:nonce``: says who played a table (the nonce makes it unique); liveness is
+    judged by leases only."""
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
 
 
 def _now() -> datetime:
@@ -84,10 +93,30 @@ class Progress:
         return self.pending + self.running + self.done
 
 
+@dataclass(frozen=True, slots=True)
+class OpenWork:
+    """What is left of a tournament, as a runner deciding whether to wait sees it."""
+
+    claimable: int
+    """Tables anyone may claim now: pending, or claimed with a lease that ran out."""
+    live: int
+    """Tables claimed with a lease still running: being played somewhere."""
+    bots: frozenset[str]
+    """The bots of the claimable tables."""
+    cancelled: bool = False
+    """Cancelled: no table will be claimed any more (those being played are stored)."""
+
+    @property
+    def finished(self) -> bool:
+        return self.claimable == self.live == 0
+
+
 class TournamentStore:
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, clock: Callable[[], datetime] = _now) -> None:
         self.engine = engine
         self.postgres = engine.dialect.name == "postgresql"
+        self.clock = clock
+        """Lease times; tests move it by hand."""
 
     # --------------------------------------------------------------------------- creating
     def create(
@@ -229,26 +258,40 @@ class TournamentStore:
 
     # ----------------------------------------------------------------------------- work
     def claim_next(
-        self, tournament_id: str, worker: str, lease: float = 60.0
+        self,
+        tournament_id: str,
+        worker: str,
+        lease: float = 60.0,
+        seatable: Collection[str] | None = None,
     ) -> ClaimedTable | None:
         """Claim the next table to play (pending, or abandoned with an expired lease); None
-        once there is none, or the tournament was cancelled."""
+        once there is none, or the tournament was cancelled.
+
+        ``seatable``: the bots the caller can seat now; only a table whose every bot is among
+        them is claimed (None: any table). ``worker`` must be unique to this claim: whoever
+        finishes, renews or releases the table names it. Marks the tournament running.
+        """
+        if seatable is not None and not seatable:
+            return None
         if self.tournament(tournament_id).status is TournamentStatus.CANCELLED:
             return None
         for _ in range(50):
             with Session(self.engine) as session:
-                now = _now()
+                now = self.clock()
                 query = (
                     select(ArenaTable)
                     .where(ArenaTable.tournament_id == tournament_id)
-                    .where(
-                        (col(ArenaTable.status) == TableStatus.PENDING)
-                        | ((col(ArenaTable.status) == TableStatus.RUNNING)
-                           & (col(ArenaTable.lease_until) < now))
-                    )
+                    .where(_claimable(now))
                     .order_by(col(ArenaTable.board_number), col(ArenaTable.number))
                     .limit(1)
                 )
+                if seatable is not None:
+                    query = query.where(~(
+                        select(TableSeat.table_id)
+                        .where(col(TableSeat.table_id) == col(ArenaTable.id),
+                               col(TableSeat.bot_id).not_in(sorted(seatable)))
+                        .exists()
+                    ))
                 if self.postgres:
                     query = query.with_for_update(skip_locked=True)
                 table = session.exec(query).first()
@@ -263,9 +306,17 @@ class TournamentStore:
                             lease_until=now + timedelta(seconds=lease), attempts=attempt)
                     .execution_options(synchronize_session=False)
                 ).rowcount  # type: ignore[attr-defined]
-                session.commit()
                 if won != 1:
+                    session.rollback()
                     continue  # another worker took it first
+                session.execute(
+                    update(Tournament)
+                    .where(col(Tournament.id) == tournament_id,
+                           col(Tournament.status) == TournamentStatus.CREATED)
+                    .values(status=TournamentStatus.RUNNING)
+                    .execution_options(synchronize_session=False)
+                )
+                session.commit()
                 board = session.exec(
                     select(Board).where(Board.tournament_id == tournament_id,
                                         Board.number == board_number)
@@ -279,20 +330,30 @@ class TournamentStore:
                                     tuple(s.bot_id for s in seats), attempt)
         return None
 
-    def renew(self, table_ids: list[str], worker: str, lease: float = 60.0) -> None:
-        if not table_ids:
-            return
+    def renew(self, claims: Mapping[str, str], lease: float = 60.0) -> list[str]:
+        """Extend the leases of the tables being played (table id -> the claim's worker id);
+        the tables whose claim was lost (taken over after the lease ran out)."""
+        lost = []
+        if not claims:
+            return lost
         with Session(self.engine) as session:
-            session.execute(
-                update(ArenaTable)
-                .where(col(ArenaTable.id).in_(table_ids), ArenaTable.claimed_by == worker,
-                       ArenaTable.status == TableStatus.RUNNING)
-                .values(lease_until=_now() + timedelta(seconds=lease))
-            )
+            until = self.clock() + timedelta(seconds=lease)
+            for table_id, worker in sorted(claims.items()):
+                kept = session.execute(
+                    update(ArenaTable)
+                    .where(col(ArenaTable.id) == table_id, ArenaTable.claimed_by == worker,
+                           ArenaTable.status == TableStatus.RUNNING)
+                    .values(lease_until=until)
+                    .execution_options(synchronize_session=False)
+                ).rowcount  # type: ignore[attr-defined]
+                if kept != 1:
+                    lost.append(table_id)
             session.commit()
+        return lost
 
     def release(self, table_id: str, worker: str) -> None:
-        """Give a claimed table back unplayed (e.g. the server is stopping)."""
+        """Give a claimed table back unplayed (e.g. the server is stopping); only the claim
+        named ``worker`` can."""
         with Session(self.engine) as session:
             session.execute(
                 update(ArenaTable)
@@ -302,25 +363,53 @@ class TournamentStore:
             )
             session.commit()
 
-    def release_dead_claims(self, tournament_id: str) -> int:
-        """Tables claimed by a process of this host that no longer runs go back to pending."""
-        host = socket.gethostname()
-        freed = 0
+    def open_work(self, tournament_id: str) -> OpenWork:
+        now = self.clock()
         with Session(self.engine) as session:
-            running = session.exec(
-                select(ArenaTable).where(ArenaTable.tournament_id == tournament_id,
-                                         ArenaTable.status == TableStatus.RUNNING)
+            claimable = session.exec(
+                select(func.count()).select_from(ArenaTable)
+                .where(ArenaTable.tournament_id == tournament_id, _claimable(now))
+            ).one()
+            live = session.exec(
+                select(func.count()).select_from(ArenaTable)
+                .where(ArenaTable.tournament_id == tournament_id,
+                       ArenaTable.status == TableStatus.RUNNING,
+                       col(ArenaTable.lease_until) >= now)
+            ).one()
+            bots = session.exec(
+                select(TableSeat.bot_id).distinct()
+                .join(ArenaTable, col(ArenaTable.id) == col(TableSeat.table_id))
+                .where(ArenaTable.tournament_id == tournament_id, _claimable(now))
             ).all()
-            for table in running:
-                owner = (table.claimed_by or "").split(":")
-                if len(owner) == 3 and owner[0] == host and not _pid_alive(int(owner[1])):
-                    table.status = TableStatus.PENDING
-                    table.claimed_by = None
-                    table.lease_until = None
-                    session.add(table)
-                    freed += 1
+        cancelled = self.tournament(tournament_id).status is TournamentStatus.CANCELLED
+        return OpenWork(int(claimable), int(live), frozenset(bots), cancelled)
+
+    def settle_status(self, tournament_id: str) -> TournamentStatus:
+        """Finished once every table is done; back to created (resumable) when nothing is
+        being played anywhere: a tournament is never left running with nothing playing.
+        A cancelled one stays cancelled."""
+        work = self.open_work(tournament_id)
+        with Session(self.engine) as session:
+            row = session.get(Tournament, tournament_id)
+            if row is None:
+                raise UnknownTournamentError(f"no tournament with id {tournament_id!r}")
+            if row.status is TournamentStatus.CANCELLED:
+                return row.status
+            if work.finished and row.status is not TournamentStatus.FINISHED:
+                row.status = TournamentStatus.FINISHED
+                row.finished_at = _now()
+            elif work.live == 0 and row.status is TournamentStatus.RUNNING:
+                row.status = TournamentStatus.CREATED
+            session.add(row)
             session.commit()
-        return freed
+            return row.status
+
+    def bot_names(self, bot_ids: Collection[str]) -> dict[str, str]:
+        """Registered names by id (the id itself for a bot no longer registered)."""
+        with Session(self.engine) as session:
+            rows = session.exec(select(Bot.id, Bot.name).where(col(Bot.id).in_(list(bot_ids))))
+            names = dict(rows.all())
+        return {bot_id: names.get(bot_id, bot_id) for bot_id in bot_ids}
 
     def finish(self, table_id: str, worker: str, outcome: TableOutcome) -> bool:
         """Commit a played deal with its full log, atomically; False if the claim was lost."""
@@ -357,17 +446,6 @@ class TournamentStore:
             ])
             session.commit()
         return True
-
-    def set_status(self, tournament_id: str, status: TournamentStatus) -> None:
-        with Session(self.engine) as session:
-            row = session.get(Tournament, tournament_id)
-            if row is None:
-                raise UnknownTournamentError(f"no tournament with id {tournament_id!r}")
-            row.status = status
-            if status is TournamentStatus.FINISHED:
-                row.finished_at = _now()
-            session.add(row)
-            session.commit()
 
     # ---------------------------------------------------------------------------- export
     def boards(self, tournament_id: str) -> list[Board]:
@@ -436,11 +514,8 @@ def new_table_ids(tournament_id: str, plans: list[TablePlan], opaque: bool) -> l
     return list(ids)
 
 
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
+def _claimable(now: datetime) -> ColumnElement[bool]:
+    """Pending, or claimed with a lease that ran out (its holder is gone or stuck)."""
+    return (col(ArenaTable.status) == TableStatus.PENDING) | (
+        (col(ArenaTable.status) == TableStatus.RUNNING) & (col(ArenaTable.lease_until) < now)
+    )

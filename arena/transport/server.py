@@ -198,6 +198,11 @@ class ArenaServer:
         """Until a connection opens or closes, or a table frees its seats."""
         await self._changed.wait()
 
+    async def wait_change(self) -> None:
+        """Until a connection opens or closes, or a table frees its seats: what a tournament
+        runner waits for when no table can be seated."""
+        await self._changed.wait()
+
     def _signal_change(self) -> None:
         self._changed.set()
         self._changed = trio.Event()

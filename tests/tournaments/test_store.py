@@ -6,6 +6,7 @@ import json
 import random
 import threading
 from collections import Counter
+from datetime import UTC, datetime, timedelta
 
 import pytest
 import trio
@@ -14,7 +15,14 @@ from sqlmodel import Session, select
 from arena.rules import Bid, Contract, DealRecord, Play, TableOptions, replay
 from arena.storage.bots import BotRegistry
 from arena.storage.db import make_engine
-from arena.storage.models import ArenaTable, Decision, TableSeat, TableStatus, Tournament
+from arena.storage.models import (
+    ArenaTable,
+    Decision,
+    TableSeat,
+    TableStatus,
+    Tournament,
+    TournamentStatus,
+)
 from arena.table import (
     DecisionRequest,
     PlayerInfo,
@@ -162,23 +170,107 @@ def test_expired_lease_is_reclaimed_and_the_old_worker_cannot_commit(
     assert store.finish(again.table_id, new, outcome)
 
 
-def test_dead_claims_of_this_host_go_back_to_pending(store: TournamentStore) -> None:
+class FakeClock:
+    """Lease time moved by hand."""
+
+    def __init__(self) -> None:
+        self.now = datetime(2026, 1, 1, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += timedelta(seconds=seconds)
+
+
+def test_a_live_claim_is_renewed_and_only_an_expired_one_is_taken_over(db_url: str) -> None:
+    clock = FakeClock()
+    store = TournamentStore(make_engine(db_url), clock=clock)
     bots = register(store, 4)
     tid = store.create(TournamentSettings(name="t", bots=tuple(bots), boards=1))
-    import socket
-
-    dead = f"{socket.gethostname()}:999999999:abc"  # no such pid
-    claim = store.claim_next(tid, dead)
+    holder, other = new_worker_id(), new_worker_id()
+    claim = store.claim_next(tid, holder, lease=10)
     assert claim is not None
-    alive = new_worker_id()
-    claim2 = store.claim_next(tid, alive)
-    assert claim2 is not None
-    assert store.release_dead_claims(tid) == 1  # only the dead one
+    clock.advance(8)
+    assert store.renew({claim.table_id: holder}, lease=10) == []  # alive until 18
+    clock.advance(9)  # 17: the first lease ran out, the renewed one did not
+    taken = store.claim_next(tid, other, lease=10)
+    assert taken is not None and taken.table_id != claim.table_id  # the next table instead
+    assert store.open_work(tid).live == 2
+    clock.advance(2)  # 19: no renewal came (the holder crashed): anyone may take it
+    assert store.open_work(tid).live == 1
+    again = store.claim_next(tid, other + "/2", lease=10)
+    assert again is not None and again.table_id == claim.table_id and again.attempt == 2
+    # the old holder lost it: no renewal, no release, no commit
+    assert store.renew({claim.table_id: holder}, lease=10) == [claim.table_id]
+    store.release(claim.table_id, holder)
+    outcome = play(claim.deal, claim.bots, claim.table_id, 0)
+    assert not store.finish(claim.table_id, holder, outcome)
+    assert store.finish(again.table_id, other + "/2", outcome)
+
+
+def test_a_claim_is_released_or_finished_only_by_its_own_worker_id(
+    store: TournamentStore,
+) -> None:
+    bots = register(store, 4)
+    tid = store.create(TournamentSettings(name="t", bots=tuple(bots), boards=1))
+    base = new_worker_id()  # two loops of one runner: one id each
+    first = store.claim_next(tid, f"{base}/1")
+    second = store.claim_next(tid, f"{base}/2")
+    assert first is not None and second is not None
+    store.release(second.table_id, f"{base}/1")  # the sibling's table: untouched
+    assert not store.finish(second.table_id, f"{base}/1",
+                            play(second.deal, second.bots, second.table_id, 1))
     with Session(store.engine) as session:
-        row = session.get(ArenaTable, claim.table_id)
-        assert row is not None and row.status == TableStatus.PENDING
-        row2 = session.get(ArenaTable, claim2.table_id)
-        assert row2 is not None and row2.status == TableStatus.RUNNING
+        row = session.get(ArenaTable, second.table_id)
+        assert row is not None and row.status == TableStatus.RUNNING
+        assert row.claimed_by == f"{base}/2"
+    store.release(first.table_id, f"{base}/1")
+    assert store.progress(tid).pending == 3
+
+
+def test_claims_only_tables_whose_bots_can_be_seated(store: TournamentStore) -> None:
+    bots = register(store, 5)
+    tid = store.create(TournamentSettings(name="t", bots=tuple(bots), boards=4, seed=3,
+                                          seating=Seating.FIELD))
+    tables = {t.id: {s.bot_id for s in seats} for t, seats in store.tables(tid)}
+    here = set(bots[:4])  # the fifth bot is not connected
+    assert store.claim_next(tid, new_worker_id(), seatable=()) is None
+    claimed = []
+    while (claim := store.claim_next(tid, new_worker_id(), seatable=here)) is not None:
+        assert set(claim.bots) <= here
+        claimed.append(claim.table_id)
+    assert sorted(claimed) == sorted(t for t, seated in tables.items() if seated <= here)
+    assert 0 < len(claimed) < len(tables)
+    work = store.open_work(tid)
+    assert work.claimable == len(tables) - len(claimed) and work.live == len(claimed)
+    assert bots[4] in work.bots and not work.finished
+    assert store.tournament(tid).status is TournamentStatus.RUNNING
+
+
+def test_settle_status_never_leaves_running_with_nothing_playing(db_url: str) -> None:
+    clock = FakeClock()
+    store = TournamentStore(make_engine(db_url), clock=clock)
+    bots = register(store, 4)
+    tid = store.create(TournamentSettings(name="t", bots=tuple(bots), boards=1))
+    assert store.tournament(tid).status is TournamentStatus.CREATED
+    claim = store.claim_next(tid, "w/1", lease=5)
+    assert claim is not None
+    assert store.settle_status(tid) is TournamentStatus.RUNNING  # a table is being played
+    clock.advance(6)  # its arena died: nothing is played anywhere any more
+    assert store.settle_status(tid) is TournamentStatus.CREATED
+    while (claim := store.claim_next(tid, new_worker_id())) is not None:
+        assert store.finish(claim.table_id, claim_worker(store, claim.table_id),
+                            play(claim.deal, claim.bots, claim.table_id, 2))
+    assert store.settle_status(tid) is TournamentStatus.FINISHED
+    assert store.tournament(tid).finished_at is not None
+
+
+def claim_worker(store: TournamentStore, table_id: str) -> str:
+    with Session(store.engine) as session:
+        row = session.get(ArenaTable, table_id)
+        assert row is not None and row.claimed_by is not None
+        return row.claimed_by
 
 
 def test_finish_is_atomic(store: TournamentStore, monkeypatch: pytest.MonkeyPatch) -> None:
