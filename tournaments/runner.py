@@ -117,6 +117,7 @@ class TournamentRunner:
         self.names: dict[str, str] = {}
         self.waiting_for: tuple[str, ...] = ()
         """Names of the bots that tables wait for, not connected to this arena."""
+        self._changed = trio.Event()
 
     async def run(self) -> Standings:
         """Play every table this arena can seat until none is left anywhere; the standings.
@@ -129,6 +130,7 @@ class TournamentRunner:
         try:
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(self._renew_leases)
+                nursery.start_soon(self._watch_arena)
                 async with trio.open_nursery() as tables:
                     gave_up = await self._dispatch(settings, tables)
                 nursery.cancel_scope.cancel()
@@ -150,6 +152,7 @@ class TournamentRunner:
         idle_since: float | None = None
         while True:
             await self.slots.acquire()
+            self._changed = trio.Event()  # a change from now on is worth another look
             seated = False
             try:
                 claim = await self._claim(bots)
@@ -181,7 +184,14 @@ class TournamentRunner:
             if idle_since is not None and self.seat_timeout is not None:
                 wait = min(wait, idle_since + self.seat_timeout - trio.current_time())
             with trio.move_on_after(max(wait, 0.0)):
-                await self.server.wait_change()
+                await self._changed.wait()
+
+    async def _watch_arena(self) -> None:
+        """Notes every change in the arena (a connection opened or closed, a table ended), so
+        that one happening while the dispatcher queries the database is not missed."""
+        while True:
+            await self.server.wait_change()
+            self._changed.set()
 
     def _gave_up(self, tables: int) -> str:
         names = self.waiting_for
