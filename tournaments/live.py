@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import logging
 import math
 from collections import Counter
@@ -43,7 +44,7 @@ def _columns() -> tuple[ProgressColumn, ...]:
 def waiting_line(name: str, names: tuple[str, ...]) -> str:
     """The line printed whenever the bots a tournament waits for change."""
     if not names:
-        return f"{escape(name)}: every bot it waits for is connected"
+        return f"{escape(name)}: no longer waiting for bots"
     return f"{escape(name)}: [yellow]waiting for: {escape(', '.join(names))}[/yellow]"
 
 
@@ -87,7 +88,10 @@ async def play_with_progress(
                               on_waiting=waiting, slots=slots)
     async with trio.open_nursery() as nursery:
         async def tick() -> None:
-            while True:
+            for beat in itertools.count():
+                if beat % 8 == 7:  # tables played by other arenas sharing the database
+                    now = await trio.to_thread.run_sync(store.progress, tournament_id)
+                    bar.update(task, completed=now.done, infractions=now.infractions)
                 bar.update(task, running=len(runner.running))
                 await trio.sleep(0.25)
 
