@@ -118,6 +118,7 @@ class TournamentRunner:
         self.waiting_for: tuple[str, ...] = ()
         """Names of the bots that tables wait for, not connected to this arena."""
         self._changed = trio.Event()
+        self._lost: set[str] = set()
 
     async def run(self) -> Standings:
         """Play every table this arena can seat until none is left anywhere; the standings.
@@ -278,5 +279,7 @@ class TournamentRunner:
             await trio.sleep(self.lease / 4)
             lost = await trio.to_thread.run_sync(self.store.renew, dict(self.running),
                                                  self.lease)
-            for table_id in lost:
-                log.warning("lost the claim on table %s (its lease ran out)", table_id)
+            for table_id in set(lost) - self._lost:
+                log.warning("lost the claim on table %s (its lease ran out): another arena "
+                            "replays it, this result will not be stored", table_id)
+            self._lost.update(lost)

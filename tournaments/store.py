@@ -333,7 +333,7 @@ class TournamentStore:
     def renew(self, claims: Mapping[str, str], lease: float = 60.0) -> list[str]:
         """Extend the leases of the tables being played (table id -> the claim's worker id);
         the tables whose claim was lost (taken over after the lease ran out)."""
-        lost = []
+        lost: list[str] = []
         if not claims:
             return lost
         with Session(self.engine) as session:
