@@ -128,6 +128,7 @@ class TournamentRunner:
         store, tid = self.store, self.tournament_id
         settings = await trio.to_thread.run_sync(store.settings, tid)
         self.names = await trio.to_thread.run_sync(store.bot_names, settings.bots)
+        gave_up: str | None = None
         try:
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(self._renew_leases)
