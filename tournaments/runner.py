@@ -36,7 +36,7 @@ from .store import ClaimedTable, Progress, TournamentStore, new_worker_id
 
 log = logging.getLogger(__name__)
 
-LEASE = 20.0
+LEASE = 10.0
 """Seconds a claim lives without renewal (renewed every quarter of it while the table plays).
 A crashed arena's tables are replayed by another once it runs out."""
 RECHECK = 2.0
