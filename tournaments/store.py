@@ -447,6 +447,17 @@ class TournamentStore:
             session.commit()
         return True
 
+    def set_status(self, tournament_id: str, status: TournamentStatus) -> None:
+        with Session(self.engine) as session:
+            row = session.get(Tournament, tournament_id)
+            if row is None:
+                raise UnknownTournamentError(f"no tournament with id {tournament_id!r}")
+            row.status = status
+            if status is TournamentStatus.FINISHED:
+                row.finished_at = _now()
+            session.add(row)
+            session.commit()
+
     # ---------------------------------------------------------------------------- export
     def boards(self, tournament_id: str) -> list[Board]:
         with Session(self.engine) as session:

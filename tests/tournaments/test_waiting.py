@@ -56,6 +56,7 @@ class FakeArena:
     async def play_table(
         self, table_id: str, deal: Deal, options: TableOptions, bot_ids: Sequence[str],
         time_control: TimeControl | None = None, seat_timeout: float = 30.0,
+        reveal: bool = True,
     ) -> TableOutcome:
         if self.awaiting(bot_ids):  # the real server would wait, then raise this
             raise BotNotConnectedError(f"bots {self.awaiting(bot_ids)} cannot be seated")
@@ -217,8 +218,9 @@ async def test_leases_renewed_while_playing_keep_other_runners_off(tmp_path: Pat
     bots = names(store, 4)
     tid = store.create(TournamentSettings(name="t", bots=tuple(bots), boards=2))
     # tables last several leases; without renewals the other runner would take them over
-    arenas = [FakeArena({b: 8 for b in bots}, table_seconds=1.2) for _ in range(2)]
-    runners = [TournamentRunner(store, a, tid, concurrency=2, lease=0.4, seat_timeout=5.0,
+    # (a lease of 0.8 s renewed every 0.2 s leaves room for a loaded machine)
+    arenas = [FakeArena({b: 8 for b in bots}, table_seconds=2.0) for _ in range(2)]
+    runners = [TournamentRunner(store, a, tid, concurrency=4, lease=0.8, seat_timeout=5.0,
                                 recheck=0.05) for a in arenas]
     with trio.fail_after(60):
         async with trio.open_nursery() as nursery:
