@@ -254,3 +254,27 @@ async def test_a_crashed_runners_tables_are_taken_over_once_its_lease_runs_out(
     assert len(healthy.played) == 4
     assert store.tournament(tid).status is TournamentStatus.FINISHED
     assert all(t.attempts == 2 for t, _ in store.tables(tid))
+
+
+async def test_a_runner_waiting_for_bots_stops_when_its_tournament_is_cancelled(
+    tmp_path: Path,
+) -> None:
+    from tournaments.manage import cancel_tournament
+
+    store = make_store(tmp_path)
+    bots = names(store, 4)
+    tid = store.create(TournamentSettings(name="t", bots=tuple(bots), boards=1))
+    seen: list[tuple[str, ...]] = []
+    runner = TournamentRunner(store, FakeArena({}), tid, seat_timeout=None, recheck=0.05,
+                              on_waiting=seen.append)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(runner.run)
+        with trio.fail_after(10):
+            while not seen:
+                await trio.sleep(0.01)
+        await trio.to_thread.run_sync(cancel_tournament, store, tid)
+        with trio.fail_after(10):
+            while runner.waiting_for:  # it stops waiting, and returns
+                await trio.sleep(0.01)
+    assert store.tournament(tid).status is TournamentStatus.CANCELLED
+    assert store.progress(tid).pending == 4
