@@ -202,11 +202,13 @@ def test_serve_skips_a_cancelled_tournament(
     assert cli("tournament", "cancel", setup.first)[0] == 0
     played: list[str] = []
 
-    async def fake_run(store: object, server: object, tournament_id: str, *args: object) -> None:
+    async def fake_play(
+        store: object, server: object, tournament_id: str, *args: object, **kwargs: object
+    ) -> None:
         played.append(tournament_id)
         raise KeyboardInterrupt  # stops serve as Ctrl-C does
 
-    monkeypatch.setattr(live, "run_with_progress", fake_run)
+    monkeypatch.setattr(live, "play_with_progress", fake_play)
     live.serve_forever(setup.store, host="127.0.0.1", port=0, admin_token="x", concurrency=1,
                        console=Console(file=open("/dev/null", "w")))  # noqa: SIM115
     assert played == [setup.second]
