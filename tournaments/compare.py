@@ -262,7 +262,6 @@ async def run_local(
         auctions = await trio.to_thread.run_sync(_stored_auctions, store, tournament_id)
         auction_bot = auction_bot or bots[settings.bots[1]]
     if boards.test.verdict is None:
-        await trio.to_thread.run_sync(store.release_dead_claims, tournament_id)
         await trio.to_thread.run_sync(store.set_status, tournament_id, TournamentStatus.RUNNING)
     if on_status is not None and boards.test.n:
         on_status(boards.test.status())
