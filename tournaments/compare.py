@@ -61,6 +61,7 @@ from clients.sdk import Bot
 from .duplicate import Entry
 from .imposed import Auction, auction_of_record, free_auction, play_imposed
 from .local import play_local
+from .runner import LEASE
 from .settings import Seating, TournamentSettings
 from .sprt import DEFAULT_MIN_BOARDS, Sprt, SprtError, SprtSettings, Status, Units, Verdict
 from .store import TournamentStore, UnknownTournamentError, new_worker_id
@@ -248,7 +249,7 @@ StatusFn = Callable[[Status], None]
 
 async def run_local(
     store: TournamentStore, tournament_id: str, bots: dict[str, Bot],
-    on_status: StatusFn | None = None, *, auction_bot: Bot | None = None, lease: float = 300.0,
+    on_status: StatusFn | None = None, *, auction_bot: Bot | None = None, lease: float = LEASE,
 ) -> Status:
     """Play the compare's tables in this process, in order, until the test decides.
 
@@ -271,21 +272,24 @@ async def run_local(
         if claim is None:
             break
         try:
-            seated = [bots[b] for b in claim.bots]
-            if config.imposed:
-                assert auction_bot is not None
-                auction = auctions.get(claim.board)
-                if auction is None:
-                    auction = auctions[claim.board] = await free_auction(
-                        claim.deal, options, auction_bot, settings.time_control)
-                outcome = await play_imposed(
-                    claim.deal, options, seated, auction, claim.table_id, bot_ids=claim.bots,
-                    time_control=settings.time_control)
-            else:
-                outcome = await play_local(
-                    claim.deal, options, seated, claim.table_id, bot_ids=claim.bots,
-                    time_control=settings.time_control, strict=False,
-                )
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(_keep_claim, store, claim.table_id, worker, lease)
+                seated = [bots[b] for b in claim.bots]
+                if config.imposed:
+                    assert auction_bot is not None
+                    auction = auctions.get(claim.board)
+                    if auction is None:
+                        auction = auctions[claim.board] = await free_auction(
+                            claim.deal, options, auction_bot, settings.time_control)
+                    outcome = await play_imposed(
+                        claim.deal, options, seated, auction, claim.table_id, bot_ids=claim.bots,
+                        time_control=settings.time_control)
+                else:
+                    outcome = await play_local(
+                        claim.deal, options, seated, claim.table_id, bot_ids=claim.bots,
+                        time_control=settings.time_control, strict=False,
+                    )
+                nursery.cancel_scope.cancel()
         except BaseException:
             with trio.CancelScope(shield=True):
                 await trio.to_thread.run_sync(store.release, claim.table_id, worker)
@@ -301,6 +305,14 @@ async def run_local(
         if boards.advance() and on_status is not None:
             on_status(boards.test.status())
     return await _conclude(store, tournament_id, boards)
+
+
+async def _keep_claim(store: TournamentStore, table_id: str, worker: str, lease: float) -> None:
+    """Renew the claim while the table plays: a short lease, so that a compare killed mid-table
+    can be resumed (by anyone) soon after, as the arena's runner does."""
+    while True:
+        await trio.sleep(lease / 4)
+        await trio.to_thread.run_sync(store.renew, {table_id: worker}, lease)
 
 
 def _stored_auctions(store: TournamentStore, tournament_id: str) -> dict[int, Auction]:
@@ -335,7 +347,7 @@ async def _conclude(store: TournamentStore, tournament_id: str, boards: Boards) 
             raise CompareError(
                 f"{progress.running} tables of {tournament_id} are claimed by another process "
                 f"(still running, or crashed on another machine: its claim runs out within "
-                f"minutes); run the compare again later to finish it")
+                f"seconds); run the compare again later to finish it")
         # Every table is played but the test neither decided nor reached its cap: only when
         # boards were lost (the cap is the number of boards).
         raise CompareError(f"{tournament_id} has no tables left to play but its test counts "

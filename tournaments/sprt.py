@@ -103,8 +103,11 @@ class SprtSettings:
         elif not self.low < self.high:
             problems.append(f"the bounds are in the wrong order: H0 {self.low:g} must be below "
                             f"H1 {self.high:g}")
-        if not 2 <= self.min_boards <= self.max_boards:
-            problems.append(f"the cap must be at least the minimum of {max(2, self.min_boards)} "
+        if self.min_boards < 2:
+            problems.append(f"the minimum must be at least 2 boards (a spread needs two), got "
+                            f"{self.min_boards}")
+        elif self.max_boards < self.min_boards:
+            problems.append(f"the cap must be at least the minimum of {self.min_boards} "
                             f"boards, got {self.max_boards}")
         if problems:
             raise SprtError("; ".join(problems))

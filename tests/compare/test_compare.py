@@ -15,7 +15,7 @@ from arena.storage.models import TournamentStatus
 from arena.transport.server import ArenaServer
 from clients.heuristic_bot import HeuristicBot
 from clients.random_bot import RandomBot
-from clients.sdk import ArenaClient, Backoff
+from clients.sdk import Action, ArenaClient, Backoff, DecisionRequest, TableView
 from tournaments import compare
 from tournaments.imposed import (
     Auction,
@@ -233,3 +233,28 @@ def test_local_bots_are_registered_once_under_their_specs(tmp_path: object) -> N
     aa = compare.local_bot_ids(store, "my_bots.v2:Bot", "my_bots.v2:Bot")
     assert aa[0] == first[0] and aa[1] != aa[0]
     assert names.get(aa[1]) is None  # registered just now, as "my_bots.v2 Bot baseline"
+
+
+def test_a_compare_renews_its_claim_while_a_table_plays(tmp_path: object) -> None:
+    """Its lease is short, so a compare killed mid-table is resumable soon after; a slow table
+    keeps its claim all the same (nobody else may take it while it plays)."""
+    settings = SprtSettings(0, 10, Units.POINTS, max_boards=2, min_boards=2)
+    store, tid, bots = new_compare(f"sqlite:///{tmp_path}/slow.db", HEURISTIC, NEVER_BIDS,
+                                   settings)
+    taken: list[tuple[str, str | None]] = []
+
+    class Slow(HeuristicBot):
+        async def bid(self, table: TableView, request: DecisionRequest) -> Action:
+            if not taken:
+                await trio.sleep(1.0)  # well past the 0.3 s lease
+                claim = await trio.to_thread.run_sync(store.claim_next, tid, "intruder", 10.0)
+                taken.append((table.table_id, claim and claim.table_id))
+                if claim is not None:
+                    await trio.to_thread.run_sync(store.release, claim.table_id, "intruder")
+            return super().bid(table, request)
+
+    candidate = next(iter(bots))
+    bots[candidate] = Slow()
+    trio.run(functools.partial(compare.run_local, store, tid, bots, lease=0.3))
+    [(playing, intruder)] = taken
+    assert intruder is not None and intruder != playing
