@@ -15,13 +15,20 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 # The Node.js bot of the test suite (tests/node): its npm packages, exactly as locked.
+NODE_STAMP := tests/node/node_modules/.package-lock.json
+
 node:
 	cd tests/node && npm ci --no-audit --no-fund
+
+# `make test` installs them too when npm is there (its test skips locally without them).
+$(NODE_STAMP): tests/node/package-lock.json
+	@if command -v npm >/dev/null 2>&1; then cd tests/node && npm ci --no-audit --no-fund; \
+	else echo "npm not found: the Node.js bot's test will be skipped"; fi
 
 demo: $(STAMP)
 	$(PY) -m tournaments.cli demo
 
-test: $(STAMP)
+test: $(STAMP) $(NODE_STAMP)
 	$(PY) -m pytest -q
 
 lint: $(STAMP)
