@@ -6,9 +6,10 @@ import itertools
 import logging
 import math
 from collections import Counter
+from collections.abc import Iterable
 
 import trio
-from rich.console import Console
+from rich.console import Console, RenderableType
 from rich.markup import escape
 from rich.progress import (
     BarColumn,
@@ -19,6 +20,7 @@ from rich.progress import (
     TimeElapsedColumn,
     TimeRemainingColumn,
 )
+from rich.text import Text
 
 from arena.storage.bots import BotRegistry
 from arena.storage.models import TableStatus, TournamentStatus
@@ -33,12 +35,25 @@ log = logging.getLogger(__name__)
 
 def _columns() -> tuple[ProgressColumn, ...]:
     return (
-        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-        TextColumn("tables"), TextColumn("boards {task.fields[boards]}/{task.fields[board_total]}"),
-        TextColumn("running {task.fields[running]}"),
-        TextColumn("infractions {task.fields[infractions]}"),
-        TimeElapsedColumn(), TimeRemainingColumn(),
+        TextColumn("[bold]{task.description}"), BarColumn(bar_width=20), MofNCompleteColumn(),
+        TextColumn("tables"), TimeElapsedColumn(), TimeRemainingColumn(),
     )
+
+
+class TournamentProgress(Progress):
+    """Each tournament's bar, then its figures on a line of their own: one line of both was
+    cut to ellipses in an 80-column terminal."""
+
+    def __init__(self, console: Console) -> None:
+        super().__init__(*_columns(), console=console, transient=False)
+
+    def get_renderables(self) -> Iterable[RenderableType]:
+        for task in self.tasks:
+            yield self.make_tasks_table([task])
+            fields = task.fields
+            yield Text(f"  boards {fields.get('boards', 0)}/{fields.get('board_total', 0)}"
+                       f"  running {fields.get('running', 0)}"
+                       f"  infractions {fields.get('infractions', 0)}", overflow="fold")
 
 
 def waiting_line(name: str, names: tuple[str, ...]) -> str:
@@ -112,7 +127,7 @@ async def run_with_progress(
     console: Console,
 ) -> Standings:
     """Run one tournament on a serving arena, showing its progress."""
-    with Progress(*_columns(), console=console, transient=False) as bar:
+    with TournamentProgress(console) as bar:
         return await play_with_progress(store, server, tournament_id, bar,
                                         concurrency=concurrency, seat_timeout=seat_timeout)
 
@@ -182,7 +197,7 @@ def serve_forever(
             console.print(f"arena listening on {host}:{bound}")
             if admin_token is None:
                 console.print(f"admin token for this run: [bold]{server.admin_token}[/bold]")
-            with Progress(*_columns(), console=console, transient=False) as bar:
+            with TournamentProgress(console) as bar:
 
                 async def play(tournament_id: str, name: str) -> None:
                     try:

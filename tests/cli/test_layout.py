@@ -216,3 +216,25 @@ def test_replay_at_80_columns(world: World, at_80: Run) -> None:
     data = json.loads(at_80("replay", table.id, "--json")[0])
     assert data["table"] == table.id and len(data["bots"]) == 5
     assert data["record"]["format"] == "tarot-arena/deal-record/1"
+
+
+def test_live_progress_at_80_columns() -> None:
+    """The bar of `tournament run`, `serve` and the demo, with its figures, fits whole."""
+    import io
+
+    from rich.console import Console
+
+    from tournaments.live import TournamentProgress
+
+    out = io.StringIO()
+    console = Console(file=out, width=80, force_terminal=False)
+    with TournamentProgress(console) as bar:
+        bar.add_task("tour_1a2b3c4d5e6f", total=12800, completed=6400, boards=1600,
+                     board_total=3200, running=16, infractions=123)
+        bar.refresh()
+    lines = [line for line in out.getvalue().splitlines() if line.strip()]
+    assert all(len(line) <= 80 and "…" not in line for line in lines), lines
+    text = " ".join(lines)
+    for figure in ("tour_1a2b3c4d5e6f", "6400/12800 tables", "boards 1600/3200", "running 16",
+                   "infractions 123"):
+        assert figure in text
