@@ -18,7 +18,9 @@ import statistics
 import sys
 import time
 
-from arena.rules import GameState, TableOptions, apply, legal_actions
+from arena.rules import GameState, Phase, TableOptions, apply, legal_actions
+from arena.rules.cards import cards_of
+from arena.rules.simulate import copy_state, play_unchecked, playable
 
 
 def play_random_deals(players: int, deals: int, seed: int) -> tuple[float, int]:
@@ -34,6 +36,34 @@ def play_random_deals(players: int, deals: int, seed: int) -> tuple[float, int]:
             apply(state, legal[int(rnd() * len(legal))])
             decisions += 1
     return time.perf_counter() - start, decisions
+
+
+def play_simulated_deals(players: int, deals: int, seed: int) -> tuple[float, int]:
+    """Seconds to play the card phase of ``deals`` deals through the simulation fast path
+    (:mod:`arena.rules.simulate`): copy the state at the first trick, then random playable
+    cards applied unchecked, as a search bot's rollouts do; and the number of cards played.
+    Bidding to the first trick is played beforehand with the checked engine, untimed."""
+    rnd = random.Random(seed).random
+    options = TableOptions(players=players)
+    starts = []
+    number = 0
+    while len(starts) < deals:
+        state = GameState.from_seed(seed * 1_000_003 + number, options, dealer=number % players)
+        number += 1
+        while state.to_act is not None and state.phase is not Phase.PLAYING:
+            legal = legal_actions(state)
+            apply(state, legal[int(rnd() * len(legal))])
+        if state.phase is Phase.PLAYING:
+            starts.append(state)
+    played = 0
+    start = time.perf_counter()
+    for first in starts:
+        state = copy_state(first)
+        while state.to_act is not None:
+            cards = cards_of(playable(state))
+            play_unchecked(state, cards[int(rnd() * len(cards))])
+            played += 1
+    return time.perf_counter() - start, played
 
 
 def baseline_units_per_second(units: int = 4000) -> float:
@@ -77,6 +107,12 @@ def main() -> None:
         figures[f"deals_per_second_{players}p"] = round(best)
         figures[f"deals_per_second_{players}p_median"] = round(median)
         figures[f"decisions_per_deal_{players}p"] = round(decisions, 1)
+    for players in (3, 4, 5):
+        runs = [play_simulated_deals(players, args.deals, seed) for seed in range(args.repeats)]
+        best = max(args.deals / seconds for seconds, _ in runs)
+        print(f"{players} players, simulation fast path (copy, unchecked plays): {best:8.0f} "
+              f"card phases/s ({runs[0][1] / args.deals:.1f} cards each)", file=sys.stderr)
+        figures[f"simulated_card_phases_per_second_{players}p"] = round(best)
     baseline = max(baseline_units_per_second() for _ in range(args.repeats))
     figures["baseline_units_per_second"] = round(baseline)
     for players in (3, 4, 5):

@@ -1,0 +1,106 @@
+"""The simulation fast path: copy a state and play actions without re-checking their legality.
+
+A search bot plays thousands of deals per decision from positions it builds itself, from its own
+legal-move generation (:func:`playable`): checking each action again against a freshly built
+legal list would cost as much as the rules themselves. These functions skip that check and
+nothing else, so a state reached through them is exactly the state :func:`~arena.rules.apply`
+would have reached from the same actions, provided they were legal. An illegal action here
+leaves a state the rules never produce: the arena never calls these, only simulations do.
+"""
+
+from __future__ import annotations
+
+from .actions import Action, Bid, CallCard, ChelemChoice, DeclarePoignee, Discard, HideTrump, Pass
+from .cards import Card, Hand
+from .game import (
+    GameState,
+    ShownPoignee,
+    _bid,
+    _call,
+    _declare_poignee,
+    _discard,
+    _hide_trump,
+    _play,
+    _start_play,
+    _without_called_suit,
+    legal_play_mask,
+)
+
+_SLOTS = GameState.__slots__
+
+
+def copy_state(state: GameState) -> GameState:
+    """A copy that :func:`apply_unchecked` and :func:`play_unchecked` can change freely.
+
+    Faster than :meth:`GameState.copy` (no per-slot type test): the lists are the only
+    mutable parts of a state (hands, history, bids, tricks, the trick, shown poignées and
+    discarded trumps); everything else is an int, an enum or an immutable value, shared.
+    """
+    other = GameState.__new__(GameState)
+    for name in _SLOTS:
+        setattr(other, name, getattr(state, name))
+    other.hands = state.hands.copy()
+    other.history = state.history.copy()
+    other.bids = state.bids.copy()
+    other.tricks = state.tricks.copy()
+    other.trick = state.trick.copy()
+    other.poignees = state.poignees.copy()
+    other.discarded_trumps = state.discarded_trumps.copy()
+    return other
+
+
+def playable(state: GameState) -> Hand:
+    """The cards the seat to act may play now, as a mask (playing phase only).
+
+    The same rule as the plays of :func:`~arena.rules.legal_actions`, without building action
+    objects: following suit, trumping, overtrumping, the called suit on the first lead.
+    """
+    seat = state.to_act
+    assert seat is not None
+    mask = legal_play_mask(state.hands[seat], state._led, state._best)
+    if not state.tricks and not state.trick and state.called_card is not None:
+        mask = _without_called_suit(mask, state.called_card)
+    return mask
+
+
+def play_unchecked(state: GameState, card: Card) -> None:
+    """The seat to act plays ``card`` (which it must hold and may play): the rollout hot path.
+
+    Not recorded in ``history``: a simulation never reads it, and appending costs. A seat
+    that has not declared a poignée by its first card has passed on it, as in the rules.
+    """
+    state._legal = None
+    seat = state.to_act
+    assert seat is not None
+    _play(state, seat, card)
+
+
+def apply_unchecked(state: GameState, action: Action) -> None:
+    """:func:`~arena.rules.apply` without the turn and legality checks (recorded in history)."""
+    actor = state.to_act
+    assert actor is not None
+    state._legal = None
+    state.history.append((actor, action))
+    kind = type(action)
+    if kind is DeclarePoignee:
+        _declare_poignee(state, actor, action.level)  # type: ignore[union-attr]
+    elif kind is HideTrump:
+        _hide_trump(state, actor, action.card)  # type: ignore[union-attr]
+    elif kind is Pass or kind is Bid:
+        _bid(state, actor, action)
+    elif kind is Discard:
+        _discard(state, action.card)  # type: ignore[union-attr]
+    elif kind is CallCard:
+        _call(state, action.card)  # type: ignore[union-attr]
+    elif kind is ChelemChoice:
+        state.chelem_announced = action.announce  # type: ignore[union-attr]
+        _start_play(state)
+    else:
+        _play(state, actor, action.card)  # type: ignore[union-attr]
+
+
+def show_poignee_unchecked(state: GameState, shown: ShownPoignee) -> None:
+    """Record a poignée exactly as it was shown (its seat's choice of trumps to hide included),
+    when rebuilding a position from what a seat saw rather than replaying the hides."""
+    state.poignee_done |= 1 << shown.seat
+    state.poignees.append(shown)
