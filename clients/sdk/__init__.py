@@ -42,6 +42,7 @@ from arena.transport.convert import Goodbye, GoodbyeReason, Welcome
 from ._bot import Bot, as_action
 from ._client import ArenaClient, ArenaRejectedError, ArenaUnreachableError, Backoff, run_bot
 from ._view import TableView
+from .sampler import Constraints, NoConsistentDealError, Sample, Sampler
 
 __all__ = [
     "Action",
@@ -56,15 +57,19 @@ __all__ = [
     "CardPlayed",
     "ChelemDecided",
     "ChienShown",
+    "Constraints",
     "DecisionRequest",
     "Event",
     "Goodbye",
     "GoodbyeReason",
+    "NoConsistentDealError",
     "Notice",
     "PartnerRevealed",
     "Phase",
     "PlayerInfo",
     "PoigneeShown",
+    "Sample",
+    "Sampler",
     "TableEnd",
     "TableView",
     "TrickWon",

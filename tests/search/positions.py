@@ -1,0 +1,44 @@
+"""Random positions for the sampler and search-bot tests: seeded deals played by uniformly random
+legal actions to a random point, seen from one seat as the SDK sees them."""
+
+from __future__ import annotations
+
+import random
+
+from arena.rules import GameState, TableOptions, apply, legal_actions, observe
+from arena.table import DecisionRequest, PlayerInfo, TableStart
+from clients.sdk import TableView
+
+
+def random_position(seed: int, players: int, *, min_cards: int = 0) -> GameState:
+    """A deal of ``seed`` played at random to a random point (not over), with at least
+    ``min_cards`` cards played when the deal gets that far."""
+    rng = random.Random(seed)
+    options = TableOptions(players=players)
+    state = GameState.from_seed(seed, options, dealer=seed % players)
+    history: list[GameState] = []
+    while state.to_act is not None:
+        history.append(state.copy())
+        legal = legal_actions(state)
+        apply(state, legal[rng.randrange(len(legal))])
+    if len(history) <= 1:
+        return history[0] if history else state
+    played = [h for h in history
+              if sum(len(t.cards) for t in h.tricks) + len(h.trick) >= min_cards]
+    pool = played or history
+    return pool[rng.randrange(len(pool))]
+
+
+def view_of(state: GameState, seat: int) -> TableView:
+    """What ``seat`` sees of ``state``, as the SDK builds it from a TableStart."""
+    players = tuple(PlayerInfo(s, f"bot{s}", f"bot{s}") for s in range(state.players))
+    obs = observe(state, seat)
+    return TableView.from_start(TableStart("t", seat, state.options, state.dealer, players, obs))
+
+
+def request_of(state: GameState, time_limit: float = 1.0) -> DecisionRequest:
+    seat = state.to_act
+    assert seat is not None
+    obs = observe(state, seat)
+    return DecisionRequest("t", seat, 1, obs.phase, legal_actions(state), time_limit, 0.0,
+                           obs.hand)

@@ -1,0 +1,218 @@
+"""The sampler of hidden cards: every draw is a deal the rules allow given what the seat saw
+(checked by replaying the table's real actions on it with the checked engine), the real deal is
+always among the admissible ones, draws are reproducible, and on small positions they are
+uniform over the admissible deals (chi-square against an exact enumeration)."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections import Counter
+from collections.abc import Iterator
+
+import pytest
+
+from arena.rules import (
+    EXCUSE,
+    Discard,
+    GameState,
+    HideTrump,
+    Phase,
+    PoigneeLevel,
+    ShownPoignee,
+    apply,
+    observe,
+)
+from arena.rules.cards import EXCUSE_BIT, PETIT_BIT, TRUMP_MASK, cards_of, mask_of
+from clients.sdk import NoConsistentDealError, Sample, Sampler
+from clients.sdk.sampler import HIDDEN, Constraints
+
+from .positions import random_position, view_of
+
+
+def true_places(state: GameState, seat: int, c: Constraints) -> dict[int, int]:
+    """Where each unseen card really is, as a place index of ``c``."""
+    where = {}
+    for index, place in enumerate(c.places):
+        cards = state.hands[place] if place != HIDDEN else (
+            state.discard if state.taker is not None and state.contract is not None
+            and state.contract.chien_shown and state.phase is not Phase.BIDDING
+            and state.phase is not Phase.CALLING else state.chien)
+        for card in cards_of(cards):
+            if card in c.allowed:
+                where[card] = index
+    return where
+
+
+def replay_on(sample: Sample, state: GameState, seat: int) -> GameState:
+    """The real table's actions replayed with the checked engine on the sample's deal: the
+    taker's hidden discard and the hidden trumps of others' poignées taken from the sample."""
+    replayed = GameState(sample.dealt(), state.options)
+    hidden_discard = [c for c in cards_of(sample.hidden) if c not in state.discarded_trumps]
+    for actor, action in state.history:
+        if isinstance(action, Discard) and actor != seat and action.card < 56:
+            action = Discard(hidden_discard.pop(0))
+        if isinstance(action, HideTrump) and actor != seat:
+            continue  # the sample's own extra trumps are hidden below
+        apply(replayed, action, actor)
+        while replayed.phase is Phase.POIGNEE and replayed.to_act != seat:
+            holder = replayed.to_act
+            assert holder is not None
+            shown = next(p.cards for p in state.poignees if p.seat == holder)
+            extra = replayed.hands[holder] & TRUMP_MASK & ~mask_of(shown) & ~replayed.poignee_hidden
+            apply(replayed, HideTrump(cards_of(extra)[0]), holder)
+    return replayed
+
+
+def positions(count: int, *, min_cards: int = 0) -> Iterator[tuple[GameState, int]]:
+    for number in range(count):
+        players = 3 + number % 3
+        state = random_position(1000 + number, players, min_cards=min_cards)
+        yield state, number // 3 % players
+
+
+def comparable(state: GameState, seat: int) -> object:
+    obs = observe(state, seat)
+    return (obs.hand, obs.phase, obs.to_act, obs.legal_actions, obs.bids, obs.contract,
+            obs.taker, obs.called_card, obs.partner, obs.partner_known, obs.chien, obs.discard,
+            obs.discarded_trumps, obs.poignees, obs.tricks, obs.current_trick)
+
+
+def test_every_sample_agrees_with_what_the_seat_saw() -> None:
+    checked = 0
+    for state, seat in positions(1500):
+        if state.phase is Phase.FINISHED:
+            continue
+        view = view_of(state, seat)
+        hidden_discard_in_progress = (
+            state.phase is Phase.DISCARDING and state.taker != seat
+        )
+        sampler = Sampler(view, seed=checked)
+        c = sampler.constraints
+        if not hidden_discard_in_progress:
+            # The real deal is admissible: each unseen card may be where it really is, and the
+            # room of each place is what it really holds.
+            where = true_places(state, seat, c)
+            assert set(where) == set(c.allowed)
+            for card, index in where.items():
+                assert c.allowed[card] >> index & 1, (card, c.places[index])
+            assert sampler.deals is None or sampler.deals >= 1
+        for sample in sampler.samples(3):
+            assert sample.hands[seat] == state.hands[seat]
+            for other in range(state.players):
+                assert sample.hands[other].bit_count() == (
+                    state.hands[other].bit_count() if not hidden_discard_in_progress
+                    or other != state.taker else sample.hands[other].bit_count())
+            if hidden_discard_in_progress:
+                continue
+            replayed = replay_on(sample, state, seat)
+            assert comparable(replayed, seat) == comparable(state, seat)
+            rebuilt = sample.state()
+            assert comparable(rebuilt, seat) == comparable(state, seat)
+            assert rebuilt.hands == sample.hands == tuple(replayed.hands) or (
+                list(sample.hands) == replayed.hands)
+            checked += 1
+    assert checked >= 3000
+
+
+def test_same_seed_same_draws() -> None:
+    for state, seat in positions(60, min_cards=10):
+        view = view_of(state, seat)
+        first = [s.hands for s in Sampler(view, seed=5).samples(4)]
+        again = [s.hands for s in Sampler(view, seed=5).samples(4)]
+        assert first == again
+
+
+def test_greedy_fallback_also_agrees() -> None:
+    fell_back = 0
+    for state, seat in positions(300, min_cards=8):
+        if state.phase is Phase.FINISHED or (
+                state.phase is Phase.DISCARDING and state.taker != seat):
+            continue
+        sampler = Sampler(view_of(state, seat), seed=1, exact_limit=0)
+        fell_back += not sampler.exact
+        for sample in sampler.samples(2):
+            assert comparable(replay_on(sample, state, seat), seat) == comparable(state, seat)
+    assert fell_back >= 200
+
+
+def test_an_impossible_view_is_refused() -> None:
+    state = random_position(3, 4, min_cards=20)
+    view = view_of(state, 0)
+    unseen = [c for c in range(78) if c not in view.hand and c not in view.played_cards()]
+    with pytest.raises(NoConsistentDealError, match="unseen"):  # one card too many in hand
+        Sampler(dataclasses.replace(view, hand=(*view.hand, unseen[0])), seed=0)
+    other = 1
+    shown = ShownPoignee(other, PoigneeLevel.SIMPLE, (EXCUSE, *range(56, 65)))
+    with pytest.raises(NoConsistentDealError):  # shown cards this seat holds or saw played
+        Sampler(dataclasses.replace(view, poignees=(shown,), hand=tuple(range(56, 74))), seed=0)
+
+
+# ----------------------------------------------------------- uniformity against enumeration
+def enumerate_deals(c: Constraints) -> list[tuple[int, ...]]:
+    """Every admissible placement of the unseen cards, by brute force (place index per card)."""
+    cards = sorted(c.allowed)
+    out: list[tuple[int, ...]] = []
+    room = list(c.room)
+    # Pinned known cards already accounted: the constraints' room is for unseen cards only.
+    choice = [0] * len(cards)
+
+    def walk(i: int) -> None:
+        if i == len(cards):
+            out.append(tuple(choice))
+            return
+        for place in range(len(room)):
+            if c.allowed[cards[i]] >> place & 1 and room[place]:
+                room[place] -= 1
+                choice[i] = place
+                walk(i + 1)
+                room[place] += 1
+
+    walk(0)
+    return out
+
+
+def petit_sec(sample_hands: list[int]) -> bool:
+    return any(h & (TRUMP_MASK | EXCUSE_BIT) == PETIT_BIT for h in sample_hands)
+
+
+def chi_square_p(observed: list[int], expected: float) -> float:
+    """Upper tail of the chi-square statistic (Wilson-Hilferty normal approximation)."""
+    k = len(observed) - 1
+    stat = sum((o - expected) ** 2 / expected for o in observed)
+    z = ((stat / k) ** (1 / 3) - (1 - 2 / (9 * k))) / math.sqrt(2 / (9 * k))
+    return 0.5 * math.erfc(z / math.sqrt(2))
+
+
+def test_draws_are_uniform_over_the_admissible_deals_on_small_positions() -> None:
+    tested = 0
+    number = 0
+    while tested < 6 and number < 3000:
+        players = 3 + number % 3
+        state = random_position(50_000 + number, players, min_cards=players * (
+            {3: 21, 4: 15, 5: 12}[players]))
+        seat = number // 3 % players
+        number += 1
+        if state.phase is not Phase.PLAYING:
+            continue
+        view = view_of(state, seat)
+        sampler = Sampler(view, seed=number)
+        c = sampler.constraints
+        if not sampler.exact or sampler.deals is None or not 6 <= sampler.deals <= 400:
+            continue
+        placements = enumerate_deals(c)
+        assert len(placements) == sampler.deals
+        cards = sorted(c.allowed)
+        draws = Counter()
+        total = 40 * len(placements)
+        for sample in sampler.samples(total):
+            key = []
+            for card in cards:
+                index = next(i for i, p in enumerate(c.places) if (
+                    sample.hidden if p == HIDDEN else sample.hands[p]) >> card & 1)
+                key.append(index)
+            draws[tuple(key)] += 1
+        assert set(draws) <= set(placements)
+        assert chi_square_p([draws[p] for p in placements], total / len(placements)) > 0.001
+        tested += 1
+    assert tested == 6
