@@ -104,3 +104,10 @@ def show_poignee_unchecked(state: GameState, shown: ShownPoignee) -> None:
     when rebuilding a position from what a seat saw rather than replaying the hides."""
     state.poignee_done |= 1 << shown.seat
     state.poignees.append(shown)
+
+
+def trick_status(state: GameState) -> tuple[int, Card, int]:
+    """The trick being played, for a policy: (led suit 0..3, 4 for trumps, -1 when nothing but
+    perhaps the Excuse is down; the card winning it so far, -1 if none; its index in the
+    trick)."""
+    return state._led, state._best, state._best_pos

@@ -1,0 +1,238 @@
+"""A search player: for each card it may play, it plays the deal out over many deals consistent
+with what it has seen, and plays the card that scores best on average.
+
+This is determinized Monte Carlo, the method of bridge's GIB and skat's Kermit: the
+:class:`~clients.sdk.Sampler` draws the hidden hands (uniformly among the deals the rules
+allow, given the voids, poignées, chien and discard seen); for each draw, each legal card is
+played and the deal finished by a fast rollout policy (:func:`rollout_card`) through the
+engine's simulation path (:mod:`arena.rules.simulate`); the card with the best total score for
+this seat wins. Every card is tried on the same draws, so the comparison between cards is not
+blurred by the luck of the draws.
+
+Bidding, calling, discarding, the chelem and the poignée are the heuristic's rules
+(:class:`~clients.heuristic_bot.HeuristicBot`): only the card play searches.
+
+Strength is a knob: ``samples=N`` plays exactly N draws per decision, and then the same seed
+always gives the same card for the same position (tournaments with it stay reproducible: the
+draws are seeded from the bot's seed, the seat's dealt hand and the cards played, never from
+the table id or the clock). Without ``samples``, it uses the request's time limit less a
+margin: a share of the limit, plus the longest draw it has timed, plus how far its own past
+decisions overran the time they planned (measured as it plays).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Callable, Sequence
+
+from arena.rules import Action, DeclarePoignee, GameState, Play
+from arena.rules.cards import (
+    EXCUSE,
+    EXCUSE_BIT,
+    HALF_POINTS,
+    PETIT,
+    SUIT_MASKS,
+    TRUMP_MASK,
+    Card,
+    Hand,
+    cards_of,
+)
+from arena.rules.simulate import copy_state, play_unchecked, playable, trick_status
+from clients.heuristic_bot import HeuristicBot
+from clients.sdk import DecisionRequest, Sampler, TableView
+
+_TRUMPS_ONLY = TRUMP_MASK
+
+
+class SearchBot(HeuristicBot):
+    """Determinized Monte Carlo card play over the heuristic's bidding; see the module docstring.
+
+    ``samples``: draws per decision (reproducible); None to fill the request's time instead.
+    ``max_samples`` caps the draws in time mode. ``clock`` is the time source (tests inject
+    one). ``margin_share`` is the share of each time limit left unused for the transport.
+    """
+
+    name = "search"
+    version = "1"
+    threaded = True  # a decision takes its whole time: keep the connection's messages flowing
+
+    def __init__(
+        self,
+        samples: int | None = None,
+        *,
+        seed: int = 0,
+        max_samples: int = 2000,
+        margin_share: float = 0.15,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
+        if samples is not None and samples < 1:
+            raise ValueError(f"samples must be at least 1, got {samples}")
+        if not 0 <= margin_share < 1:
+            raise ValueError(f"margin_share must be in [0, 1), got {margin_share}")
+        self.samples = samples
+        self.seed = seed
+        self.max_samples = max_samples
+        self.margin_share = margin_share
+        self.clock = clock
+        self.longest_draw = 0.0
+        """The longest time one draw (all candidate cards played out) has taken, in seconds."""
+        self.overrun = 0.0
+        """How far decisions went past the time they planned, at most, in seconds."""
+        self.draws = 0
+        self.rollouts = 0
+        self.search_time = 0.0
+        """Totals over the bot's life, for the bench (draws, rollouts, seconds searching)."""
+
+    # ----------------------------------------------------------------------------- play
+    def play(self, table: TableView, request: DecisionRequest) -> Action:
+        start = self.clock()
+        legal = request.legal_actions
+        poignees = [a for a in legal if isinstance(a, DeclarePoignee)]
+        if poignees and self.show_poignee(table):
+            return max(poignees, key=lambda a: a.level)
+        cards = [a.card for a in legal if isinstance(a, Play)]
+        if len(cards) == 1:
+            return Play(cards[0])
+        if self.samples is None:
+            budget = request.time_limit * (1 - self.margin_share) - self.overrun
+            deadline = start + budget
+        else:
+            deadline = None
+        totals = self.evaluate(table, cards, deadline)
+        best = max(cards, key=lambda c: (totals[c], -c))
+        if deadline is not None:
+            late = self.clock() - deadline
+            if late > self.overrun:
+                self.overrun = late
+        return Play(best)
+
+    def evaluate(
+        self, table: TableView, cards: Sequence[Card], deadline: float | None
+    ) -> dict[Card, float]:
+        """Total score of this seat over the draws, for each card (the same draws for all)."""
+        clock = self.clock
+        seat = table.seat
+        limit = 20_000 if deadline is None else 4_000
+        sampler = Sampler(table, seed=self.decision_seed(table), exact_limit=limit)
+        totals = dict.fromkeys(cards, 0.0)
+        wanted = self.samples if self.samples is not None else self.max_samples
+        began = clock()
+        done = 0
+        while done < wanted:
+            if deadline is not None and done and clock() + self.longest_draw > deadline:
+                break
+            tick = clock()
+            base = sampler.sample().state()
+            for card in cards:
+                state = copy_state(base)
+                play_unchecked(state, card)
+                finish(state)
+                assert state.result is not None
+                totals[card] += state.result.scores[seat]
+            took = clock() - tick
+            if took > self.longest_draw:
+                self.longest_draw = took
+            done += 1
+        self.draws += done
+        self.rollouts += done * len(cards)
+        self.search_time += clock() - began
+        return totals
+
+    def decision_seed(self, table: TableView) -> int:
+        """The same for the same seed, seat, dealt hand and cards played: never the table id."""
+        key = f"{self.seed}|{table.seat}|{table.dealt_hand()}|{table.played_cards()}"
+        return int.from_bytes(hashlib.blake2b(key.encode(), digest_size=8).digest(), "little")
+
+
+# -------------------------------------------------------------------------- the rollout
+def finish(state: GameState) -> None:
+    """Play the deal to its end with :func:`rollout_card` for every seat."""
+    while state.to_act is not None:
+        play_unchecked(state, rollout_card(state))
+
+
+def _side_mask(state: GameState) -> int:
+    taker = state.taker
+    assert taker is not None
+    side = 1 << taker
+    if state.partner is not None:
+        side |= 1 << state.partner
+    return side
+
+
+def rollout_card(state: GameState) -> Card:
+    """A quick, sensible card for the seat to act (it knows the sides, as in a drawn deal):
+    charge points on a trick its side wins, win cheaply when it can, else throw its cheapest
+    card; lead low in its longest suit; the Excuse goes before the last trick."""
+    seat = state.to_act
+    assert seat is not None
+    mask = playable(state)
+    if mask & (mask - 1) == 0:
+        return mask.bit_length() - 1
+    hand = state.hands[seat]
+    if mask & EXCUSE_BIT and hand.bit_count() <= 2:
+        return EXCUSE
+    plain = mask & ~EXCUSE_BIT
+    led, best, best_pos = trick_status(state)
+    if not state.trick or best < 0:
+        return _lead(plain)
+    n = state.players
+    winner = (state.trick_leader + best_pos) % n
+    side = _side_mask(state)
+    friend_wins = (side >> winner & 1) == (side >> seat & 1)
+    last = len(state.trick) == n - 1
+    if friend_wins and (last or best >= 56 + 15 or (best < 56 and _high(best))):
+        return _charge(plain)
+    winners = _beating(plain, led, best)
+    if winners:
+        low = winners & -winners
+        card = low.bit_length() - 1
+        if card == PETIT and winners != low and not last:
+            rest = winners ^ low
+            card = (rest & -rest).bit_length() - 1
+        return card
+    return _cheapest(plain)
+
+
+def _high(card: Card) -> bool:
+    return card % 14 >= 12  # a Queen or King leading its suit
+
+
+def _beating(mask: Hand, led: int, best: Card) -> Hand:
+    if best >= 56:
+        return mask & TRUMP_MASK & ~((2 << best) - 1)
+    higher_in_suit = SUIT_MASKS[led] & ~((2 << best) - 1) if led < 4 else 0
+    return mask & (higher_in_suit | TRUMP_MASK)
+
+
+def _charge(mask: Hand) -> Card:
+    """The richest card that is not a trump (a trump only when nothing else is left)."""
+    suits = mask & ~TRUMP_MASK
+    if suits:
+        return max(cards_of(suits), key=lambda c: (HALF_POINTS[c], c))
+    return _cheapest(mask)
+
+
+def _cheapest(mask: Hand) -> Card:
+    """The card that gives least: low points first, then plain cards before trumps, and the
+    Petit only when nothing else is left."""
+    choices = cards_of(mask)
+    return min(choices, key=lambda c: (c == PETIT, HALF_POINTS[c], c >= 56, c % 14 if c < 56
+                                       else c))
+
+
+def _lead(mask: Hand) -> Card:
+    """A low card of the longest plain suit; only trumps left: the lowest (not the Petit)."""
+    best_suit, length = -1, 0
+    for suit in range(4):
+        count = (mask & SUIT_MASKS[suit]).bit_count()
+        if count > length:
+            best_suit, length = suit, count
+    if best_suit >= 0:
+        suit_cards = mask & SUIT_MASKS[best_suit]
+        return (suit_cards & -suit_cards).bit_length() - 1
+    trumps = mask & TRUMP_MASK & ~(1 << PETIT)
+    if trumps:
+        return (trumps & -trumps).bit_length() - 1
+    return (mask & -mask).bit_length() - 1
