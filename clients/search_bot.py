@@ -16,8 +16,9 @@ Strength is a knob: ``samples=N`` plays exactly N draws per decision, and then t
 always gives the same card for the same position (tournaments with it stay reproducible: the
 draws are seeded from the bot's seed, the seat's dealt hand and the cards played, never from
 the table id or the clock). Without ``samples``, it uses the request's time limit less a
-margin: a share of the limit, plus the longest draw it has timed, plus how far its own past
-decisions overran the time they planned (measured as it plays).
+margin: a share of the limit (for the transport), plus how far its own past decisions overran
+the time they planned (measured as it plays); within that, it starts no draw once the slowest
+draw of the decision so far would end past it.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ from arena.rules.cards import (
     cards_of,
 )
 from arena.rules.simulate import copy_state, play_unchecked, playable, trick_status
-from clients.heuristic_bot import HeuristicBot
+from clients.heuristic_bot import HeuristicBot, choose_card
 from clients.sdk import DecisionRequest, Sampler, TableView
 
 _TRUMPS_ONLY = TRUMP_MASK
@@ -100,7 +101,10 @@ class SearchBot(HeuristicBot):
         else:
             deadline = None
         totals = self.evaluate(table, cards, deadline)
-        best = max(cards, key=lambda c: (totals[c], -c))
+        if totals is None:  # no time left for a single draw: the heuristic's card
+            best = choose_card(table, cards)
+        else:
+            best = max(cards, key=lambda c: (totals[c], -c))
         if deadline is not None:
             late = self.clock() - deadline
             if late > self.overrun:
@@ -109,8 +113,9 @@ class SearchBot(HeuristicBot):
 
     def evaluate(
         self, table: TableView, cards: Sequence[Card], deadline: float | None
-    ) -> dict[Card, float]:
-        """Total score of this seat over the draws, for each card (the same draws for all)."""
+    ) -> dict[Card, float] | None:
+        """Total score of this seat over the draws, for each card (the same draws for all);
+        None when the deadline passed before the first draw."""
         clock = self.clock
         seat = table.seat
         limit = 20_000 if deadline is None else 4_000
@@ -119,8 +124,9 @@ class SearchBot(HeuristicBot):
         wanted = self.samples if self.samples is not None else self.max_samples
         began = clock()
         done = 0
+        slowest = 0.0  # this decision's slowest draw: the reserve kept before the deadline
         while done < wanted:
-            if deadline is not None and done and clock() + self.longest_draw > deadline:
+            if deadline is not None and clock() + slowest > deadline:
                 break
             tick = clock()
             base = sampler.sample().state()
@@ -131,13 +137,13 @@ class SearchBot(HeuristicBot):
                 assert state.result is not None
                 totals[card] += state.result.scores[seat]
             took = clock() - tick
-            if took > self.longest_draw:
-                self.longest_draw = took
+            slowest = max(slowest, took)
+            self.longest_draw = max(self.longest_draw, took)
             done += 1
         self.draws += done
         self.rollouts += done * len(cards)
         self.search_time += clock() - began
-        return totals
+        return totals if done else None
 
     def decision_seed(self, table: TableView) -> int:
         """The same for the same seed, seat, dealt hand and cards played: never the table id."""

@@ -1,0 +1,134 @@
+"""The search bot: legal in every position, the same play for the same seed and samples, within
+the time it is given (an injected clock), and its rollout policy legal by the checked engine."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from arena.rules import GameState, Phase, Play, apply, legal_actions
+from clients.heuristic_bot import HeuristicBot
+from clients.search_bot import SearchBot, rollout_card
+from tournaments.local import play_match
+
+from .positions import random_position, request_of, view_of
+
+
+def decide(bot: SearchBot, state: GameState, time_limit: float = 1.0) -> object:
+    request = request_of(state, time_limit)
+    view = view_of(state, request.seat).with_request(request)
+    return bot.method_for(request)(view, request)
+
+
+def playing_positions(count: int) -> Iterator[GameState]:
+    for number in range(count):
+        state = random_position(7000 + number, 3 + number % 3, min_cards=1)
+        if state.phase is Phase.PLAYING:
+            yield state
+
+
+def test_always_legal_in_random_positions() -> None:
+    bot = SearchBot(samples=3, seed=2)
+    tested = 0
+    for state in playing_positions(240):
+        assert decide(bot, state) in legal_actions(state)
+        tested += 1
+    assert tested >= 150
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_whole_deals_without_infraction(players: int) -> None:
+    bots = [SearchBot(samples=2, seed=s) for s in range(players)]
+    entries = play_match(bots, 2, seed=players, bot_ids=[f"s{i}" for i in range(players)])
+    assert entries and all(e.infractions == 0 for e in entries)
+
+
+def test_same_seed_and_samples_same_play() -> None:
+    for state in playing_positions(90):
+        first = decide(SearchBot(samples=6, seed=9), state)
+        assert decide(SearchBot(samples=6, seed=9), state) == first
+
+
+def test_a_match_replays_identically() -> None:
+    def run() -> list[tuple[int, int, float]]:
+        bots = [SearchBot(samples=3, seed=4), HeuristicBot(), HeuristicBot(), HeuristicBot()]
+        entries = play_match(bots, 2, seed=5, bot_ids=["search", "h", "h", "h"])
+        return [(e.board, e.seat, e.score) for e in entries]
+
+    assert run() == run()
+
+
+class StepClock:
+    """A clock that moves ``step`` seconds at each reading: a decision's time is how often it
+    looks at the clock, whatever the machine's speed."""
+
+    def __init__(self, step: float) -> None:
+        self.now = 0.0
+        self.step = step
+
+    def __call__(self) -> float:
+        self.now += self.step
+        return self.now
+
+
+def test_time_mode_stays_within_the_limit_and_uses_it() -> None:
+    clock = StepClock(0.001)
+    bot = SearchBot(seed=1, clock=clock, margin_share=0.1)
+    decided = 0
+    for state in playing_positions(120):
+        plays = [a for a in legal_actions(state) if isinstance(a, Play)]
+        if len(plays) < 2 or len(legal_actions(state)) != len(plays):
+            continue
+        before, draws = clock.now, bot.draws
+        assert decide(bot, state, time_limit=0.05) in legal_actions(state)
+        assert clock.now - before <= 0.05
+        assert bot.draws - draws >= 5  # it searched with the time it had
+        decided += 1
+    assert decided >= 40
+
+
+def test_an_overrun_is_taken_off_the_next_budgets() -> None:
+    class JumpClock(StepClock):
+        """Jumps 30 ms once, as a stalled machine would, in the middle of a decision."""
+
+        def __call__(self) -> float:
+            self.now += 0.03 if self.jump == 5 else self.step
+            self.jump += 1
+            return self.now
+
+        jump = 0
+
+    clock = JumpClock(0.001)
+    bot = SearchBot(seed=1, clock=clock, margin_share=0.1)
+    state = next(s for s in playing_positions(200) if len(legal_actions(s)) >= 3 and all(
+        isinstance(a, Play) for a in legal_actions(s)))
+    decide(bot, state, time_limit=0.02)
+    assert bot.overrun > 0
+    before = clock.now
+    decide(bot, state, time_limit=0.05)
+    assert clock.now - before <= 0.05 - bot.overrun + 0.002
+
+
+def test_bad_knobs_are_refused() -> None:
+    with pytest.raises(ValueError, match="samples"):
+        SearchBot(samples=0)
+    with pytest.raises(ValueError, match="margin_share"):
+        SearchBot(margin_share=1.0)
+
+
+def test_the_rollout_policy_plays_legal_cards() -> None:
+    for number in range(150):
+        players = 3 + number % 3
+        state = random_position(9000 + number, players, min_cards=0)
+        while state.phase is not Phase.PLAYING and state.to_act is not None:
+            apply(state, legal_actions(state)[-1])
+        while state.to_act is not None:
+            if state.phase is not Phase.PLAYING:
+                apply(state, legal_actions(state)[0])
+                continue
+            plays = [a for a in legal_actions(state) if isinstance(a, Play)]
+            card = rollout_card(state)
+            assert Play(card) in plays
+            apply(state, Play(card))
+        assert state.result is not None
