@@ -210,6 +210,7 @@ class Sampler:
         self._visits = 0
         self._limit = exact_limit
         total = self._count(0, self._free)
+        self._limit = 1 << 62  # counted: the draws may add the few terminal states freely
         if total is None:
             self._memo = None
             if not _feasible(self._groups, self._free):
@@ -240,6 +241,14 @@ class Sampler:
         groups = self._groups
         if index == len(groups):
             total = 1 if not any(free) else 0
+        elif index == len(groups) - 1:  # the last group has one spread: exactly the room left
+            allowed, cards = groups[index]
+            total = 0
+            if sum(free) == len(cards) and not any(
+                    f for i, f in enumerate(free) if not allowed >> i & 1):
+                total = factorial(len(cards))
+                for f in free:
+                    total //= factorial(f)
         else:
             allowed, cards = groups[index]
             total = 0

@@ -1,0 +1,147 @@
+"""The search bot against the heuristic: a duplicate gauntlet played in-process on one core.
+
+Design (pure duplicate, as ``bench.duplicate`` plays it): on each board the search bot plays
+once in every seat among ``players - 1`` heuristic fillers (``players`` deals), and the board is
+also played once by ``players`` heuristics (deterministic, so that one deal gives the
+heuristic's result in every seat). A board's value is the mean over seats of (the search bot's
+score - the heuristic's score in that seat, on the same cards against the same fillers); the
+interval is a 95 % t interval over boards (``tournaments.stats.mean_interval``). Positive:
+the search bot scores more than the heuristic would in its place.
+
+Each time level gives the search bot that many milliseconds per decision (the runner's time
+control, so a late answer is a timeout infraction, as on the arena); ``--samples`` instead
+plays a fixed number of draws per decision. The figures: mean per board and its interval, draws
+(sampled deals) and rollouts (deals played out) per second of search, infractions of every kind.
+
+    python -m bench.bots [--quick] [--levels 20,100,500] [--boards N] [--players 3|4|5]
+    (make bench-bots; the issue's full run: --boards 200 at 20, 100 and 500 ms; it takes hours)
+
+The last line printed is a JSON object of the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import sys
+import time
+
+from arena.rules import TableOptions
+from arena.table import TimeControl
+from clients.heuristic_bot import HeuristicBot
+from clients.search_bot import SearchBot
+from tournaments.duplicate import Entry
+from tournaments.local import play_plans
+from tournaments.seatings import TablePlan
+from tournaments.stats import mean_interval
+
+
+def gauntlet_plans(boards: int, players: int, first_board: int = 0) -> list[TablePlan]:
+    """Per board: the search bot in each seat among heuristics, then the heuristics alone."""
+    plans = []
+    for board in range(first_board, first_board + boards):
+        for seat in range(players):
+            bots = tuple("search" if s == seat else "heuristic" for s in range(players))
+            plans.append(TablePlan(board, seat, bots, (True,) * players))
+        plans.append(TablePlan(board, players, ("heuristic",) * players, (True,) * players))
+    return plans
+
+
+def board_values(entries: list[Entry], players: int) -> list[float]:
+    """Each board's mean over seats of (search score - heuristic score in that seat)."""
+    search: dict[tuple[int, int], int] = {}
+    reference: dict[tuple[int, int], int] = {}
+    for e in entries:
+        table_number = int(e.table_id.rsplit("/t", 1)[1])
+        if table_number == players:
+            reference[(e.board, e.seat)] = e.score
+        elif e.bot_id == "search":
+            search[(e.board, e.seat)] = e.score
+    boards = sorted({board for board, _ in search})
+    return [
+        sum(search[(b, s)] - reference[(b, s)] for s in range(players)) / players
+        for b in boards
+    ]
+
+
+def run_level(
+    label: str, bot: SearchBot, boards: int, players: int, seed: int,
+    time_control: TimeControl,
+) -> dict[str, object]:
+    start = time.perf_counter()
+    entries = play_plans(
+        gauntlet_plans(boards, players), {"search": bot, "heuristic": HeuristicBot()},
+        seed=seed, options=TableOptions(players=players), time_control=time_control,
+        strict=False,
+    )
+    wall = time.perf_counter() - start
+    values = board_values(entries, players)
+    interval = mean_interval(values)
+    kinds: dict[str, int] = {}
+    for e in entries:
+        for kind in e.infraction_kinds:
+            key = f"{e.bot_id}:{kind}"
+            kinds[key] = kinds.get(key, 0) + 1
+    searching = bot.search_time or 1e-9
+    figures: dict[str, object] = {
+        "level": label,
+        "boards": len(values),
+        "mean_per_board": round(interval.mean, 2),
+        "half_width_95": round(interval.half_width, 2),
+        "low_95": round(interval.mean - interval.half_width, 2),
+        "high_95": round(interval.mean + interval.half_width, 2),
+        "excludes_zero_for_search": interval.mean - interval.half_width > 0,
+        "draws_per_second": round(bot.draws / searching),
+        "rollouts_per_second": round(bot.rollouts / searching),
+        "draws": bot.draws,
+        "infractions": kinds,
+        "seconds": round(wall, 1),
+    }
+    low, high = interval.mean - interval.half_width, interval.mean + interval.half_width
+    print(f"{label:>12}: {interval.mean:+7.2f} per board, 95% [{low:+.2f}, {high:+.2f}] "
+          f"over {len(values)} boards; "
+          f"{figures['draws_per_second']} draws/s, {figures['rollouts_per_second']} rollouts/s; "
+          f"infractions {kinds or 'none'}; {wall:.0f} s", file=sys.stderr, flush=True)
+    return figures
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true",
+                        help="20 and 100 ms only, 24 boards (minutes, not hours)")
+    parser.add_argument("--levels", default=None,
+                        help="milliseconds per decision, comma-separated (default 20,100,500)")
+    parser.add_argument("--samples", default=None,
+                        help="fixed draws per decision instead of time, comma-separated")
+    parser.add_argument("--boards", type=int, default=None, help="boards per level (default 200)")
+    parser.add_argument("--players", type=int, default=4, choices=(3, 4, 5))
+    parser.add_argument("--seed", type=int, default=2026, help="the boards' seed")
+    args = parser.parse_args()
+    boards = args.boards or (24 if args.quick else 200)
+    figures: dict[str, object] = {
+        "python": platform.python_version(), "players": args.players, "seed": args.seed,
+        "design": "pure duplicate gauntlet: search bot in each seat among heuristic fillers, "
+                  "against the all-heuristic table on the same board; t interval over boards",
+        "levels": [],
+    }
+    levels: list[dict[str, object]] = []
+    if args.samples:
+        for samples in (int(s) for s in args.samples.split(",")):
+            levels.append(run_level(
+                f"{samples} draws", SearchBot(samples=samples, seed=args.seed), boards,
+                args.players, args.seed, TimeControl(per_decision=600.0),
+            ))
+    else:
+        default = "20,100" if args.quick else "20,100,500"
+        for ms in (int(m) for m in (args.levels or default).split(",")):
+            levels.append(run_level(
+                f"{ms} ms", SearchBot(seed=args.seed), boards, args.players, args.seed,
+                TimeControl(per_decision=ms / 1000),
+            ))
+    figures["levels"] = levels
+    print(json.dumps(figures))
+
+
+if __name__ == "__main__":
+    main()
