@@ -95,3 +95,9 @@ bench-web: $(STAMP)
 .PHONY: screenshots
 screenshots: $(STAMP)
 	TAROT_ARENA_SCREENSHOTS=docs/screenshots $(PY) -m pytest -q tests/web/test_browser.py
+
+# The search bot against the heuristic: a duplicate gauntlet in-process on one core, at 20, 100
+# and 500 ms a decision (200 boards each: hours). ARGS=--quick for 24 boards at 20 and 100 ms.
+.PHONY: bench-bots
+bench-bots: $(STAMP)
+	$(PY) -m bench.bots $(ARGS)

@@ -16,9 +16,10 @@ Strength is a knob: ``samples=N`` plays exactly N draws per decision, and then t
 always gives the same card for the same position (tournaments with it stay reproducible: the
 draws are seeded from the bot's seed, the seat's dealt hand and the cards played, never from
 the table id or the clock). Without ``samples``, it uses the request's time limit less a
-margin: a share of the limit (for the transport), plus how far its own past decisions overran
-the time they planned (measured as it plays); within that, it starts no draw once the slowest
-draw of the decision so far would end past it.
+margin: a share of the limit (for the transport), plus how far its recent decisions overran
+the time they planned (measured as it plays, a decaying maximum); within that, it starts no
+draw once the slowest draw of the decision so far would end past it, and drops a draw the
+clock overtakes.
 """
 
 from __future__ import annotations
@@ -44,6 +45,8 @@ from arena.rules.simulate import copy_state, play_unchecked, playable, trick_sta
 from clients.heuristic_bot import HeuristicBot, choose_card
 from clients.sdk import DecisionRequest, Sampler, TableView
 
+OVERRUN_DECAY = 0.8
+"""How much of the overrun kept is still held against the next decision."""
 MIN_MARGIN = 0.002
 """Seconds of each time limit always left unused, however short the limit."""
 
@@ -81,7 +84,8 @@ class SearchBot(HeuristicBot):
         self.longest_draw = 0.0
         """The longest time one draw (all candidate cards played out) has taken, in seconds."""
         self.overrun = 0.0
-        """How far decisions went past the time they planned, at most, in seconds."""
+        """How far decisions went past the time they planned, in seconds: the latest overrun,
+        or a decaying share of an earlier, larger one."""
         self.per_card = 0.0
         """A moving average of the time one draw takes per candidate card, in seconds."""
         self.draws = 0
@@ -117,9 +121,9 @@ class SearchBot(HeuristicBot):
         else:
             best = max(cards, key=lambda c: (totals[c], -c))
         if deadline is not None:
-            late = self.clock() - deadline
-            if late > self.overrun:
-                self.overrun = late
+            # The overrun kept is a decaying maximum: a stall (the machine busy elsewhere)
+            # shortens the next few decisions, not every decision after it.
+            self.overrun = max(self.clock() - deadline, self.overrun * OVERRUN_DECAY, 0.0)
         return Play(best)
 
     def evaluate(
