@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import math
 import time
 from collections.abc import Callable, Sequence
 
@@ -57,6 +58,8 @@ class SearchBot(HeuristicBot):
     ``samples``: draws per decision (reproducible); None to fill the request's time instead.
     ``max_samples`` caps the draws in time mode. ``clock`` is the time source (tests inject
     one). ``margin_share`` is the share of each time limit left unused for the transport.
+    ``trust``: when set, the search overrules the heuristic's card only when its best card does
+    better by that many standard errors over the draws (None: the best total always plays).
     """
 
     name = "search"
@@ -71,6 +74,7 @@ class SearchBot(HeuristicBot):
         max_samples: int = 2000,
         margin_share: float = 0.15,
         clock: Callable[[], float] = time.perf_counter,
+        trust: float | None = None,
     ) -> None:
         if samples is not None and samples < 1:
             raise ValueError(f"samples must be at least 1, got {samples}")
@@ -81,6 +85,7 @@ class SearchBot(HeuristicBot):
         self.max_samples = max_samples
         self.margin_share = margin_share
         self.clock = clock
+        self.trust = trust
         self.longest_draw = 0.0
         """The longest time one draw (all candidate cards played out) has taken, in seconds."""
         self.overrun = 0.0
@@ -112,32 +117,47 @@ class SearchBot(HeuristicBot):
         collecting = gc.isenabled()
         gc.disable()  # a full collection can stall for tens of ms; a rollout makes no cycles
         try:
-            totals = self.evaluate(table, cards, deadline)
+            scores = self.evaluate(table, cards, deadline)
         finally:
             if collecting:
                 gc.enable()
-        if totals is None:  # no time left for a single draw: the heuristic's card
-            best = choose_card(table, cards)
-        else:
-            best = max(cards, key=lambda c: (totals[c], -c))
+        best = self.pick(table, cards, scores)
         if deadline is not None:
             # The overrun kept is a decaying maximum: a stall (the machine busy elsewhere)
             # shortens the next few decisions, not every decision after it.
             self.overrun = max(self.clock() - deadline, self.overrun * OVERRUN_DECAY, 0.0)
         return Play(best)
 
+    def pick(self, table: TableView, cards: Sequence[Card], scores: list[list[int]]) -> Card:
+        """The card with the best total over the draws; with ``trust`` set, the heuristic's card
+        unless the best one beats it by ``trust`` standard errors on the same draws."""
+        if not scores:  # no time left for a single draw: the heuristic's card
+            return choose_card(table, cards)
+        totals = [sum(draw[i] for draw in scores) for i in range(len(cards))]
+        best = max(range(len(cards)), key=lambda i: (totals[i], -cards[i]))
+        if self.trust is None:
+            return cards[best]
+        prior = cards.index(choose_card(table, cards))
+        if prior == best or len(scores) < 2:
+            return cards[prior]
+        diffs = [draw[best] - draw[prior] for draw in scores]
+        n = len(diffs)
+        mean = sum(diffs) / n
+        variance = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        return cards[best] if mean > self.trust * math.sqrt(variance / n) else cards[prior]
+
     def evaluate(
         self, table: TableView, cards: Sequence[Card], deadline: float | None
-    ) -> dict[Card, float] | None:
-        """Total score of this seat over the draws, for each card (the same draws for all);
-        None when the deadline passed before the first draw."""
+    ) -> list[list[int]]:
+        """This seat's score for each card (in the order of ``cards``), one list per draw: every
+        card played out on the same draws. Empty when the deadline passed before a draw."""
         clock = self.clock
         seat = table.seat
         # A step of the exact count takes 2 to 20 us: in time mode, a fifth of the time at most.
         limit = 20_000 if deadline is None else max(
             0, min(20_000, int((deadline - clock()) * 10_000)))
         sampler = Sampler(table, seed=self.decision_seed(table), exact_limit=limit)
-        totals = dict.fromkeys(cards, 0.0)
+        draws: list[list[int]] = []
         wanted = self.samples if self.samples is not None else self.max_samples
         began = clock()
         done = 0
@@ -159,8 +179,7 @@ class SearchBot(HeuristicBot):
                 assert state.result is not None
                 scores.append(state.result.scores[seat])
             else:
-                for card, score in zip(cards, scores, strict=True):
-                    totals[card] += score
+                draws.append(scores)
             if len(scores) < len(cards):
                 break
             took = clock() - tick
@@ -171,7 +190,7 @@ class SearchBot(HeuristicBot):
         self.draws += done
         self.rollouts += done * len(cards)
         self.search_time += clock() - began
-        return totals if done else None
+        return draws
 
     def decision_seed(self, table: TableView) -> int:
         """The same for the same seed, seat, dealt hand and cards played: never the table id."""
