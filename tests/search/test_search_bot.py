@@ -137,3 +137,16 @@ def test_the_rollout_policy_plays_legal_cards() -> None:
             assert Play(card) in plays
             apply(state, Play(card))
         assert state.result is not None
+
+
+def test_trust_keeps_the_heuristics_card_unless_the_search_is_sure() -> None:
+    heuristic = HeuristicBot()
+    differs = 0
+    for state in playing_positions(120):
+        plays = [a for a in legal_actions(state) if isinstance(a, Play)]
+        if len(plays) < 2 or len(plays) != len(legal_actions(state)):
+            continue
+        expected = decide(heuristic, state)  # type: ignore[arg-type]
+        assert decide(SearchBot(samples=8, seed=1, trust=1e9), state) == expected
+        differs += decide(SearchBot(samples=8, seed=1), state) != expected
+    assert differs > 0  # without trust, the search does overrule it
