@@ -117,10 +117,13 @@ def main() -> None:
     parser.add_argument("--boards", type=int, default=None, help="boards per level (default 200)")
     parser.add_argument("--players", type=int, default=4, choices=(3, 4, 5))
     parser.add_argument("--seed", type=int, default=2026, help="the boards' seed")
+    parser.add_argument("--trust", type=float, default=None,
+                        help="the search bot's trust option (default: none, the best total plays)")
     args = parser.parse_args()
     boards = args.boards or (24 if args.quick else 200)
     figures: dict[str, object] = {
         "python": platform.python_version(), "players": args.players, "seed": args.seed,
+        "trust": args.trust,
         "design": "pure duplicate gauntlet: search bot in each seat among heuristic fillers, "
                   "against the all-heuristic table on the same board; t interval over boards",
         "levels": [],
@@ -129,14 +132,14 @@ def main() -> None:
     if args.samples:
         for samples in (int(s) for s in args.samples.split(",")):
             levels.append(run_level(
-                f"{samples} draws", SearchBot(samples=samples, seed=args.seed), boards,
+                f"{samples} draws", SearchBot(samples=samples, seed=args.seed, trust=args.trust), boards,
                 args.players, args.seed, TimeControl(per_decision=600.0),
             ))
     else:
         default = "20,100" if args.quick else "20,100,500"
         for ms in (int(m) for m in (args.levels or default).split(",")):
             levels.append(run_level(
-                f"{ms} ms", SearchBot(seed=args.seed), boards, args.players, args.seed,
+                f"{ms} ms", SearchBot(seed=args.seed, trust=args.trust), boards, args.players, args.seed,
                 TimeControl(per_decision=ms / 1000),
             ))
     figures["levels"] = levels
