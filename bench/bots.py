@@ -132,15 +132,15 @@ def main() -> None:
     if args.samples:
         for samples in (int(s) for s in args.samples.split(",")):
             levels.append(run_level(
-                f"{samples} draws", SearchBot(samples=samples, seed=args.seed, trust=args.trust), boards,
-                args.players, args.seed, TimeControl(per_decision=600.0),
+                f"{samples} draws", SearchBot(samples=samples, seed=args.seed, trust=args.trust),
+                boards, args.players, args.seed, TimeControl(per_decision=600.0),
             ))
     else:
         default = "20,100" if args.quick else "20,100,500"
         for ms in (int(m) for m in (args.levels or default).split(",")):
             levels.append(run_level(
-                f"{ms} ms", SearchBot(seed=args.seed, trust=args.trust), boards, args.players, args.seed,
-                TimeControl(per_decision=ms / 1000),
+                f"{ms} ms", SearchBot(seed=args.seed, trust=args.trust), boards, args.players,
+                args.seed, TimeControl(per_decision=ms / 1000),
             ))
     figures["levels"] = levels
     print(json.dumps(figures))
