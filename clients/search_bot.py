@@ -16,10 +16,11 @@ Strength is a knob: ``samples=N`` plays exactly N draws per decision, and then t
 always gives the same card for the same position (tournaments with it stay reproducible: the
 draws are seeded from the bot's seed, the seat's dealt hand and the cards played, never from
 the table id or the clock). Without ``samples``, it uses the request's time limit less a
-margin: a share of the limit (for the transport), plus how far its recent decisions overran
-the time they planned (measured as it plays, a decaying maximum); within that, it starts no
-draw once the slowest draw of the decision so far would end past it, and drops a draw the
-clock overtakes.
+margin: a share of the limit (for the transport; it grows by a quarter with each timeout the
+arena reports, since the arena's clock sees what the bot's does not), plus how far its recent
+decisions overran the time they planned (measured as it plays, a decaying maximum); within
+that, it starts no draw once the slowest draw of the decision so far would end past it, and
+drops a draw the clock overtakes.
 """
 
 from __future__ import annotations
@@ -43,11 +44,15 @@ from arena.rules.cards import (
     cards_of,
 )
 from arena.rules.simulate import copy_state, play_unchecked, playable, trick_status
+from arena.table.messages import InfractionKind
 from clients.heuristic_bot import HeuristicBot, choose_card
-from clients.sdk import DecisionRequest, Sampler, TableView
+from clients.sdk import DecisionRequest, Notice, Sampler, TableView
 
 OVERRUN_DECAY = 0.8
 """How much of the overrun kept is still held against the next decision."""
+MARGIN_GROWTH = 1.25
+"""How much the margin's share of the limit grows with each timeout the arena reports."""
+MAX_MARGIN_SHARE = 0.5
 MIN_MARGIN = 0.002
 """Seconds of each time limit always left unused, however short the limit."""
 
@@ -91,6 +96,8 @@ class SearchBot(HeuristicBot):
         self.overrun = 0.0
         """How far decisions went past the time they planned, in seconds: the latest overrun,
         or a decaying share of an earlier, larger one."""
+        self.timeouts = 0
+        """Timeouts (and late answers) the arena has reported to this bot."""
         self.per_card = 0.0
         """A moving average of the time one draw takes per candidate card, in seconds."""
         self.draws = 0
@@ -127,6 +134,13 @@ class SearchBot(HeuristicBot):
             # shortens the next few decisions, not every decision after it.
             self.overrun = max(self.clock() - deadline, self.overrun * OVERRUN_DECAY, 0.0)
         return Play(best)
+
+    def on_notice(self, table: TableView | None, notice: Notice) -> None:
+        """The arena timed an answer out: what it measured includes the transport and the
+        machine, which the bot's own clock does not see, so the margin grows (up to half)."""
+        if notice.kind in (InfractionKind.TIMEOUT, InfractionKind.LATE_ANSWER):
+            self.timeouts += 1
+            self.margin_share = min(MAX_MARGIN_SHARE, self.margin_share * MARGIN_GROWTH)
 
     def pick(self, table: TableView, cards: Sequence[Card], scores: list[list[int]]) -> Card:
         """The card with the best total over the draws; with ``trust`` set, the heuristic's card

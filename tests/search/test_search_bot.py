@@ -8,6 +8,7 @@ from collections.abc import Iterator
 import pytest
 
 from arena.rules import GameState, Phase, Play, apply, legal_actions
+from arena.table import InfractionKind, Notice
 from clients.heuristic_bot import HeuristicBot
 from clients.search_bot import SearchBot, rollout_card
 from tournaments.local import play_match
@@ -150,3 +151,15 @@ def test_trust_keeps_the_heuristics_card_unless_the_search_is_sure() -> None:
         assert decide(SearchBot(samples=8, seed=1, trust=1e9), state) == expected
         differs += decide(SearchBot(samples=8, seed=1), state) != expected
     assert differs > 0  # without trust, the search does overrule it
+
+
+def test_a_timeout_reported_by_the_arena_widens_the_margin() -> None:
+    bot = SearchBot(seed=1, margin_share=0.1)
+    notice = Notice("t", 0, 1, InfractionKind.TIMEOUT, "too late")
+    bot.on_notice(None, notice)
+    assert bot.margin_share == pytest.approx(0.125) and bot.timeouts == 1
+    for _ in range(20):
+        bot.on_notice(None, notice)
+    assert bot.margin_share == 0.5
+    bot.on_notice(None, Notice("t", 0, 2, InfractionKind.ILLEGAL_ACTION, "no"))
+    assert bot.timeouts == 21
