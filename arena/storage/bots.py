@@ -136,7 +136,8 @@ class BotRegistry:
         statement = statement.on_conflict_do_update(
             index_elements=[table.c.bot_id, table.c.version, table.c.name],
             set_={
-                # the earlier first, the later last: arenas sharing a database may not agree on the time
+                # the earlier first seen, the later last seen: arenas sharing a database
+                # may not agree on the time
                 "first_seen": case((statement.excluded.first_seen < table.c.first_seen,
                                     statement.excluded.first_seen), else_=table.c.first_seen),
                 "last_seen": case((statement.excluded.last_seen > table.c.last_seen,
