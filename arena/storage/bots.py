@@ -7,6 +7,7 @@ constant time.
 
 from __future__ import annotations
 
+import builtins
 import hashlib
 import hmac
 import re
@@ -123,16 +124,18 @@ class BotRegistry:
                 raise ValueError(f"{label} is at most {HELLO_TEXT_MAX} characters, "
                                  f"got {len(text)}")
         now = when or utcnow()
+        table = BotVersion.__table__  # type: ignore[attr-defined]
+        row = {"bot_id": bot_id, "version": version, "name": name, "first_seen": now,
+               "last_seen": now, "connections": 1}
         dialect = self.engine.dialect.name
-        insert = {"postgresql": postgresql.insert, "sqlite": sqlite.insert}.get(dialect)
-        if insert is None:
+        statement: postgresql.Insert | sqlite.Insert
+        if dialect == "postgresql":
+            statement = postgresql.insert(table).values(row)
+        elif dialect == "sqlite":
+            statement = sqlite.insert(table).values(row)
+        else:
             raise NotImplementedError(f"bot versions are stored on SQLite or PostgreSQL, "
                                       f"not {dialect}")
-        table = BotVersion.__table__  # type: ignore[attr-defined]
-        statement = insert(table).values(
-            bot_id=bot_id, version=version, name=name, first_seen=now, last_seen=now,
-            connections=1,
-        )
         statement = statement.on_conflict_do_update(
             index_elements=[table.c.bot_id, table.c.version, table.c.name],
             set_={
@@ -151,7 +154,7 @@ class BotRegistry:
             session.execute(statement)
             session.commit()
 
-    def versions(self, bot_id: str) -> list[VersionSummary]:
+    def versions(self, bot_id: str) -> builtins.list[VersionSummary]:
         """The versions a bot has connected with, the latest seen first."""
         with Session(self.engine) as session:
             if session.get(Bot, bot_id) is None:
@@ -163,10 +166,10 @@ class BotRegistry:
             )
             return [_version(r) for r in rows]
 
-    def versions_by_bot(self) -> dict[str, list[VersionSummary]]:
+    def versions_by_bot(self) -> dict[str, builtins.list[VersionSummary]]:
         """Every bot's versions (as :meth:`versions`) in one query; a bot that never connected
         has none."""
-        out: dict[str, list[VersionSummary]] = defaultdict(list)
+        out: dict[str, builtins.list[VersionSummary]] = defaultdict(builtins.list)
         with Session(self.engine) as session:
             rows = session.exec(
                 select(BotVersion).order_by(col(BotVersion.bot_id),

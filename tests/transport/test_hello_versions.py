@@ -64,7 +64,7 @@ def hello(target: str, token: str, name: str, version: str,
                 pass
             return first
         except grpc.RpcError as exc:
-            return exc.code()  # type: ignore[no-any-return]
+            return exc.code()
         finally:
             outbox.put(None)
 
