@@ -462,16 +462,16 @@ class WebData:
             cached = self._bots.get(bot_id)
             not_before = self._next.get("bot:" + bot_id, 0.0)
         if cached is not None and (cached[0] == key or time.monotonic() < not_before):
-            return {**cached[1], "versions": self.versions(bot_id)}
+            return {**cached[1], "versions": self.bot_versions(bot_id)}
         began = time.monotonic()
         info = self._bot(bot, mine)
         ended = time.monotonic()
         with self._lock:
             self._bots[bot_id] = (key, info)
             self._next["bot:" + bot_id] = ended + self.idle_ratio * (ended - began)
-        return {**info, "versions": self.versions(bot_id)}
+        return {**info, "versions": self.bot_versions(bot_id)}
 
-    def versions(self, bot_id: str) -> list[VersionSummary]:
+    def bot_versions(self, bot_id: str) -> list[VersionSummary]:
         """The versions the bot's Hellos named, the latest seen first: read on every load (one
         short query), as a connection changes them without changing any tournament."""
         return BotRegistry(self.engine).versions(bot_id)
