@@ -13,6 +13,7 @@ line, where ``ps`` shows them: tokens come from the environment or a file.
 
 from __future__ import annotations
 
+import dataclasses
 import errno
 import json
 import logging
@@ -26,6 +27,7 @@ from typing import Annotated, Any, TypeVar
 import typer
 from rich.console import Console
 from rich.markup import escape
+from rich.table import Table
 
 try:
     from click import ClickException, UsageError
@@ -38,7 +40,7 @@ except ImportError:  # typer >= 0.20 vendors click
 from sqlalchemy.engine import make_url
 
 from arena.rules import Direction, replay
-from arena.storage.bots import BotRegistry, UnknownBotError
+from arena.storage.bots import BotRegistry, UnknownBotError, VersionSummary
 from arena.storage.db import DEFAULT_URL, make_engine
 from arena.storage.models import TournamentStatus
 from clients.run import UsageError as BotUsageError
@@ -341,22 +343,50 @@ def bots_add(
 def bots_list(as_json: JsonOption = False) -> None:
     """List registered bots."""
     _json_mode(as_json)
-    bots = BotRegistry(_engine()).list()
+    registry = BotRegistry(_engine())
+    bots = registry.list()
+    versions = registry.versions_by_bot()
     if as_json:
         _print_json([{"id": b.id, "name": b.name, "owner": b.owner,
-                      "created_at": b.created_at, "revoked": b.revoked} for b in bots])
+                      "created_at": b.created_at, "revoked": b.revoked,
+                      "versions": [dataclasses.asdict(v) for v in versions.get(b.id, [])]}
+                     for b in bots])
         return
-    table = new_table()
-    id_column(table, "id", [b.id for b in bots])
-    text_column(table, "name")
-    text_column(table, "owner")
-    id_column(table, "created", [b.created_at[:16] for b in bots])
-    text_column(table, "status")
-    for bot in bots:
-        table.add_row(bot.id, escape(bot.name), escape(bot.owner),
-                      bot.created_at[:16].replace("T", " "),
-                      "[red]revoked[/red]" if bot.revoked else "active")
-    console.print(table)
+    last = {b.id: _last_version(versions.get(b.id, [])) for b in bots}
+
+    def layout(narrow: bool) -> Table:
+        """Wide: a column per fact. Narrow: the owner under the name, the day of registration
+        without its time."""
+        created = 10 if narrow else 16
+        table = new_table()
+        id_column(table, "id", [b.id for b in bots])
+        text_column(table, "name")
+        text_column(table, "version", values=[v or "-" for v in last.values()], most=12)
+        if not narrow:
+            text_column(table, "owner")
+        id_column(table, "created", [b.created_at[:created] for b in bots])
+        table.add_column("status", no_wrap=True, min_width=len("revoked"))
+        for bot in bots:
+            owner = [escape(bot.owner)] if not narrow else []
+            name = escape(bot.name)
+            if narrow and bot.owner:
+                name += f"\n[dim]{escape(bot.owner)}[/dim]"
+            table.add_row(bot.id, name, escape(last[bot.id]) or "[dim]-[/dim]", *owner,
+                          bot.created_at[:created].replace("T", " "),
+                          "[red]revoked[/red]" if bot.revoked else "active")
+        return table
+
+    print_fitting(console, lambda: layout(False), lambda: layout(True))
+    if any(versions.get(b.id) for b in bots):
+        console.print("[dim]version: the one the bot's latest connection sent in its Hello; "
+                      "--json and the bot's web page list them all.[/dim]", highlight=False)
+
+
+def _last_version(seen: list[VersionSummary]) -> str:
+    """The version of the bot's latest connection ("" for a bot that never connected)."""
+    if not seen:
+        return ""
+    return seen[0].version or "(none sent)"
 
 
 @bots_app.command("revoke")

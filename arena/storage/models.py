@@ -111,3 +111,24 @@ class Decision(SQLModel, table=True):
     seconds: float
     infraction: str | None = Field(default=None, max_length=40)
     reason: str | None = Field(default=None, sa_column=Column(Text))
+
+
+class BotVersion(SQLModel, table=True):
+    """A version of a bot's code, as its Hello names it (``bot_version`` and ``bot_name``):
+    one row per bot, version and name, so that its page can tell which code played when.
+
+    The registered bot (its token) is who plays; what it says in its Hello is its own account
+    of what runs behind that token, kept as sent (the arena checks only its length and
+    characters)."""
+
+    __tablename__ = "bot_version"
+
+    bot_id: str = Field(foreign_key="bot.id", primary_key=True, max_length=40)
+    version: str = Field(primary_key=True, max_length=100)
+    """``Hello.bot_version``; empty when the bot sent none."""
+    name: str = Field(primary_key=True, max_length=100)
+    """``Hello.bot_name``, which may differ from the name the bot was registered under."""
+    first_seen: datetime = Field(default_factory=utcnow)
+    last_seen: datetime = Field(default_factory=utcnow)
+    connections: int = 1
+    """Accepted Hellos with this version and name."""

@@ -206,6 +206,9 @@ class BotService(pb_grpc.BotServiceServicer):
                 outbox.fail("RESOURCE_EXHAUSTED", str(exc))
                 connection = None
             if connection is not None:
+                # not awaited: the Welcome waits for no database (the write logs its failure)
+                loop.run_in_executor(None, _record_hello, arena, bot.id, hello.bot_name,
+                                     hello.bot_version)
                 reader = asyncio.create_task(self._read(context, connection, outbox))
                 _readers.add(reader)  # until it ends, which may be after this coroutine
                 reader.add_done_callback(_readers.discard)
@@ -312,6 +315,16 @@ def add_bot_service(servicer: BotService, server: grpc.aio.Server) -> None:
     name = pb.DESCRIPTOR.services_by_name["BotService"].full_name
     server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(name, handlers),))
     server.add_registered_method_handlers(name, handlers)
+
+
+def _record_hello(arena: ArenaServer, bot_id: str, name: str, version: str) -> None:
+    """Keep the version an accepted Hello names, for the bot's page; in an executor thread. A
+    database that cannot take it costs the bot nothing: its connection stands."""
+    try:
+        arena.registry.record_hello(bot_id, name, version)
+    except Exception as exc:  # whatever it is, the bot plays on
+        log.warning("the version %r of bot %s was not recorded: %s", version, bot_id,
+                    str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
 
 
 def _check_hello(hello: pb.Hello) -> str | None:

@@ -21,6 +21,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -228,6 +229,47 @@ def test_bots_list_and_revoke(cli: Cli, bots: list[str], sqlite_url: str) -> Non
     row = next(line for line in cli("bots", "list").out.splitlines() if bots[1] in line)
     assert "revoked" in row
     assert cli("bots", "revoke", "bot_nope").error == "error: no bot with id 'bot_nope'"
+
+
+def test_bots_list_shows_the_last_version_each_bot_connected_with(
+    cli: Cli, bots: list[str], sqlite_url: str
+) -> None:
+    registry = BotRegistry(make_engine(sqlite_url))
+    alpha, bravo = bots[0], bots[1]
+    registry.record_hello(alpha, "alpha-bot", "1.0", datetime(2026, 11, 30, 9, tzinfo=UTC))
+    registry.record_hello(alpha, "alpha-bot", "1.1", datetime(2026, 11, 30, 10, tzinfo=UTC))
+    registry.record_hello(alpha, "alpha-bot", "1.0", datetime(2026, 11, 30, 8, tzinfo=UTC))
+    registry.record_hello(bravo, "bravo", "", datetime(2026, 11, 30, 9, tzinfo=UTC))
+    out = cli("bots", "list").out
+    rows = {bot_id: next(line for line in out.splitlines() if bot_id in line) for bot_id in bots}
+    assert re.search(r"\s1\.1\s", rows[alpha]) and "1.0" not in rows[alpha]
+    assert "(none sent)" in rows[bravo]
+    assert all(re.search(r"\s-\s", rows[b]) for b in bots[2:])
+    assert "version: the one the bot's latest connection sent" in out
+
+    listed = {row["id"]: row for row in json.loads(cli("bots", "list", "--json").out)}
+    assert listed[alpha]["versions"] == [
+        {"version": "1.1", "name": "alpha-bot", "first_seen": "2026-11-30T10:00:00+00:00",
+         "last_seen": "2026-11-30T10:00:00+00:00", "connections": 1},
+        {"version": "1.0", "name": "alpha-bot", "first_seen": "2026-11-30T08:00:00+00:00",
+         "last_seen": "2026-11-30T09:00:00+00:00", "connections": 2},
+    ]
+    assert [v["version"] for v in listed[bravo]["versions"]] == [""]
+    assert all(listed[b]["versions"] == [] for b in bots[2:])
+
+
+def test_bots_list_shows_the_versions_of_a_served_tournaments_bots(
+    cli: Cli, played: Played
+) -> None:
+    """RandomBot says version 1 in its Hello: the arena that served the tournament kept it."""
+    out = cli("bots", "list", db=played.url).out
+    for bot_id in played.names:
+        row = next(line for line in out.splitlines() if bot_id in line)
+        assert re.search(rf"\s{RandomBot.version}\s", row), row
+    for row in json.loads(cli("bots", "list", "--json", db=played.url).out):
+        assert [(v["version"], v["name"]) for v in row["versions"]] == [
+            (RandomBot.version, RandomBot.name)]
+        assert row["versions"][0]["connections"] >= 1
 
 
 def test_bots_list_on_an_empty_database(cli: Cli) -> None:

@@ -67,6 +67,9 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> World:
     registry = BotRegistry(store.engine)
     ids = [registry.register(name, owner="someone with a long owner name")[0].id
            for name in NAMES]
+    registry.record_hello(ids[0], "HeuristicBot", "2.0.0-rc1+build.20261130")
+    registry.record_hello(ids[1], "a-rather-long-bot-name-for-a-narrow-screen", "")
+    registry.record_hello(ids[2], "charlie", "1.0")
     rotation = store.create(TournamentSettings(
         name="rotation with matchpoints and penalties", bots=tuple(ids[:4]), boards=3, seed=5,
         scoring=ScoringMethod.MATCHPOINTS, penalties=Penalties(PenaltyKind.POINTS, 50, 40)))
@@ -118,9 +121,13 @@ def assert_readable(out: str, ids: list[str]) -> None:
 def test_bots_list_at_80_columns(world: World, at_80: Run) -> None:
     out, _ = at_80("bots", "list")
     assert_readable(out, list(world.bots))
+    for version in ("2.0.0-rc1+build", "(none sent)", "1.0"):  # each a word, never cut
+        assert version in out
     rows = json.loads(at_80("bots", "list", "--json")[0])
     assert [(r["id"], r["name"], r["revoked"]) for r in rows] == [
         (i, n, False) for i, n in world.bots.items()]
+    assert [[v["version"] for v in r["versions"]] for r in rows] == [
+        ["2.0.0-rc1+build.20261130"], [""], ["1.0"], [], [], []]
 
 
 def test_tournament_list_at_80_columns(world: World, at_80: Run) -> None:

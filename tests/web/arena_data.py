@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import trio
@@ -95,12 +96,21 @@ class ArenaData:
         return [t.id for t, _ in tables if t.board_number in open_boards]
 
 
+VERSIONS_SEEN = datetime(2026, 11, 30, 8, 0, tzinfo=UTC)
+"""When the heuristic first connected (with version 1.0; 2.0-rc1 two hours later)."""
+
+
 def build(store: TournamentStore) -> ArenaData:
     logging.getLogger("tournaments.local").setLevel(logging.CRITICAL)  # the blunderer's errors
     data = ArenaData(store)
     heuristic = data.register("heuristic", HeuristicBot())
     blunder = data.register("blunderer", Blunderer(7))
     randoms = [data.register(f"random-{i}", RandomBot(i)) for i in range(1, 7)]
+    registry = BotRegistry(store.engine)  # the versions the heuristic connected with
+    registry.record_hello(heuristic, "HeuristicBot", "1.0", VERSIONS_SEEN)
+    registry.record_hello(heuristic, "HeuristicBot", "1.0", VERSIONS_SEEN + timedelta(hours=1))
+    registry.record_hello(heuristic, "HeuristicBot <beta>", "2.0-rc1",
+                          VERSIONS_SEEN + timedelta(hours=2))
     four = [heuristic, blunder, *randoms[:2]]
     data.finished = store.create(TournamentSettings(
         name="Finished rotation", bots=tuple(four), boards=12, seed=11))

@@ -18,6 +18,7 @@ import pytest
 from sqlalchemy.exc import OperationalError
 
 from arena.rules import DealRecord, card_long_name, format_cards
+from arena.storage.bots import BotRegistry
 from arena.storage.models import TableStatus
 from tests.web.conftest import Site
 from tournaments.web.views import WebData
@@ -163,6 +164,31 @@ def test_a_bot_page_has_results_latency_and_infractions(site: Site) -> None:
         assert name in body
     assert re.search(r"\d+ decisions: mean [\d.]+ (µs|ms|s), median", body)
     assert "Infraction history" in body and "malformed-action" in body
+    assert "Not connected yet" in body and 'id="versions"' not in body
+
+
+def test_a_bot_page_lists_the_versions_its_connections_named(site: Site) -> None:
+    heuristic = next(b for b, n in site.data.names.items() if n == "heuristic")
+    status, body, _ = site.get(f"/bots/{heuristic}")
+    assert status == 200 and "not kept" not in body
+    table = body.split('<table class="list" id="versions">', 1)[1].split("</table>", 1)[0]
+    rows = [re.sub(r"<[^>]+>", "|", row) for row in re.findall(r"<tr>(.*?)</tr>", table)]
+    cells = [[c for c in row.split("|") if c.strip()] for row in rows]
+    assert cells == [
+        ["Version", "Name sent", "First seen (UTC)", "Last seen (UTC)", "Connections"],
+        ["2.0-rc1", "HeuristicBot &lt;beta&gt;", "2026-11-30 10:00", "2026-11-30 10:00", "1"],
+        ["1.0", "HeuristicBot", "2026-11-30 08:00", "2026-11-30 09:00", "2"],
+    ]
+
+
+def test_a_new_version_shows_at_the_next_load(site: Site) -> None:
+    """A connection changes no tournament, so the bot page's cache must not hide it."""
+    registry = BotRegistry(site.data.store.engine)
+    newcomer = registry.register("newcomer")[0].id
+    assert "Not connected yet" in site.get(f"/bots/{newcomer}")[1]
+    registry.record_hello(newcomer, "newcomer", "0.9")
+    body = site.get(f"/bots/{newcomer}")[1]
+    assert "Not connected yet" not in body and "<code>0.9</code>" in body
 
 
 # ----------------------------------------------------------------------------- bad input

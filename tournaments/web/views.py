@@ -32,6 +32,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
 from arena.rules import DealRecord
+from arena.storage.bots import BotRegistry, VersionSummary
 from arena.storage.models import (
     ArenaTable,
     Bot,
@@ -461,14 +462,19 @@ class WebData:
             cached = self._bots.get(bot_id)
             not_before = self._next.get("bot:" + bot_id, 0.0)
         if cached is not None and (cached[0] == key or time.monotonic() < not_before):
-            return cached[1]
+            return {**cached[1], "versions": self.bot_versions(bot_id)}
         began = time.monotonic()
         info = self._bot(bot, mine)
         ended = time.monotonic()
         with self._lock:
             self._bots[bot_id] = (key, info)
             self._next["bot:" + bot_id] = ended + self.idle_ratio * (ended - began)
-        return info
+        return {**info, "versions": self.bot_versions(bot_id)}
+
+    def bot_versions(self, bot_id: str) -> list[VersionSummary]:
+        """The versions the bot's Hellos named, the latest seen first: read on every load (one
+        short query), as a connection changes them without changing any tournament."""
+        return BotRegistry(self.engine).versions(bot_id)
 
     def _bot(self, bot: Bot, mine: list[TournamentHead]) -> dict[str, Any]:
         bot_id = bot.id
