@@ -16,7 +16,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import case
+from sqlalchemy import case, delete
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
@@ -49,6 +49,9 @@ def _summary(bot: Bot) -> BotSummary:
 
 
 HELLO_TEXT_MAX = 100
+VERSIONS_KEPT = 64
+"""Distinct (version, name) rows kept per bot, the most recently seen: a bot that sends a new
+version at every connection cannot grow the database without bound."""
 """The longest ``bot_name`` or ``bot_version`` a Hello may carry (the transport refuses
 longer ones; the columns are that wide)."""
 
@@ -152,6 +155,19 @@ class BotRegistry:
             if session.get(Bot, bot_id) is None:
                 raise UnknownBotError(f"no bot with id {bot_id!r}")
             session.execute(statement)
+            stale = session.exec(
+                select(BotVersion.version, BotVersion.name)
+                .where(BotVersion.bot_id == bot_id)
+                .order_by(col(BotVersion.last_seen).desc(), col(BotVersion.version))
+                .offset(VERSIONS_KEPT)
+            ).all()
+            for old_version, old_name in stale:
+                session.execute(
+                    delete(BotVersion).where(
+                        col(BotVersion.bot_id) == bot_id, col(BotVersion.version) == old_version,
+                        col(BotVersion.name) == old_name,
+                    )
+                )
             session.commit()
 
     def versions(self, bot_id: str) -> builtins.list[VersionSummary]:

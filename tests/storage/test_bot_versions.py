@@ -12,7 +12,7 @@ import sqlalchemy
 from alembic import command
 from sqlmodel import Session, select
 
-from arena.storage.bots import BotRegistry, UnknownBotError, VersionSummary
+from arena.storage.bots import VERSIONS_KEPT, BotRegistry, UnknownBotError, VersionSummary
 from arena.storage.db import make_engine
 from arena.storage.migrate import alembic_config, upgrade
 from arena.storage.models import Bot
@@ -122,3 +122,14 @@ def test_a_database_at_revision_0002_is_upgraded_with_its_bots_kept(db_url: str)
     with Session(engine) as session:
         assert session.exec(select(Bot.name)).all() == ["veteran"]
     engine.dispose()
+
+
+def test_a_bot_sending_a_new_version_every_time_keeps_only_the_latest_rows(db_url: str) -> None:
+    registry = BotRegistry(make_engine(db_url))
+    bot, _ = registry.register("churner")
+    start = datetime(2026, 11, 30, tzinfo=UTC)
+    for n in range(VERSIONS_KEPT + 10):
+        registry.record_hello(bot.id, "churner", f"v{n}", when=start + timedelta(seconds=n))
+    kept = registry.versions(bot.id)
+    assert len(kept) == VERSIONS_KEPT
+    assert {v.version for v in kept} == {f"v{n}" for n in range(10, VERSIONS_KEPT + 10)}
