@@ -17,17 +17,17 @@ import sqlalchemy
 PG_URL = os.environ.get("TAROT_ARENA_TEST_PG_URL")
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
-def db_url(request: pytest.FixtureRequest, tmp_path: object) -> Iterator[str]:
-    """A fresh, empty database URL: a SQLite file, or a new PostgreSQL database."""
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path}/arena.db"
+def fresh_database(kind: str, folder: object, prefix: str = "arena_test_") -> Iterator[str]:
+    """A fresh, empty database URL of ``kind`` ("sqlite": a file in ``folder``; "postgres": a
+    new database, dropped afterwards); skips, or fails under CI, without PostgreSQL."""
+    if kind == "sqlite":
+        yield f"sqlite:///{folder}/arena.db"
         return
     if not PG_URL:
         if os.environ.get("CI"):
             pytest.fail("TAROT_ARENA_TEST_PG_URL is not set: CI must run the PostgreSQL tests")
         pytest.skip("no PostgreSQL: set TAROT_ARENA_TEST_PG_URL (scripts/postgres.sh start)")
-    name = "arena_test_" + secrets.token_hex(4)
+    name = prefix + secrets.token_hex(4)
     admin = sqlalchemy.create_engine(PG_URL, isolation_level="AUTOCOMMIT")
     with admin.connect() as connection:
         connection.execute(sqlalchemy.text(f'CREATE DATABASE "{name}"'))
@@ -40,3 +40,9 @@ def db_url(request: pytest.FixtureRequest, tmp_path: object) -> Iterator[str]:
                 f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'
             ))
         admin.dispose()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def db_url(request: pytest.FixtureRequest, tmp_path: object) -> Iterator[str]:
+    """A fresh, empty database URL: a SQLite file, or a new PostgreSQL database."""
+    yield from fresh_database(request.param, tmp_path)

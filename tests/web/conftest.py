@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import os
 import queue
-import secrets
 import threading
 import urllib.error
 import urllib.request
@@ -21,16 +19,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-import sqlalchemy
 import trio
 from sqlalchemy.engine import Engine
 
 from arena.storage.db import make_engine
+from tests.conftest import fresh_database
 from tests.web.arena_data import ArenaData, build
 from tournaments.store import TournamentStore
 from tournaments.web import serve_web
-
-PG_URL = os.environ.get("TAROT_ARENA_TEST_PG_URL")
 
 
 class WebServer:
@@ -89,30 +85,10 @@ class Site:
                     {k.lower(): v for k, v in error.headers.items()})
 
 
-def _database(kind: str, folder: Path) -> Iterator[str]:
-    if kind == "sqlite":
-        yield f"sqlite:///{folder}/arena.db"
-        return
-    if not PG_URL:
-        if os.environ.get("CI"):
-            pytest.fail("TAROT_ARENA_TEST_PG_URL is not set: CI must run the PostgreSQL tests")
-        pytest.skip("no PostgreSQL: set TAROT_ARENA_TEST_PG_URL (scripts/postgres.sh start)")
-    name = "arena_web_" + secrets.token_hex(4)
-    admin = sqlalchemy.create_engine(PG_URL, isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.execute(sqlalchemy.text(f'CREATE DATABASE "{name}"'))
-    try:
-        yield f"{PG_URL.rsplit('/', 1)[0]}/{name}"
-    finally:
-        with admin.connect() as connection:
-            connection.execute(sqlalchemy.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
-
-
 @contextlib.contextmanager
 def serving(kind: str, folder: Path) -> Iterator[Site]:
     """The page over a fresh database holding the tournaments of :mod:`arena_data`."""
-    for url in _database(kind, folder):
+    for url in fresh_database(kind, folder, prefix="arena_web_"):
         engine = make_engine(url)
         data = build(TournamentStore(engine))
         server = WebServer(engine).start()
