@@ -505,6 +505,12 @@ def apply(state: GameState, action: Action, seat: int | None = None) -> None:
         legal = state._legal = _compute_legal(state)
     if action not in legal:
         raise IllegalActionError(explain_illegal(state, action), action, actor)
+    _transition(state, actor, action)
+
+
+def _transition(state: GameState, actor: int, action: Action) -> None:
+    """The state after ``actor``'s ``action``, legality already settled: :func:`apply` checks
+    first, the simulation fast path (:mod:`.simulate`) trusts its caller."""
     state._legal = None
     state.history.append((actor, action))
     kind = type(action)

@@ -10,18 +10,13 @@ leaves a state the rules never produce: the arena never calls these, only simula
 
 from __future__ import annotations
 
-from .actions import Action, Bid, CallCard, ChelemChoice, DeclarePoignee, Discard, HideTrump, Pass
+from .actions import Action
 from .cards import Card, Hand
 from .game import (
     GameState,
     ShownPoignee,
-    _bid,
-    _call,
-    _declare_poignee,
-    _discard,
-    _hide_trump,
     _play,
-    _start_play,
+    _transition,
     _without_called_suit,
     legal_play_mask,
 )
@@ -79,24 +74,7 @@ def apply_unchecked(state: GameState, action: Action) -> None:
     """:func:`~arena.rules.apply` without the turn and legality checks (recorded in history)."""
     actor = state.to_act
     assert actor is not None
-    state._legal = None
-    state.history.append((actor, action))
-    kind = type(action)
-    if kind is DeclarePoignee:
-        _declare_poignee(state, actor, action.level)  # type: ignore[union-attr]
-    elif kind is HideTrump:
-        _hide_trump(state, actor, action.card)  # type: ignore[union-attr]
-    elif kind is Pass or kind is Bid:
-        _bid(state, actor, action)
-    elif kind is Discard:
-        _discard(state, action.card)  # type: ignore[union-attr]
-    elif kind is CallCard:
-        _call(state, action.card)  # type: ignore[union-attr]
-    elif kind is ChelemChoice:
-        state.chelem_announced = action.announce  # type: ignore[union-attr]
-        _start_play(state)
-    else:
-        _play(state, actor, action.card)  # type: ignore[union-attr]
+    _transition(state, actor, action)
 
 
 def show_poignee_unchecked(state: GameState, shown: ShownPoignee) -> None:
