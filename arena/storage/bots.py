@@ -137,7 +137,7 @@ class BotRegistry:
         elif dialect == "sqlite":
             statement = sqlite.insert(table).values(row)
         else:
-            raise NotImplementedError(f"bot versions are stored on SQLite or PostgreSQL, "
+            raise ValueError(f"bot versions are stored on SQLite or PostgreSQL, "
                                       f"not {dialect}")
         statement = statement.on_conflict_do_update(
             index_elements=[table.c.bot_id, table.c.version, table.c.name],
