@@ -138,7 +138,7 @@ class BotRegistry:
             statement = sqlite.insert(table).values(row)
         else:
             raise ValueError(f"bot versions are stored on SQLite or PostgreSQL, "
-                                      f"not {dialect}")
+                             f"not {dialect}")
         statement = statement.on_conflict_do_update(
             index_elements=[table.c.bot_id, table.c.version, table.c.name],
             set_={
