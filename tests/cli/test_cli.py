@@ -552,6 +552,17 @@ def test_serve_on_a_port_in_use_is_one_line(cli: Cli) -> None:
             "or choose another --port (0: any free port)")
 
 
+def _exit_code(process: subprocess.Popen[str], within: float) -> int | None:
+    """The bot's exit status once it ends by itself (told there is no more work), or None
+    when it is still running after ``within`` seconds (then interrupted, as a user would)."""
+    try:
+        return process.wait(within)
+    except subprocess.TimeoutExpired:
+        process.send_signal(signal.SIGINT)
+        process.wait(10)
+        return None
+
+
 def test_tournament_run_serves_bot_processes_until_the_end(
     bots: list[str], sqlite_url: str, tmp_path: Path
 ) -> None:
@@ -583,9 +594,7 @@ def test_tournament_run_serves_bot_processes_until_the_end(
         out, err = arena.communicate(timeout=60)
     finally:
         arena.kill() if arena.poll() is None else None
-        for process in players:
-            process.send_signal(signal.SIGINT)
-        codes = [process.wait(10) for process in players]
+        codes = [_exit_code(process, within=15) for process in players]
     assert arena.returncode == 0, err
     assert f"arena listening on 127.0.0.1:{port}" in out
     assert f"processes ({tid}): 4/4 tables" in out
