@@ -16,7 +16,7 @@ from arena.storage.db import make_engine
 from arena.table import TableOutcome, TimeControl
 from arena.transport.server import ArenaServer
 
-from .raw import RawBot
+from .raw import Policy, RawBot
 
 
 @dataclass
@@ -46,6 +46,17 @@ class Arena:
 
         self.nursery.start_soon(run)
         return done
+
+    def start_bots(self, names: Sequence[str], policies: Sequence[Policy]
+                   ) -> tuple[list[str], list[RawBot]]:
+        """Register and start one raw bot per name, playing the policy of the same index."""
+        ids, bots = [], []
+        for name, policy in zip(names, policies, strict=True):
+            bot_id, token = self.register(name)
+            ids.append(bot_id)
+            bots.append(RawBot(self.target, token, policy))
+            self.start(bots[-1])
+        return ids, bots
 
     async def play(self, table_id: str, bot_ids: Sequence[str], seed: int = 0,
                    time_control: TimeControl | None = None) -> TableOutcome:

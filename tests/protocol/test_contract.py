@@ -77,13 +77,10 @@ async def test_late_and_unknown_answers_are_noticed_but_never_recorded(arena: Ar
         previous[request.seat] = answer
         return [*out, answer]
 
-    ids = []
-    bots = []
-    for i in range(4):
-        bot_id, token = arena.register(f"noisy{i}" if i == 0 else f"good{i}")
-        ids.append(bot_id)
-        bots.append(RawBot(arena.target, token, noisy if i == 0 else first_legal))
-        arena.start(bots[-1])
+    ids, bots = arena.start_bots(
+        [f"noisy{i}" if i == 0 else f"good{i}" for i in range(4)],
+        [noisy if i == 0 else first_legal for i in range(4)],
+    )
     outcome = await arena.play("noisy", ids, seed=4)
     assert outcome.infractions == []
     await trio.sleep(0.2)
@@ -106,13 +103,10 @@ async def test_a_timeout_is_a_recorded_infraction_with_a_fallback_and_a_seat(
             return []
         return first_legal(bot, request)
 
-    ids = []
-    bots = []
-    for i in range(4):
-        bot_id, token = arena.register(f"bot{i}")
-        ids.append(bot_id)
-        bots.append(RawBot(arena.target, token, silent_once if i == 2 else first_legal))
-        arena.start(bots[-1])
+    ids, bots = arena.start_bots(
+        [f"bot{i}" for i in range(4)],
+        [silent_once if i == 2 else first_legal for i in range(4)],
+    )
     outcome = await arena.play("slow", ids, seed=5, time_control=TimeControl(0.3))
     assert [(i.seat, i.kind) for i in outcome.infractions] == [(2, InfractionKind.TIMEOUT)]
     (notice,) = [m.notice for m in bots[2].messages("notice")]
@@ -152,12 +146,10 @@ async def test_sequences_count_each_seat_s_events_from_0_and_resume_where_they_w
             return RECONNECT
         return first_legal(bot, request)
 
-    ids, bots = [], []
-    for i in range(4):
-        bot_id, token = arena.register(f"bot{i}")
-        ids.append(bot_id)
-        bots.append(RawBot(arena.target, token, drop_third if i == 1 else first_legal))
-        arena.start(bots[-1])
+    ids, bots = arena.start_bots(
+        [f"bot{i}" for i in range(4)],
+        [drop_third if i == 1 else first_legal for i in range(4)],
+    )
     seed = 21
     outcome = await arena.play("seq", ids, seed=seed)
     assert outcome.infractions == []
@@ -199,12 +191,10 @@ def _table_event(seat: int, sequence: int, event: object) -> object:
 async def test_events_go_out_only_with_the_seat_s_next_request_notice_or_table_end(
     arena: Arena
 ) -> None:
-    ids, bots = [], []
-    for i in range(5):
-        bot_id, token = arena.register(f"bot{i}")
-        ids.append(bot_id)
-        bots.append(RawBot(arena.target, token, first_legal))
-        arena.start(bots[-1])
+    ids, bots = arena.start_bots(
+        [f"bot{i}" for i in range(5)],
+        [first_legal] * 5,
+    )
     await arena.play("held", ids, seed=8)
     await trio.sleep(0.2)
     flushing = {"request", "notice", "table_end"}
@@ -226,12 +216,10 @@ async def test_a_message_other_than_a_decision_is_noticed_as_unknown_without_sea
         sent.extend(extra)
         return [*extra, *first_legal(bot, request)]
 
-    ids, bots = [], []
-    for i in range(3):
-        bot_id, token = arena.register(f"bot{i}")
-        ids.append(bot_id)
-        bots.append(RawBot(arena.target, token, hello_again if i == 0 else first_legal))
-        arena.start(bots[-1])
+    ids, bots = arena.start_bots(
+        [f"bot{i}" for i in range(3)],
+        [hello_again if i == 0 else first_legal for i in range(3)],
+    )
     outcome = await arena.play("hello-again", ids, seed=2)
     assert outcome.infractions == []
     await trio.sleep(0.2)

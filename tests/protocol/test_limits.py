@@ -41,12 +41,10 @@ async def test_a_message_over_max_message_bytes_ends_the_stream(arena: Arena) ->
     def huge(bot: RawBot, request: pb.DecisionRequest) -> list[pb.BotMessage]:
         return [decision(request, pb.Action(notation="x" * (MAX_MESSAGE_BYTES + 1)))]
 
-    bot_ids, bots = [], []
-    for i in range(3):
-        bot_id, token = arena.register(f"bot{i}")
-        bot_ids.append(bot_id)
-        bots.append(RawBot(arena.target, token, huge if i == 0 else first_legal))
-        arena.start(bots[-1])
+    bot_ids, bots = arena.start_bots(
+        [f"bot{i}" for i in range(3)],
+        [huge if i == 0 else first_legal for i in range(3)],
+    )
     async with trio.open_nursery() as nursery:
         nursery.start_soon(arena.play, "huge", bot_ids, 0)
         with trio.fail_after(10):
@@ -95,12 +93,10 @@ async def test_a_discard_is_asked_one_card_at_a_time(arena: Arena) -> None:
             return [decision(request, request.legal_actions[0])]  # pass
         return first_legal(bot, request)
 
-    bot_ids, bots = [], []
-    for i in range(4):
-        bot_id, token = arena.register(f"bot{i}")
-        bot_ids.append(bot_id)
-        bots.append(RawBot(arena.target, token, garde_at_seat_1))
-        arena.start(bots[-1])
+    bot_ids, bots = arena.start_bots(
+        [f"bot{i}" for i in range(4)],
+        [garde_at_seat_1] * 4,
+    )
     outcome = await arena.play("discard", bot_ids, seed=4)  # dealer 0: seat 1 bids first
     assert outcome.infractions == []
     await trio.sleep(0.2)
@@ -115,12 +111,10 @@ async def test_a_discard_is_asked_one_card_at_a_time(arena: Arena) -> None:
 async def test_players_see_hello_names_and_standings_show_registered_names(
     arena: Arena
 ) -> None:
-    bot_ids, bots = [], []
-    for i in range(3):
-        bot_id, token = arena.register(f"registered{i}")
-        bot_ids.append(bot_id)
-        bots.append(RawBot(arena.target, token, first_legal))  # Hello.bot_name: "raw"
-        arena.start(bots[-1])
+    bot_ids, bots = arena.start_bots(
+        [f"registered{i}" for i in range(3)],
+        [first_legal] * 3,  # Hello.bot_name: "raw"
+    )
     await arena.play("names", bot_ids, 2)
     (start,) = [m.table_start for m in bots[0].messages("table_start")]
     assert [(p.seat, p.bot_id, p.bot_name) for p in start.players] == [
