@@ -38,6 +38,7 @@ from clients import run
 from clients.random_bot import RandomBot
 from clients.sdk import ArenaClient, ArenaUnreachableError, Backoff
 from clients.sdk._client import _run_until_signal
+from tests.cli.entry import run_entry_point
 from tournaments import cli as cli_module
 from tournaments.export import standings_of
 from tournaments.runner import TournamentRunner
@@ -93,15 +94,7 @@ def cli(
     level = logging.getLogger().level
 
     def invoke(*args: str, db: str | None = None) -> Result:
-        capsys.readouterr()
-        monkeypatch.setattr(sys, "argv", ["tarot-arena", "--db", db or sqlite_url, *args])
-        try:
-            cli_module.main()
-            code = 0
-        except SystemExit as exc:
-            code = exc.code if isinstance(exc.code, int) else 1
-        out, err = capsys.readouterr()
-        return Result(code, out, err)
+        return Result(*run_entry_point(capsys, monkeypatch, "--db", db or sqlite_url, *args))
 
     yield invoke
     logging.getLogger().setLevel(level)  # ``bot`` turns the bot's INFO log on

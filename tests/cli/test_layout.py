@@ -19,6 +19,7 @@ from rich.console import Console
 from arena.storage.bots import BotRegistry
 from arena.storage.db import make_engine
 from clients.random_bot import RandomBot
+from tests.cli.entry import run_entry_point
 from tournaments import cli as cli_module
 from tournaments.export import standings_of
 from tournaments.local import play_local
@@ -96,13 +97,8 @@ def at_80(
     monkeypatch.setattr(cli_module, "console", Console(width=80))
 
     def invoke(*args: str) -> tuple[str, str]:
-        capsys.readouterr()
-        monkeypatch.setattr(sys, "argv", ["tarot-arena", "--db", world.url, *args])
-        try:
-            cli_module.main()
-        except SystemExit as exc:
-            assert exc.code in (0, None), capsys.readouterr()
-        out, err = capsys.readouterr()
+        code, out, err = run_entry_point(capsys, monkeypatch, "--db", world.url, *args)
+        assert code == 0, (out, err)
         assert err == "" or "--json" in args, err
         return out, err
 

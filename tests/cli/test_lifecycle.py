@@ -8,7 +8,6 @@ tournament writes.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
@@ -28,7 +27,7 @@ from arena.storage.models import (
     TournamentStatus,
 )
 from clients.random_bot import RandomBot
-from tournaments import cli as cli_module
+from tests.cli.entry import run_entry_point
 from tournaments import live
 from tournaments.local import play_local
 from tournaments.settings import TournamentSettings
@@ -72,15 +71,7 @@ def setup(db_url: str) -> Setup:
 
 def run_cli(db: str, *args: str, capsys: pytest.CaptureFixture[str],
             monkeypatch: pytest.MonkeyPatch) -> tuple[int, str, str]:
-    capsys.readouterr()
-    monkeypatch.setattr(sys, "argv", ["tarot-arena", "--db", db, *args])
-    try:
-        cli_module.main()
-        code = 0
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 1
-    out, err = capsys.readouterr()
-    return code, out, err
+    return run_entry_point(capsys, monkeypatch, "--db", db, *args)
 
 
 @pytest.fixture

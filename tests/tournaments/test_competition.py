@@ -19,7 +19,6 @@ import itertools
 import json
 import queue
 import re
-import sys
 import threading
 from collections import Counter
 from collections.abc import Iterator
@@ -45,8 +44,8 @@ from arena.transport import convert
 from arena.transport.server import ArenaServer
 from clients.random_bot import RandomBot
 from clients.sdk import ArenaClient, Backoff, TableView
+from tests.cli.entry import run_entry_point
 from tests.table.fakes import FakeSeat, players_of
-from tournaments import cli as cli_module
 from tournaments.export import export_tournament
 from tournaments.runner import TournamentRunner
 from tournaments.seatings import competition, plan_tables
@@ -269,15 +268,7 @@ class Result:
 def run_cli(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, db: str, *args: str
 ) -> Result:
-    capsys.readouterr()
-    monkeypatch.setattr(sys, "argv", ["tarot-arena", "--db", db, *args])
-    try:
-        cli_module.main()
-        code = 0
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 1
-    out, err = capsys.readouterr()
-    return Result(code, out, err)
+    return Result(*run_entry_point(capsys, monkeypatch, "--db", db, *args))
 
 
 def test_cli_creates_a_competition_with_a_secret_random_seed(
