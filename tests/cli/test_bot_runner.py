@@ -20,6 +20,10 @@ from clients import run
 from tests.clients.conftest import Arena, arena, eventually  # noqa: F401  (the fixture)
 
 SCRIPT = Path(sys.executable).parent / "tarot-arena"
+needs_script = pytest.mark.skipif(
+    not SCRIPT.exists() and not os.environ.get("CI"),  # under CI it must be there: fail
+    reason="the tarot-arena script is not installed (make install)",
+)
 
 MY_BOT = '''
 from clients.sdk import Bot
@@ -75,7 +79,7 @@ async def play_with_bot_process(
     return code, out.read_text(), err.read_text()
 
 
-@pytest.mark.skipif(not SCRIPT.exists(), reason="the tarot-arena script is not installed")
+@needs_script
 async def test_tarot_arena_bot_imports_a_module_of_the_current_folder(
     arena: Arena, tmp_path: Path  # noqa: F811
 ) -> None:
@@ -94,7 +98,7 @@ async def test_tarot_arena_bot_imports_a_module_of_the_current_folder(
     await eventually(lambda: not arena.server.connected_bots())
 
 
-@pytest.mark.skipif(not SCRIPT.exists(), reason="the tarot-arena script is not installed")
+@needs_script
 async def test_a_token_on_the_command_line_works_but_warns(
     arena: Arena, tmp_path: Path  # noqa: F811
 ) -> None:
@@ -106,7 +110,7 @@ async def test_a_token_on_the_command_line_works_but_warns(
             "--token-file FILE") in err
 
 
-@pytest.mark.skipif(not SCRIPT.exists(), reason="the tarot-arena script is not installed")
+@needs_script
 def test_the_import_error_of_a_missing_module_is_one_line(tmp_path: Path) -> None:
     (tmp_path / "broken.py").write_text("import no_such_dependency_here\n")
     result = subprocess.run(
