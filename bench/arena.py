@@ -102,7 +102,7 @@ def arena_server(profile: str | None, extra_tokens: int = 0) -> None:
     with one); their tokens are reported as ``extra_tokens``."""
     import trio
 
-    from arena.rules import TableOptions, seeded_deal
+    from arena.games.french_tarot import TableOptions, seeded_deal
     from arena.storage.bots import BotRegistry
     from arena.storage.db import make_engine
     from arena.table import TimeControl

@@ -145,7 +145,7 @@ def play_sdk(port: int, token: str, max_tables: int) -> dict[str, float]:
     """The same choices made by a bot written with the Python SDK (``clients.sdk``), which
     decodes every message into a table view: what a Python bot author gets. Runs until SIGTERM.
     """
-    from arena.rules import Bid, Contract, Phase
+    from arena.games.french_tarot import Bid, Contract, Phase
     from clients.sdk import Bot, DecisionRequest, TableView, run_bot
 
     counts: dict[str, float] = {"requests": 0, "messages": 0, "think_seconds": 0.0}

@@ -27,7 +27,7 @@ import platform
 import sys
 import time
 
-from arena.rules import TableOptions
+from arena.games.french_tarot import TableOptions
 from arena.table import TimeControl
 from clients.heuristic_bot import HeuristicBot
 from clients.search_bot import SearchBot

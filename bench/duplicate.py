@@ -115,7 +115,7 @@ import trio
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from arena.rules import PASS, Action, DealResult, TableOptions
+from arena.games.french_tarot import PASS, Action, DealResult, TableOptions
 from clients.heuristic_bot import HeuristicBot
 from clients.random_bot import RandomBot
 from clients.sdk import Bot, DecisionRequest, TableView

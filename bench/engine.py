@@ -18,9 +18,9 @@ import statistics
 import sys
 import time
 
-from arena.rules import GameState, Phase, TableOptions, apply, legal_actions
-from arena.rules.cards import cards_of
-from arena.rules.simulate import copy_state, play_unchecked, playable
+from arena.games.french_tarot import GameState, Phase, TableOptions, apply, legal_actions
+from arena.games.french_tarot.cards import cards_of
+from arena.games.french_tarot.simulate import copy_state, play_unchecked, playable
 
 
 def play_random_deals(players: int, deals: int, seed: int) -> tuple[float, int]:
@@ -40,8 +40,8 @@ def play_random_deals(players: int, deals: int, seed: int) -> tuple[float, int]:
 
 def play_simulated_deals(players: int, deals: int, seed: int) -> tuple[float, int]:
     """Seconds to play the card phase of ``deals`` deals through the simulation fast path
-    (:mod:`arena.rules.simulate`): copy the state at the first trick, then random playable
-    cards applied unchecked, as a search bot's rollouts do; and the number of cards played.
+    (:mod:`arena.games.french_tarot.simulate`): copy the state at the first trick, then random
+    playable cards applied unchecked, as a search bot's rollouts do; and the number of cards played.
     Bidding to the first trick is played beforehand with the checked engine, untimed."""
     rnd = random.Random(seed).random
     options = TableOptions(players=players)

@@ -71,7 +71,7 @@ import trio
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from arena.rules import PASS, Action, Play
+from arena.games.french_tarot import PASS, Action, Play
 from bench.duplicate import (
     BOARD_DEALS,
     OPTIONS,

@@ -37,7 +37,7 @@ import trio
 from sqlalchemy import insert, update
 from sqlmodel import Session, col, select
 
-from arena.rules import format_action
+from arena.games.french_tarot import format_action
 from arena.storage.bots import BotRegistry
 from arena.storage.db import make_engine
 from arena.storage.models import ArenaTable, Decision, TableSeat, TableStatus, TournamentStatus

@@ -53,7 +53,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from arena.rules import (
+from arena.games.french_tarot import (
     ANNOUNCE_CHELEM,
     NO_CHELEM,
     PASS,
@@ -67,7 +67,7 @@ from arena.rules import (
     HideTrump,
     Play,
 )
-from arena.rules.cards import (
+from arena.games.french_tarot.cards import (
     EXCUSE,
     HALF_POINTS,
     KING,
@@ -79,7 +79,7 @@ from arena.rules.cards import (
     cards_of,
     mask_of,
 )
-from arena.rules.deal import CHIEN_SIZES, HAND_SIZES
+from arena.games.french_tarot.deal import CHIEN_SIZES, HAND_SIZES
 from clients.sdk import Bot, DecisionRequest, TableView
 
 TRUMPS = 4

@@ -5,9 +5,9 @@ This is determinized Monte Carlo, the method of bridge's GIB and skat's Kermit: 
 :class:`~clients.sdk.Sampler` draws the hidden hands (uniformly among the deals the rules
 allow, given the voids, poignées, chien and discard seen); for each draw, each legal card is
 played and the deal finished by a fast rollout policy (:func:`rollout_card`) through the
-engine's simulation path (:mod:`arena.rules.simulate`); the card with the best total score for
-this seat wins. Every card is tried on the same draws, so the comparison between cards is not
-blurred by the luck of the draws.
+engine's simulation path (:mod:`arena.games.french_tarot.simulate`); the card with the best total
+score for this seat wins. Every card is tried on the same draws, so the comparison between cards is
+not blurred by the luck of the draws.
 
 Bidding, calling, discarding, the chelem and the poignée are the heuristic's rules
 (:class:`~clients.heuristic_bot.HeuristicBot`): only the card play searches.
@@ -31,8 +31,8 @@ import math
 import time
 from collections.abc import Callable, Sequence
 
-from arena.rules import Action, DeclarePoignee, GameState, Play
-from arena.rules.cards import (
+from arena.games.french_tarot import Action, DeclarePoignee, GameState, Play
+from arena.games.french_tarot.cards import (
     EXCUSE,
     EXCUSE_BIT,
     HALF_POINTS,
@@ -43,7 +43,7 @@ from arena.rules.cards import (
     Hand,
     cards_of,
 )
-from arena.rules.simulate import copy_state, play_unchecked, playable, trick_status
+from arena.games.french_tarot.simulate import copy_state, play_unchecked, playable, trick_status
 from arena.table.messages import InfractionKind
 from clients.heuristic_bot import HeuristicBot, choose_card
 from clients.sdk import DecisionRequest, Notice, Sampler, TableView

@@ -1,8 +1,8 @@
-"""The rules engine is pure: standard library and its own modules only, and no I/O.
+"""The games are pure: standard library and ``arena.games`` only, and no I/O.
 
-``arena.rules`` must run anywhere a bot author copies it (no trio, grpc, protobuf or database),
-and must never touch files, sockets, clocks or the process. The scan reads the source with
-:mod:`ast`, so it also covers code paths no test executes.
+Every game under ``arena.games`` must run anywhere a bot author copies it (no trio, grpc,
+protobuf or database), and must never touch files, sockets, clocks or the process. The scan reads
+the source with :mod:`ast`, so it also covers code paths no test executes.
 """
 
 from __future__ import annotations
@@ -14,8 +14,9 @@ from pathlib import Path
 
 import pytest
 
-RULES_DIR = Path(__file__).resolve().parent.parent / "arena" / "rules"
-MODULES = sorted(RULES_DIR.glob("*.py"))
+GAMES_DIR = Path(__file__).resolve().parent.parent / "arena" / "games"
+MODULES = sorted(GAMES_DIR.rglob("*.py"))
+IDS = [str(p.relative_to(GAMES_DIR)) for p in MODULES]
 
 FORBIDDEN_MODULES = {
     # third-party layers of the arena
@@ -49,31 +50,33 @@ def imports_of(path: Path) -> list[tuple[int, str]]:
 
 
 def test_the_scan_sees_every_module() -> None:
-    names = {p.name for p in MODULES}
+    names = set(IDS)
     assert {
-        "__init__.py", "actions.py", "cards.py", "deal.py", "game.py", "observation.py",
-        "record.py", "scoring.py",
+        f"french_tarot/{name}.py" for name in (
+            "__init__", "actions", "cards", "deal", "game", "observation", "record", "scoring",
+        )
     } <= names
-    assert not [p for p in RULES_DIR.iterdir() if p.is_dir() and p.name != "__pycache__"]
+    assert "__init__.py" in names
 
 
-@pytest.mark.parametrize("path", MODULES, ids=[p.name for p in MODULES])
+@pytest.mark.parametrize("path", MODULES, ids=IDS)
 def test_imports_are_stdlib_or_own(path: Path) -> None:
     for level, name in imports_of(path):
+        depth = len(path.relative_to(GAMES_DIR).parts) - 1
         if level:
-            assert level == 1, f"{path.name}: relative import reaches outside arena.rules"
+            assert level <= depth + 1, f"{path.name}: relative import reaches outside arena.games"
             continue
         top = name.split(".")[0]
-        if name.startswith("arena.rules"):
+        if name == "arena.games" or name.startswith("arena.games."):
             continue
         assert top in sys.stdlib_module_names, f"{path.name} imports {name}, not standard library"
         for forbidden in FORBIDDEN_MODULES:
             assert name != forbidden and not name.startswith(forbidden + "."), (
-                f"{path.name} imports {name}: the rules engine does no I/O"
+                f"{path.name} imports {name}: a game does no I/O"
             )
 
 
-@pytest.mark.parametrize("path", MODULES, ids=[p.name for p in MODULES])
+@pytest.mark.parametrize("path", MODULES, ids=IDS)
 def test_no_io_calls(path: Path) -> None:
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     for node in ast.walk(tree):
@@ -95,10 +98,11 @@ def test_the_scan_catches_what_it_should(tmp_path: Path) -> None:
     assert imports_of(bad) == [(0, "os"), (0, "trio"), (1, "cards")]
 
 
-def test_importing_the_engine_loads_nothing_forbidden() -> None:
-    """A fresh interpreter that imports arena.rules has no transport or database module."""
+def test_importing_the_games_loads_nothing_forbidden() -> None:
+    """A fresh interpreter that imports every game has no transport or database module."""
+    packages = sorted(p.parent.name for p in GAMES_DIR.glob("*/__init__.py"))
     code = (
-        "import sys, arena.rules\n"
+        f"import sys, {', '.join('arena.games.' + name for name in packages)}\n"
         "print('\\n'.join(sorted(sys.modules)))\n"
     )
     out = subprocess.run(
@@ -106,7 +110,7 @@ def test_importing_the_engine_loads_nothing_forbidden() -> None:
         capture_output=True,
         text=True,
         check=True,
-        cwd=RULES_DIR.parent.parent,
+        cwd=GAMES_DIR.parent.parent,
     ).stdout.split()
     loaded = {name.split(".")[0] for name in out}
     third_party = {"trio", "grpc", "google", "sqlmodel", "sqlalchemy", "alembic", "psycopg"}

@@ -39,7 +39,7 @@ except ImportError:  # typer >= 0.20 vendors click
 
 from sqlalchemy.engine import make_url
 
-from arena.rules import Direction, replay
+from arena.games.french_tarot import Direction, replay
 from arena.storage.bots import BotRegistry, UnknownBotError, VersionSummary
 from arena.storage.db import DEFAULT_URL, make_engine
 from arena.storage.models import TournamentStatus

@@ -20,7 +20,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Sequence
 
-from arena.rules import Action, Deal, DealRecord, GameState, Phase, TableOptions, apply
+from arena.games.french_tarot import Action, Deal, DealRecord, GameState, Phase, TableOptions, apply
 from arena.table import (
     Answer,
     DecisionRequest,

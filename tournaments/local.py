@@ -39,7 +39,7 @@ from typing import Any
 
 import trio
 
-from arena.rules import Deal, TableOptions, seeded_deal
+from arena.games.french_tarot import Deal, TableOptions, seeded_deal
 from arena.table import (
     Answer,
     DecisionRequest,

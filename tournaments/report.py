@@ -19,8 +19,8 @@ from rich.markup import escape
 from rich.measure import Measurement
 from rich.table import Table
 
-from arena.rules import DealRecord, GameState, card_symbol
-from arena.rules.actions import (
+from arena.games.french_tarot import DealRecord, GameState, card_symbol
+from arena.games.french_tarot.actions import (
     Bid,
     CallCard,
     ChelemChoice,
@@ -30,7 +30,7 @@ from arena.rules.actions import (
     Pass,
     Play,
 )
-from arena.rules.game import Direction
+from arena.games.french_tarot.game import Direction
 from arena.storage.models import ArenaTable, TableSeat
 
 from .duplicate import Standings
@@ -445,7 +445,7 @@ def result_lines(state: GameState, names: Sequence[str] | None = None) -> list[s
 def chelem_explained(announced: bool, side: Any, bonus: int) -> list[str]:
     """Why a chelem term is there: +400 announced and made, +200 made unannounced, -200
     announced and failed, and a further -200 when the defence took every trick."""
-    from arena.rules.scoring import Side
+    from arena.games.french_tarot.scoring import Side
 
     lines = []
     if side is Side.TAKER:

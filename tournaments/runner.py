@@ -26,7 +26,7 @@ from typing import Any, Protocol
 
 import trio
 
-from arena.rules import Deal, TableOptions
+from arena.games.french_tarot import Deal, TableOptions
 from arena.table import TableOutcome, TimeControl
 from arena.transport.connections import BotNotConnectedError
 

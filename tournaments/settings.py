@@ -8,8 +8,8 @@ from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from arena.rules import Direction, TableOptions
-from arena.rules.deal import MAX_SEED
+from arena.games.french_tarot import Direction, TableOptions
+from arena.games.french_tarot.deal import MAX_SEED
 from arena.table import TimeControl
 
 

@@ -31,7 +31,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.sql.elements import ColumnElement
 from sqlmodel import Session, col, select
 
-from arena.rules import Deal, DealRecord, format_action
+from arena.games.french_tarot import Deal, DealRecord, format_action
 from arena.storage.bots import BotRegistry, UnknownBotError
 from arena.storage.models import (
     ArenaTable,

@@ -1,8 +1,8 @@
 """JSON Schemas of what the arena writes for others to read, shipped with the package.
 
 ``deal-record-1.schema.json`` describes a deal record (format ``tarot-arena/deal-record/1``,
-see :mod:`arena.rules.record`): what TableEnd.record_json carries, the export writes and
-``replay`` reads. Any language's JSON Schema validator (draft 2020-12) can check a record
+see :mod:`arena.games.french_tarot.record`): what TableEnd.record_json carries, the export writes
+and ``replay`` reads. Any language's JSON Schema validator (draft 2020-12) can check a record
 with it; the test suite validates every record the engine writes over many random deals.
 """
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from arena.rules import (
+from arena.games.french_tarot import (
     Action,
     Bid,
     CallCard,
@@ -15,7 +15,7 @@ from arena.rules import (
     Phase,
     Play,
 )
-from arena.rules.cards import is_trump
+from arena.games.french_tarot.cards import is_trump
 
 from .messages import (
     BidMade,

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 
-from arena.rules import (
+from arena.games.french_tarot import (
     Action,
     Card,
     Deal,

@@ -17,7 +17,7 @@ from typing import Protocol
 
 import trio
 
-from arena.rules import (
+from arena.games.french_tarot import (
     Action,
     Deal,
     DealRecord,
@@ -30,8 +30,8 @@ from arena.rules import (
     legal_actions,
     observe,
 )
-from arena.rules.cards import DECK_SIZE, cards_of
-from arena.rules.game import explain_illegal
+from arena.games.french_tarot.cards import DECK_SIZE, cards_of
+from arena.games.french_tarot.game import explain_illegal
 
 from .events import events_after
 from .messages import (

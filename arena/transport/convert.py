@@ -11,8 +11,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Final
 
-from arena.proto_gen.tarot_arena.v1 import arena_pb2 as pb
-from arena.rules import (
+from arena.games.french_tarot import (
     ANNOUNCE_CHELEM,
     NO_CHELEM,
     PASS,
@@ -39,8 +38,9 @@ from arena.rules import (
     Trick,
     parse_action,
 )
-from arena.rules.actions import BIDS, CALLS, DISCARDS, HIDES, PLAYS, POIGNEES
-from arena.rules.cards import DECK_SIZE
+from arena.games.french_tarot.actions import BIDS, CALLS, DISCARDS, HIDES, PLAYS, POIGNEES
+from arena.games.french_tarot.cards import DECK_SIZE
+from arena.proto_gen.tarot_arena.v1 import arena_pb2 as pb
 from arena.table.messages import (
     BidMade,
     CardCalled,

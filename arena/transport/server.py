@@ -25,9 +25,9 @@ import grpc
 import trio
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
+from arena.games.french_tarot import Deal, TableOptions
 from arena.proto_gen.tarot_arena.v1 import arena_pb2 as pb
 from arena.proto_gen.tarot_arena.v1 import arena_pb2_grpc as pb_grpc
-from arena.rules import Deal, TableOptions
 from arena.storage.bots import BotRegistry, BotSummary
 from arena.table import PlayerInfo, TableOutcome, TableRunner, TimeControl
 

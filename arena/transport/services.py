@@ -20,10 +20,10 @@ from typing import TYPE_CHECKING, Any, Final
 import grpc
 from google.protobuf.message import DecodeError
 
+from arena.games.french_tarot import seeded_deal
+from arena.games.french_tarot.cards import cards_of
 from arena.proto_gen.tarot_arena.v1 import arena_pb2 as pb
 from arena.proto_gen.tarot_arena.v1 import arena_pb2_grpc as pb_grpc
-from arena.rules import seeded_deal
-from arena.rules.cards import cards_of
 from arena.storage.bots import UnknownBotError
 from arena.table import TableEnd, TimeControl
 

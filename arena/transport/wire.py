@@ -21,8 +21,8 @@ from typing import Final
 
 from google.protobuf.message import Message
 
+from arena.games.french_tarot import Action
 from arena.proto_gen.tarot_arena.v1 import arena_pb2 as pb
-from arena.rules import Action
 from arena.table.messages import DecisionRequest, Event, TableEvent
 
 from . import convert

@@ -19,7 +19,7 @@ one gRPC stream per client, plays several tables at once, and reconnects when th
 The implementation modules are private; this module picks the public names.
 """
 
-from arena.rules import Action, Phase
+from arena.games.french_tarot import Action, Phase
 from arena.table.messages import (
     BidMade,
     CardCalled,

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from arena.rules import Action, Phase, parse_action
+from arena.games.french_tarot import Action, Phase, parse_action
 from arena.table.messages import DecisionRequest, Event, Notice, TableEnd
 
 from ._view import TableView

@@ -1,13 +1,13 @@
 """One seat's view of one table on the bot side, rebuilt from what the arena sends.
 
-The arena sends a full :class:`~arena.rules.Observation` only in ``TableStart`` (at the start
-and after a reconnection) and then public events; this module replays those events so that a
+The arena sends a full :class:`~arena.games.french_tarot.Observation` only in ``TableStart`` (at the
+start and after a reconnection) and then public events; this module replays those events so that a
 bot always sees the table as it is now, without keeping its own bookkeeping.
 
 A view is frozen: every event gives a new one. That makes it safe to hand to a decision running
 in a worker thread while the connection keeps receiving events (after a timeout, the arena plays
 on without waiting), and makes the update rules easy to test against the engine's own
-:func:`~arena.rules.observe`.
+:func:`~arena.games.french_tarot.observe`.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-from arena.rules import (
+from arena.games.french_tarot import (
     Action,
     Bid,
     Card,
@@ -27,7 +27,7 @@ from arena.rules import (
     TableOptions,
     Trick,
 )
-from arena.rules.deal import CHIEN_SIZES, HAND_SIZES
+from arena.games.french_tarot.deal import CHIEN_SIZES, HAND_SIZES
 from arena.table.messages import (
     BidMade,
     CardCalled,
@@ -254,8 +254,8 @@ class TableView:
         return tuple(sorted(cards))
 
     def as_observation(self, request: DecisionRequest | None = None) -> Observation:
-        """This view as the engine's :class:`~arena.rules.Observation`, with the legal actions
-        of ``request`` if given, for bots written against the rules engine."""
+        """This view as the engine's :class:`~arena.games.french_tarot.Observation`, with the legal
+        actions of ``request`` if given, for bots written against the rules engine."""
         return Observation(
             seat=self.seat, options=self.options, dealer=self.dealer, phase=self.phase,
             to_act=self.to_act, hand=self.hand,

@@ -47,9 +47,17 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from math import factorial
 
-from arena.rules import CallCard, ChelemChoice, Deal, Discard, GameState, Phase, ShownPoignee
-from arena.rules.actions import PLAYS
-from arena.rules.cards import (
+from arena.games.french_tarot import (
+    CallCard,
+    ChelemChoice,
+    Deal,
+    Discard,
+    GameState,
+    Phase,
+    ShownPoignee,
+)
+from arena.games.french_tarot.actions import PLAYS
+from arena.games.french_tarot.cards import (
     BOUTS_MASK,
     EXCUSE,
     EXCUSE_BIT,
@@ -63,8 +71,8 @@ from arena.rules.cards import (
     cards_of,
     mask_of,
 )
-from arena.rules.deal import CHIEN_SIZES, HAND_SIZES
-from arena.rules.simulate import apply_unchecked, show_poignee_unchecked
+from arena.games.french_tarot.deal import CHIEN_SIZES, HAND_SIZES
+from arena.games.french_tarot.simulate import apply_unchecked, show_poignee_unchecked
 
 from ._view import TableView
 
@@ -137,7 +145,7 @@ class Sample:
 
     def state(self) -> GameState:
         """An engine state at the view's position, built by replaying what the table did from
-        :meth:`dealt` with the simulation fast path (:mod:`arena.rules.simulate`)."""
+        :meth:`dealt` with the simulation fast path (:mod:`arena.games.french_tarot.simulate`)."""
         view = self.view
         state = GameState(self.dealt(), view.options)
         for _, action in view.bids:

@@ -1,6 +1,6 @@
 """The smallest useful bot: it never takes, and plays its lowest legal card."""
 
-from arena.rules import PASS, Play
+from arena.games.french_tarot import PASS, Play
 from clients.sdk import Bot
 
 

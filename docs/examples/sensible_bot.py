@@ -6,7 +6,7 @@ Run it:   tarot-arena bot sensible_bot:SensibleBot --arg boldness=1.2   (from do
 
 from __future__ import annotations
 
-from arena.rules import (
+from arena.games.french_tarot import (
     NO_CHELEM,
     PASS,
     Action,
@@ -19,7 +19,7 @@ from arena.rules import (
     HideTrump,
     Play,
 )
-from arena.rules.cards import EXCUSE, half_points, is_bout, is_trump, suit_of
+from arena.games.french_tarot.cards import EXCUSE, half_points, is_bout, is_trump, suit_of
 from clients.sdk import Bot, DecisionRequest, TableView
 
 

@@ -27,7 +27,7 @@ needs_script = pytest.mark.skipif(
 
 MY_BOT = '''
 from clients.sdk import Bot
-from arena.rules import Play
+from arena.games.french_tarot import Play
 
 
 class MyBot(Bot):

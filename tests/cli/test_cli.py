@@ -28,7 +28,7 @@ import pytest
 import trio
 from sqlmodel import Session, select
 
-from arena.rules import Play
+from arena.games.french_tarot import Play
 from arena.storage.bots import BotRegistry, hash_token
 from arena.storage.db import make_engine
 from arena.storage.models import Bot as BotRow

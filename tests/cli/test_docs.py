@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import trio
 
-from arena.rules import (
+from arena.games.french_tarot import (
     Bid,
     CallCard,
     ChelemChoice,
@@ -27,7 +27,7 @@ from arena.rules import (
     TableOptions,
     seeded_deal,
 )
-from arena.rules.cards import is_trump
+from arena.games.french_tarot.cards import is_trump
 from clients.random_bot import RandomBot
 from tournaments import cli as cli_module
 from tournaments.duplicate import compute_standings
@@ -161,7 +161,7 @@ def test_the_rules_page_covers_section_by_section() -> None:
                     "Playing the tricks", "Scoring one deal", "Variants"):
         assert f"## {heading}" in rules
     assert "**Beginner**" in rules and "X = (25 + 8 + 10) x 2 + 20 = 106" in rules
-    from arena.rules import POIGNEE_THRESHOLDS
+    from arena.games.french_tarot import POIGNEE_THRESHOLDS
 
     for players, levels in POIGNEE_THRESHOLDS.items():
         assert f"| {players} | " + " | ".join(str(n) for n in levels.values()) + " |" in rules

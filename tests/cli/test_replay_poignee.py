@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from arena.rules import DealRecord, replay
-from tests.rules.test_record import chosen_poignee_record
+from arena.games.french_tarot import DealRecord, replay
+from tests.french_tarot.test_record import chosen_poignee_record
 from tournaments.report import describe_deal
 
-LEGACY = Path(__file__).parents[1] / "rules" / "legacy" / "4p-poignee-before-the-choice.json"
+LEGACY = Path(__file__).parents[1] / "french_tarot" / "legacy" / "4p-poignee-before-the-choice.json"
 
 
 def test_the_replay_shows_the_poignee_chosen() -> None:

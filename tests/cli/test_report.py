@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import trio
 
-from arena.rules import Bid, ChelemChoice, Direction, Play, TableOptions, replay, seeded_deal
+from arena.games.french_tarot import (
+    Bid,
+    ChelemChoice,
+    Direction,
+    Play,
+    TableOptions,
+    replay,
+    seeded_deal,
+)
 from clients.sdk import Bot, DecisionRequest, TableView
 from tournaments.local import play_local
 from tournaments.report import describe_deal, seat_order

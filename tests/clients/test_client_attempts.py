@@ -12,9 +12,9 @@ from typing import Any
 import trio
 import trio.testing
 
+from arena.games.french_tarot import GameState, TableOptions, legal_actions, observe, seeded_deal
+from arena.games.french_tarot.cards import cards_of
 from arena.proto_gen.tarot_arena.v1 import arena_pb2 as pb
-from arena.rules import GameState, TableOptions, legal_actions, observe, seeded_deal
-from arena.rules.cards import cards_of
 from arena.table import DecisionRequest, TableStart
 from clients.sdk import ArenaClient, Bot, TableView
 from tests.table.fakes import players_of

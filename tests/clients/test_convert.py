@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from arena.proto_gen.tarot_arena.v1 import arena_pb2 as pb
-from arena.rules import (
+from arena.games.french_tarot import (
     PASS,
     DealRecord,
     DeclarePoignee,
@@ -22,12 +21,13 @@ from arena.rules import (
     seeded_deal,
     trump,
 )
-from arena.rules.cards import cards_of
+from arena.games.french_tarot.cards import cards_of
+from arena.proto_gen.tarot_arena.v1 import arena_pb2 as pb
 from arena.table import DecisionRequest, InfractionKind, Notice, TableEnd, TableEvent
 from arena.table.events import events_after
 from arena.table.messages import Malformed, TrickWon
 from arena.transport import convert
-from tests.rules.builders import make_deal
+from tests.french_tarot.builders import make_deal
 
 
 def finished_state(seed: int = 5) -> GameState:

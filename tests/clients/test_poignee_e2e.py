@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import trio
 
-from arena.rules import DeclarePoignee, HideTrump, PoigneeLevel, TableOptions, trump
-from arena.rules.cards import PETIT
+from arena.games.french_tarot import DeclarePoignee, HideTrump, PoigneeLevel, TableOptions, trump
+from arena.games.french_tarot.cards import PETIT
 from arena.table import TimeControl
 from clients.heuristic_bot import HeuristicBot
-from tests.rules.builders import make_deal
+from tests.french_tarot.builders import make_deal
 
 from .conftest import Arena, eventually
 

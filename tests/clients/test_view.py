@@ -1,5 +1,5 @@
 """TableView against the engine: a view rebuilt from TableStart and events must say what
-:func:`arena.rules.observe` says, after every action of many random deals.
+:func:`arena.games.french_tarot.observe` says, after every action of many random deals.
 
 Events are the genuine ones (:func:`arena.table.events.events_after`, what the table runner
 sends) and go through the protocol both ways, so the decoders are checked on the way.
@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from arena.rules import (
+from arena.games.french_tarot import (
     Contract,
     DeclarePoignee,
     GameState,
@@ -31,7 +31,7 @@ from arena.table.messages import TableEvent
 from arena.transport import convert
 from clients.random_bot import RandomBot
 from clients.sdk import TableView
-from tests.rules.builders import make_deal, start_play
+from tests.french_tarot.builders import make_deal, start_play
 
 VARIANTS = [
     TableOptions(3), TableOptions(4), TableOptions(5), TableOptions(4, beginner=True),
@@ -224,7 +224,7 @@ async def test_runner_events_keep_the_view_exact_and_random_bot_is_reproducible(
 def test_dealt_hand_is_rebuilt_at_every_step_for_every_seat() -> None:
     import random as _random
 
-    from arena.rules import GameState, TableOptions, apply, legal_actions, observe
+    from arena.games.french_tarot import GameState, TableOptions, apply, legal_actions, observe
     from arena.table import PlayerInfo, TableStart
     from clients.sdk import TableView
 

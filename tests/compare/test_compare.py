@@ -8,7 +8,7 @@ import functools
 import pytest
 import trio
 
-from arena.rules import Bid, Pass
+from arena.games.french_tarot import Bid, Pass
 from arena.storage.bots import BotRegistry
 from arena.storage.db import make_engine
 from arena.storage.models import TournamentStatus
@@ -201,7 +201,7 @@ def test_a_resumed_imposed_board_keeps_the_auction_its_first_tables_played(
 
 
 def test_an_imposed_seat_refuses_an_auction_that_does_not_fit() -> None:
-    from arena.rules import PASS, Phase
+    from arena.games.french_tarot import PASS, Phase
     from arena.table import DecisionRequest
 
     seat = ImposedSeat(LocalSeat(HeuristicBot()), [(1, PASS)])

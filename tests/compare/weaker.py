@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from arena.rules import PASS, Action
+from arena.games.french_tarot import PASS, Action
 from clients.heuristic_bot import HeuristicBot
 from clients.sdk import DecisionRequest, TableView
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import trio
 
-from arena.rules import TableOptions, seeded_deal
+from arena.games.french_tarot import TableOptions, seeded_deal
 from arena.storage.bots import BotRegistry
 from arena.storage.db import make_engine
 from arena.table import TableOutcome, TimeControl

@@ -8,8 +8,15 @@ from __future__ import annotations
 
 import trio
 
+from arena.games.french_tarot import (
+    GameState,
+    TableOptions,
+    apply,
+    legal_actions,
+    observe,
+    seeded_deal,
+)
 from arena.proto_gen.tarot_arena.v1 import arena_pb2 as pb
-from arena.rules import GameState, TableOptions, apply, legal_actions, observe, seeded_deal
 from arena.table import InfractionKind, TimeControl
 from arena.table.events import events_after
 from arena.transport import convert

@@ -11,8 +11,16 @@ from typing import Any
 import jsonschema
 import pytest
 
-from arena.rules import PASS, DealRecord, GameState, TableOptions, apply, legal_actions, seeded_deal
-from arena.rules.game import Direction
+from arena.games.french_tarot import (
+    PASS,
+    DealRecord,
+    GameState,
+    TableOptions,
+    apply,
+    legal_actions,
+    seeded_deal,
+)
+from arena.games.french_tarot.game import Direction
 from arena.schemas import deal_record_schema
 
 VALIDATOR = jsonschema.Draft202012Validator(deal_record_schema())
@@ -119,7 +127,7 @@ def test_records_with_a_chosen_poignee_validate() -> None:
     before players chose (no hide) validate too."""
     from pathlib import Path
 
-    rules = Path(__file__).parents[1] / "rules"
+    rules = Path(__file__).parents[1] / "french_tarot"
     paths = [*(rules / "golden").glob("*.json"), *(rules / "legacy").glob("*.json")]
     hides = 0
     for path in paths:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from arena.rules import GameState, TableOptions, apply, legal_actions, observe
+from arena.games.french_tarot import GameState, TableOptions, apply, legal_actions, observe
 from arena.table import DecisionRequest, PlayerInfo, TableStart
 from clients.sdk import TableView
 

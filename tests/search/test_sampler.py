@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from arena.rules import (
+from arena.games.french_tarot import (
     EXCUSE,
     Discard,
     GameState,
@@ -23,7 +23,7 @@ from arena.rules import (
     apply,
     observe,
 )
-from arena.rules.cards import EXCUSE_BIT, PETIT_BIT, TRUMP_MASK, cards_of, mask_of
+from arena.games.french_tarot.cards import EXCUSE_BIT, PETIT_BIT, TRUMP_MASK, cards_of, mask_of
 from clients.sdk import NoConsistentDealError, Sample, Sampler
 from clients.sdk.sampler import HIDDEN, Constraints
 

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from arena.rules import GameState, Phase, Play, apply, legal_actions
+from arena.games.french_tarot import GameState, Phase, Play, apply, legal_actions
 from arena.table import InfractionKind, Notice
 from clients.heuristic_bot import HeuristicBot
 from clients.search_bot import SearchBot, rollout_card

@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 
 import trio
 
-from arena.rules import (
+from arena.games.french_tarot import (
     PASS,
     Action,
     Bid,

@@ -12,7 +12,7 @@ from collections import Counter
 import pytest
 import trio
 
-from arena.rules import (
+from arena.games.french_tarot import (
     NO_CHELEM,
     PASS,
     Action,
@@ -36,9 +36,9 @@ from arena.rules import (
     seeded_deal,
     trump,
 )
-from arena.rules.cards import cards_of, is_trump
-from arena.rules.deal import CHIEN_SIZES, HAND_SIZES
-from arena.rules.game import explain_illegal
+from arena.games.french_tarot.cards import cards_of, is_trump
+from arena.games.french_tarot.deal import CHIEN_SIZES, HAND_SIZES
+from arena.games.french_tarot.game import explain_illegal
 from arena.table import (
     Answer,
     BotGone,
@@ -65,7 +65,7 @@ from arena.table.messages import (
     TrickWon,
     TrumpDiscarded,
 )
-from tests.rules.builders import make_deal
+from tests.french_tarot.builders import make_deal
 
 from .fakes import (
     TABLE_ID,

@@ -28,8 +28,7 @@ from typing import Any
 
 import pytest
 
-from arena.proto_gen.tarot_arena.v1 import arena_pb2 as pb
-from arena.rules import (
+from arena.games.french_tarot import (
     PASS,
     Action,
     Bid,
@@ -50,8 +49,9 @@ from arena.rules import (
     observe,
     trump,
 )
-from arena.rules.cards import cards_of, is_trump
-from arena.rules.deal import CHIEN_SIZES, HAND_SIZES
+from arena.games.french_tarot.cards import cards_of, is_trump
+from arena.games.french_tarot.deal import CHIEN_SIZES, HAND_SIZES
+from arena.proto_gen.tarot_arena.v1 import arena_pb2 as pb
 from arena.table import (
     DecisionRequest,
     Notice,
@@ -72,7 +72,7 @@ from arena.table.messages import (
     TrumpDiscarded,
 )
 from arena.transport import convert, wire
-from tests.rules.builders import make_deal
+from tests.french_tarot.builders import make_deal
 
 from .fakes import FakeSeat, make_runner, player, random_player
 

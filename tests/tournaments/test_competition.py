@@ -33,9 +33,9 @@ from hypothesis import given
 from hypothesis import settings as examples
 from hypothesis import strategies as st
 
+from arena.games.french_tarot import DealRecord
 from arena.proto_gen.tarot_arena.v1 import arena_pb2 as pb
 from arena.proto_gen.tarot_arena.v1 import arena_pb2_grpc as pb_grpc
-from arena.rules import DealRecord
 from arena.storage.bots import BotRegistry
 from arena.storage.db import make_engine
 from arena.storage.models import TournamentStatus

@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 import trio
 
-from arena.rules import (
+from arena.games.french_tarot import (
     PASS,
     Action,
     Bid,

@@ -19,7 +19,7 @@ import pytest
 import trio
 from sqlmodel import Session, func, select
 
-from arena.rules import replay
+from arena.games.french_tarot import replay
 from arena.storage.bots import BotRegistry
 from arena.storage.db import make_engine
 from arena.storage.models import Decision, TournamentStatus

@@ -12,7 +12,7 @@ import pytest
 import trio
 from sqlmodel import Session, select
 
-from arena.rules import Bid, Contract, DealRecord, Play, TableOptions, replay
+from arena.games.french_tarot import Bid, Contract, DealRecord, Play, TableOptions, replay
 from arena.storage.bots import BotRegistry
 from arena.storage.db import make_engine
 from arena.storage.models import (

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 import trio
 
-from arena.rules import Deal, TableOptions
+from arena.games.french_tarot import Deal, TableOptions
 from arena.storage.db import make_engine
 from arena.storage.models import TournamentStatus
 from arena.table import PlayerInfo, TableOutcome, TableRunner, TimeControl

@@ -21,9 +21,9 @@ import grpc
 import pytest
 import trio
 
+from arena.games.french_tarot import TableOptions, seeded_deal
 from arena.proto_gen.tarot_arena.v1 import arena_pb2 as pb
 from arena.proto_gen.tarot_arena.v1 import arena_pb2_grpc as pb_grpc
-from arena.rules import TableOptions, seeded_deal
 from arena.storage.bots import BotRegistry
 from arena.storage.db import make_engine
 from arena.table import TableOutcome, TableRunner, TimeControl

@@ -14,7 +14,7 @@ from arena.table.runner import next_request_id
 ROOT = Path(__file__).resolve().parents[2]
 PLAY_ONE_TABLE = """
 import trio
-from arena.rules import TableOptions, seeded_deal
+from arena.games.french_tarot import TableOptions, seeded_deal
 from arena.table import DecisionRequest, TableRunner
 from tests.table.fakes import FakeSeat, players_of
 

@@ -30,9 +30,9 @@ import trio
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
+from arena.games.french_tarot import DealOutcome, DealRecord, TableOptions, replay, seeded_deal
 from arena.proto_gen.tarot_arena.v1 import arena_pb2 as pb
 from arena.proto_gen.tarot_arena.v1 import arena_pb2_grpc as pb_grpc
-from arena.rules import DealOutcome, DealRecord, TableOptions, replay, seeded_deal
 from arena.storage.bots import BotRegistry
 from arena.storage.db import make_engine
 from arena.table import (

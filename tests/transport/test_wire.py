@@ -20,8 +20,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from arena.proto_gen.tarot_arena.v1 import arena_pb2 as pb
-from arena.rules import (
+from arena.games.french_tarot import (
     PASS,
     Action,
     Bid,
@@ -36,8 +35,9 @@ from arena.rules import (
     legal_actions,
     seeded_deal,
 )
-from arena.rules.cards import cards_of
-from arena.rules.deal import CHIEN_SIZES, HAND_SIZES
+from arena.games.french_tarot.cards import cards_of
+from arena.games.french_tarot.deal import CHIEN_SIZES, HAND_SIZES
+from arena.proto_gen.tarot_arena.v1 import arena_pb2 as pb
 from arena.table.events import events_after
 from arena.table.messages import (
     BidMade,
@@ -57,7 +57,7 @@ from arena.table.messages import (
     TrumpDiscarded,
 )
 from arena.transport import convert, wire
-from tests.rules.builders import make_deal
+from tests.french_tarot.builders import make_deal
 
 DEALS = 60
 """Deals per table size (3, 4, 5 players), every third one in the beginner variant."""

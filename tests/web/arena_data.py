@@ -18,7 +18,7 @@ from typing import Any
 
 import trio
 
-from arena.rules import DealRecord
+from arena.games.french_tarot import DealRecord
 from arena.storage.bots import BotRegistry
 from arena.storage.models import TableStatus, TournamentStatus
 from clients.heuristic_bot import HeuristicBot

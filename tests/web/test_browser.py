@@ -124,7 +124,7 @@ def test_the_screenshots(site: Site, browser: object, tmp_path: Path) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
 
-    from arena.rules import Play
+    from arena.games.french_tarot import Play
 
     folder = Path(SCREENSHOTS) if SCREENSHOTS else tmp_path
     data = site.data

@@ -17,7 +17,7 @@ from collections import deque
 import pytest
 from sqlalchemy.exc import OperationalError
 
-from arena.rules import DealRecord, card_long_name, format_cards
+from arena.games.french_tarot import DealRecord, card_long_name, format_cards
 from arena.storage.bots import BotRegistry
 from arena.storage.models import TableStatus
 from tests.web.conftest import Site

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.rules import DealRecord, replay
+from arena.games.french_tarot import DealRecord, replay
 from arena.storage.db import make_engine
 from tests.web.arena_data import build
 from tournaments.duplicate import Entry, compute_standings
@@ -17,7 +17,7 @@ from tournaments.store import TournamentStore
 from tournaments.web.replay import replay_steps
 from tournaments.web.views import WebData, cumulative_scores
 
-GOLDEN = Path(__file__).parent.parent / "rules" / "golden"
+GOLDEN = Path(__file__).parent.parent / "french_tarot" / "golden"
 
 
 def test_standings_are_cached_until_a_table_finishes_then_refreshed(tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from arena.rules import (
+from arena.games.french_tarot import (
     Bid,
     CallCard,
     ChelemChoice,
@@ -26,7 +26,7 @@ from arena.rules import (
     card_long_name,
     card_symbol,
 )
-from arena.rules.cards import cards_of
+from arena.games.french_tarot.cards import cards_of
 from arena.storage.models import Decision
 
 SUIT_CLASSES = ("spades", "hearts", "diamonds", "clubs")

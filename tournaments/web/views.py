@@ -31,7 +31,7 @@ from sqlalchemy import func
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
-from arena.rules import DealRecord
+from arena.games.french_tarot import DealRecord
 from arena.storage.bots import BotRegistry, VersionSummary
 from arena.storage.models import (
     ArenaTable,

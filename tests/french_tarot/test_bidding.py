@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from arena.rules import (
+from arena.games.french_tarot import (
     PASS,
     Bid,
     Contract,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from arena.rules import (
+from arena.games.french_tarot import (
     EXCUSE,
     PETIT,
     POIGNEE_THRESHOLDS,
@@ -26,7 +26,7 @@ from arena.rules import (
     parse_card,
     trump,
 )
-from arena.rules.game import poignee_cards
+from arena.games.french_tarot.game import poignee_cards
 
 from .builders import (
     cards,

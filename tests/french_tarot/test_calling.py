@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from arena.rules import (
+from arena.games.french_tarot import (
     CallCard,
     Contract,
     DealOutcome,

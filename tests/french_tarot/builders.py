@@ -1,7 +1,7 @@
 """Helpers for the rules tests: deals built by hand, and states driven to a given phase.
 
-Cards are written in the notation of :mod:`arena.rules.cards` (``KS``, ``10H``, ``CD`` for the
-Cavalier of diamonds, ``AH``, ``T1``..``T21``, ``EX``), space-separated.
+Cards are written in the notation of :mod:`arena.games.french_tarot.cards` (``KS``, ``10H``, ``CD``
+for the Cavalier of diamonds, ``AH``, ``T1``..``T21``, ``EX``), space-separated.
 
 :func:`make_deal` takes the cards that matter for a test and deals every other card
 deterministically, so a test names only what it is about::
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from arena.rules import (
+from arena.games.french_tarot import (
     PASS,
     Action,
     Bid,
@@ -41,8 +41,8 @@ from arena.rules import (
     parse_action,
     parse_cards,
 )
-from arena.rules.cards import DECK_SIZE, HALF_POINTS, mask_of
-from arena.rules.deal import CHIEN_SIZES, HAND_SIZES
+from arena.games.french_tarot.cards import DECK_SIZE, HALF_POINTS, mask_of
+from arena.games.french_tarot.deal import CHIEN_SIZES, HAND_SIZES
 
 
 def cards(text: str) -> list[Card]:

@@ -3,9 +3,10 @@
 A search bot plays thousands of deals per decision from positions it builds itself, from its own
 legal-move generation (:func:`playable`): checking each action again against a freshly built
 legal list would cost as much as the rules themselves. These functions skip that check and
-nothing else, so a state reached through them is exactly the state :func:`~arena.rules.apply`
-would have reached from the same actions, provided they were legal. An illegal action here
-leaves a state the rules never produce: the arena never calls these, only simulations do.
+nothing else, so a state reached through them is exactly the state
+:func:`~arena.games.french_tarot.apply` would have reached from the same actions, provided they were
+legal. An illegal action here leaves a state the rules never produce: the arena never calls these,
+only simulations do.
 """
 
 from __future__ import annotations
@@ -47,8 +48,8 @@ def copy_state(state: GameState) -> GameState:
 def playable(state: GameState) -> Hand:
     """The cards the seat to act may play now, as a mask (playing phase only).
 
-    The same rule as the plays of :func:`~arena.rules.legal_actions`, without building action
-    objects: following suit, trumping, overtrumping, the called suit on the first lead.
+    The same rule as the plays of :func:`~arena.games.french_tarot.legal_actions`, without building
+    action objects: following suit, trumping, overtrumping, the called suit on the first lead.
     """
     seat = state.to_act
     assert seat is not None
@@ -71,7 +72,8 @@ def play_unchecked(state: GameState, card: Card) -> None:
 
 
 def apply_unchecked(state: GameState, action: Action) -> None:
-    """:func:`~arena.rules.apply` without the turn and legality checks (recorded in history)."""
+    """:func:`~arena.games.french_tarot.apply` without the turn and legality checks (recorded in
+    history)."""
     actor = state.to_act
     assert actor is not None
     _transition(state, actor, action)

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from arena.rules import (
+from arena.games.french_tarot import (
     Contract,
     DealSummary,
     PoigneeLevel,

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from arena.rules import (
+from arena.games.french_tarot import (
     ANNOUNCE_CHELEM,
     EXCUSE,
     NO_CHELEM,

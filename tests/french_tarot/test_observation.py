@@ -1,11 +1,11 @@
-"""What a seat may see (arena/rules/observation.py): its own hand and everything public, nothing
-else, until the deal is over."""
+"""What a seat may see (arena/games/french_tarot/observation.py): its own hand and everything
+public, nothing else, until the deal is over."""
 
 from __future__ import annotations
 
 import pytest
 
-from arena.rules import (
+from arena.games.french_tarot import (
     Contract,
     Discard,
     GameState,
@@ -17,7 +17,7 @@ from arena.rules import (
     observe,
     parse_card,
 )
-from arena.rules.cards import TRUMP_MASK, cards_of
+from arena.games.french_tarot.cards import TRUMP_MASK, cards_of
 
 from .builders import act, bid_round, make_deal, new_game, play_out, start_play
 
@@ -185,7 +185,7 @@ def test_partner_known_tells_alone_from_unknown() -> None:
     """Five players: a partner of None means 'unknown' until partner_known, then 'alone'."""
     import random
 
-    from arena.rules import GameState, TableOptions, apply, legal_actions, observe
+    from arena.games.french_tarot import GameState, TableOptions, apply, legal_actions, observe
 
     rng = random.Random(11)
     seen = {"alone": 0, "partner": 0}

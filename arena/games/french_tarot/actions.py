@@ -120,7 +120,7 @@ class DeclarePoignee:
 
     A hand with more trumps than that then chooses which to keep hidden with :class:`HideTrump`
     actions; a hand with exactly the threshold (or one trump short, completed by the Excuse) has
-    no choice and shows at once (see :func:`arena.rules.game.poignee_cards`).
+    no choice and shows at once (see :func:`arena.games.french_tarot.game.poignee_cards`).
     """
 
     level: PoigneeLevel

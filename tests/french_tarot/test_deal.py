@@ -2,8 +2,8 @@
 
 The golden vectors pin ``seeded_deal`` for ever: a change to any of them means every recorded
 seed now deals different cards. ``reference_deal`` below re-implements the module docstring of
-:mod:`arena.rules.deal` in the plainest way (no bit sets, no inlined draws), so these tests also
-check that the docstring describes what the code does.
+:mod:`arena.games.french_tarot.deal` in the plainest way (no bit sets, no inlined draws), so these
+tests also check that the docstring describes what the code does.
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from arena.rules import Deal, DealOutcome, GameState, Phase, deal_pack, seeded_deal
-from arena.rules.cards import EXCUSE, PETIT, format_cards, parse_cards
-from arena.rules.deal import MAX_SEED, DealStream, shuffled_pack
+from arena.games.french_tarot import Deal, DealOutcome, GameState, Phase, deal_pack, seeded_deal
+from arena.games.french_tarot.cards import EXCUSE, PETIT, format_cards, parse_cards
+from arena.games.french_tarot.deal import MAX_SEED, DealStream, shuffled_pack
 
 # --- a plain re-implementation of the module docstring -------------------------------------
 

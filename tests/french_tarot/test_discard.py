@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from arena.rules import (
+from arena.games.french_tarot import (
     ANNOUNCE_CHELEM,
     NO_CHELEM,
     Contract,
@@ -17,7 +17,7 @@ from arena.rules import (
     observe,
     parse_card,
 )
-from arena.rules.cards import TOTAL_HALF_POINTS, mask_of
+from arena.games.french_tarot.cards import TOTAL_HALF_POINTS, mask_of
 
 from .builders import (
     bid_round,

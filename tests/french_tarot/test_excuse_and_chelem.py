@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from arena.rules import (
+from arena.games.french_tarot import (
     EXCUSE,
     PETIT,
     Contract,
@@ -23,7 +23,7 @@ from arena.rules import (
     apply,
     parse_card,
 )
-from arena.rules.cards import TOTAL_HALF_POINTS
+from arena.games.french_tarot.cards import TOTAL_HALF_POINTS
 
 from .builders import cards, choose_card, half_points, make_deal, play_out, start_play
 

@@ -2,14 +2,15 @@
 
 Nothing here uses :mod:`random`, whose algorithms may change between Python versions. The
 algorithm is fixed and documented so that any implementation, in any language, can reproduce a
-deal from its seed (golden vectors in ``tests/rules/test_deal.py`` pin it):
+deal from its seed (golden vectors in ``tests/french_tarot/test_deal.py`` pin it):
 
 1. **Stream.** The seed is an int in ``0 .. 2**64 - 1``. Block ``k`` (k = 0, 1, 2, ...) of the
    stream is ``SHA-256(b"tarot-arena/deal/v1" + seed as 8 bytes little-endian + k as 4 bytes
    little-endian)``; the stream is the blocks' bytes in order, read as 32-bit little-endian words.
 2. **Unbiased draw** of an integer in ``0 .. n-1``: take the next word ``x``; while
    ``x >= 2**32 - 2**32 mod n``, take the next word instead; the answer is ``x mod n``.
-3. **Shuffle.** Start from the pack in card-id order (0..77, see :mod:`arena.rules.cards`);
+3. **Shuffle.** Start from the pack in card-id order (0..77, see
+:mod:`arena.games.french_tarot.cards`);
    Fisher-Yates from the top: for ``i`` from 77 down to 1, swap positions ``i`` and ``draw(i + 1)``.
    Position 0 is the top of the pack.
 4. **Packets.** Cards are dealt from the top in packets (4 at a time with 3 players, 3 at a time

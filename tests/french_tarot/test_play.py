@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from arena.rules import (
+from arena.games.french_tarot import (
     EXCUSE,
     Contract,
     GameState,
@@ -19,7 +19,7 @@ from arena.rules import (
     parse_card,
     suit_card,
 )
-from arena.rules.cards import Card, is_trump, suit_of
+from arena.games.french_tarot.cards import Card, is_trump, suit_of
 
 from .builders import cards, legal_plays, make_deal, play, plays, snapshot, start_play
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from arena.rules import (
+from arena.games.french_tarot import (
     EXCUSE,
     MONDE,
     PETIT,
@@ -18,7 +18,7 @@ from arena.rules import (
     suit_card,
     trump,
 )
-from arena.rules.cards import (
+from arena.games.french_tarot.cards import (
     BOUTS_MASK,
     DECK_SIZE,
     FULL_DECK,

@@ -1,10 +1,10 @@
 """JSON deal records: exact round trip, replay, replay errors, malformed records, golden replays.
 
-The golden records in ``tests/rules/golden/`` were played once by :func:`play_policy` (a seeded
-random policy, built only on :meth:`random.Random.random`, whose sequence Python guarantees) and
-committed. To regenerate them after a deliberate rules change::
+The golden records in ``tests/french_tarot/golden/`` were played once by :func:`play_policy` (a
+seeded random policy, built only on :meth:`random.Random.random`, whose sequence Python guarantees)
+and committed. To regenerate them after a deliberate rules change::
 
-    REGENERATE_GOLDEN=1 .venv/bin/python -m tests.rules.test_record
+    REGENERATE_GOLDEN=1 .venv/bin/python -m tests.french_tarot.test_record
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from arena.rules import (
+from arena.games.french_tarot import (
     ANNOUNCE_CHELEM,
     NO_CHELEM,
     PASS,
@@ -51,7 +51,7 @@ from arena.rules import (
     seeded_deal,
     trump,
 )
-from arena.rules.cards import EXCUSE, PETIT, parse_card
+from arena.games.french_tarot.cards import EXCUSE, PETIT, parse_card
 
 from .builders import make_deal, show_poignee, start_play
 
@@ -649,12 +649,12 @@ def test_golden_cases_cover_the_features() -> None:
 
 if __name__ == "__main__":
     if os.environ.get("REGENERATE_GOLDEN") != "1":
-        raise SystemExit("set REGENERATE_GOLDEN=1 to rewrite tests/rules/golden/*.json")
+        raise SystemExit("set REGENERATE_GOLDEN=1 to rewrite tests/french_tarot/golden/*.json")
     regenerate_golden()
 
 
 def test_replay_refuses_a_seed_that_does_not_deal_the_recorded_hands() -> None:
-    from arena.rules import DealRecord, GameState, ReplayError, TableOptions, replay
+    from arena.games.french_tarot import DealRecord, GameState, ReplayError, TableOptions, replay
 
     state = GameState.from_seed(5, TableOptions(4))
     record = DealRecord.of(state, seed=6)
