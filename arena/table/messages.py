@@ -18,10 +18,50 @@ from arena.games.french_tarot import (
     DealResult,
     Observation,
     Phase,
-    ShownPoignee,
     TableOptions,
-    Trick,
 )
+
+# French Tarot's events are the game's (arena.games.french_tarot.events); re-exported here until
+# the table runner speaks the game interface.
+from arena.games.french_tarot.events import (
+    BidMade,
+    CardCalled,
+    CardDiscarded,
+    CardPlayed,
+    ChelemDecided,
+    ChienShown,
+    Event,
+    PartnerRevealed,
+    PoigneeShown,
+    TrickWon,
+    TrumpDiscarded,
+)
+
+__all__ = [
+    "Answer",
+    "BidMade",
+    "CardCalled",
+    "CardDiscarded",
+    "CardPlayed",
+    "ChelemDecided",
+    "ChienShown",
+    "DecisionRequest",
+    "Event",
+    "Infraction",
+    "InfractionKind",
+    "Malformed",
+    "Notice",
+    "PartnerRevealed",
+    "PlayerInfo",
+    "PoigneeShown",
+    "TableEnd",
+    "TableEvent",
+    "TableStart",
+    "TimeControl",
+    "TrickWon",
+    "TrumpDiscarded",
+    "ViewFn",
+]
 
 
 class InfractionKind(Enum):
@@ -64,69 +104,6 @@ class TableStart:
     view: Observation
     resumed: bool = False
     next_sequence: int = 0
-
-
-# Public events, one class each; a seat receives them in order, numbered per seat.
-@dataclass(frozen=True, slots=True)
-class BidMade:
-    seat: int
-    action: Action
-
-
-@dataclass(frozen=True, slots=True)
-class CardCalled:
-    card: Card
-
-
-@dataclass(frozen=True, slots=True)
-class ChienShown:
-    cards: tuple[Card, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class CardDiscarded:
-    """Sent to the taker only."""
-
-    card: Card
-
-
-@dataclass(frozen=True, slots=True)
-class TrumpDiscarded:
-    card: Card
-
-
-@dataclass(frozen=True, slots=True)
-class ChelemDecided:
-    seat: int
-    announce: bool
-
-
-@dataclass(frozen=True, slots=True)
-class PoigneeShown:
-    poignee: ShownPoignee
-
-
-@dataclass(frozen=True, slots=True)
-class CardPlayed:
-    seat: int
-    card: Card
-
-
-@dataclass(frozen=True, slots=True)
-class TrickWon:
-    index: int
-    trick: Trick
-
-
-@dataclass(frozen=True, slots=True)
-class PartnerRevealed:
-    seat: int
-
-
-Event = (
-    BidMade | CardCalled | ChienShown | CardDiscarded | TrumpDiscarded | ChelemDecided
-    | PoigneeShown | CardPlayed | TrickWon | PartnerRevealed
-)
 
 
 @dataclass(frozen=True, slots=True)
