@@ -102,7 +102,7 @@ def arena_server(profile: str | None, extra_tokens: int = 0) -> None:
     with one); their tokens are reported as ``extra_tokens``."""
     import trio
 
-    from arena.games.french_tarot import TableOptions, seeded_deal
+    from arena.games.french_tarot import GameState, TableOptions, seeded_deal
     from arena.storage.bots import BotRegistry
     from arena.storage.db import make_engine
     from arena.table import TimeControl
@@ -128,8 +128,9 @@ def arena_server(profile: str | None, extra_tokens: int = 0) -> None:
             nonlocal infractions
             for number in deal_numbers:  # shared: each worker takes the next deal
                 outcome = await server.play_table(
-                    f"L{tables}-{number}", seeded_deal(seed + number, PLAYERS, number % PLAYERS),
-                    options, bot_ids, TimeControl(10.0),
+                    f"L{tables}-{number}",
+                    GameState(seeded_deal(seed + number, PLAYERS, number % PLAYERS), options),
+                    bot_ids, TimeControl(10.0),
                 )
                 seconds.extend(decision.seconds for decision in outcome.decisions)
                 infractions += len(outcome.infractions)
@@ -163,8 +164,9 @@ def arena_server(profile: str | None, extra_tokens: int = 0) -> None:
         async with trio.open_nursery() as nursery:
             for number in range(tables):
                 nursery.start_soon(functools.partial(
-                    server.play_table, f"H{number}", seeded_deal(number, PLAYERS, number % PLAYERS),
-                    options, bot_ids, TimeControl(3600.0), seat_timeout=60.0,
+                    server.play_table, f"H{number}",
+                    GameState(seeded_deal(number, PLAYERS, number % PLAYERS), options), bot_ids,
+                    TimeControl(3600.0), seat_timeout=60.0,
                 ))
             with trio.fail_after(120):
                 while asking() < tables:

@@ -104,7 +104,7 @@ async def free_auction(deal: Deal, options: TableOptions, bot: Bot,
     Its failures get the arena's fallbacks, as at any table."""
     seats = [_AuctionOnly(LocalSeat(bot, strict=False)) for _ in range(options.players)]
     players = [PlayerInfo(seat, "baseline", bot.display_name) for seat in range(options.players)]
-    runner = TableRunner("auction", deal, options, seats, players, time_control)
+    runner = TableRunner("auction", GameState(deal, options), seats, players, time_control)
     with contextlib.suppress(_AuctionOver):  # the auction is over: enough
         await runner.run()
     return auction_of(options, deal, runner.state.history)
@@ -155,5 +155,5 @@ async def play_imposed(
     script = list(auction)
     seats = [ImposedSeat(LocalSeat(bot, strict=False), script) for bot in bots]
     players = [PlayerInfo(seat, bot_ids[seat], bot.display_name) for seat, bot in enumerate(bots)]
-    runner = TableRunner(table_id, deal, options, seats, players, time_control)
+    runner = TableRunner(table_id, GameState(deal, options), seats, players, time_control)
     return await runner.run()

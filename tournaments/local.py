@@ -39,7 +39,7 @@ from typing import Any
 
 import trio
 
-from arena.games.french_tarot import Deal, TableOptions, seeded_deal
+from arena.games.french_tarot import Deal, GameState, TableOptions, seeded_deal
 from arena.table import (
     Answer,
     DecisionRequest,
@@ -165,7 +165,7 @@ async def play_local(
         raise ValueError("one bot id per seat")
     players = [PlayerInfo(seat, ids[seat], bot.display_name) for seat, bot in enumerate(bots)]
     seats = [LocalSeat(bot, strict=strict) for bot in bots]
-    runner = TableRunner(table_id, deal, options, seats, players,
+    runner = TableRunner(table_id, GameState(deal, options), seats, players,
                          time_control or LOCAL_TIME_CONTROL)
     return await runner.run()
 

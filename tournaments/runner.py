@@ -26,7 +26,7 @@ from typing import Any, Protocol
 
 import trio
 
-from arena.games.french_tarot import Deal, TableOptions
+from arena.games.french_tarot import GameState
 from arena.table import TableOutcome, TimeControl
 from arena.transport.connections import BotNotConnectedError
 
@@ -60,7 +60,7 @@ class Arena(Protocol):
     async def wait_change(self) -> None: ...
 
     async def play_table(
-        self, table_id: str, deal: Deal, options: TableOptions, bot_ids: Sequence[str],
+        self, table_id: str, state: GameState, bot_ids: Sequence[str],
         time_control: TimeControl | None = None, seat_timeout: float = 30.0,
         reveal: bool = True,
     ) -> TableOutcome: ...
@@ -248,7 +248,7 @@ class TournamentRunner:
             started = True  # the slot is this task's to give back now
             try:
                 outcome = await self.server.play_table(
-                    claim.table_id, claim.deal, settings.table_options, claim.bots,
+                    claim.table_id, GameState(claim.deal, settings.table_options), claim.bots,
                     settings.time_control, seat_timeout=SEAT_WAIT,
                     reveal=settings.reveal_deals,
                 )

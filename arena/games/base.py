@@ -64,15 +64,43 @@ class WireAction:
     text: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class Revealed:
+    """The cards of a finished deal, shown to every seat at its end (unless a competition
+    holds them back): the hands as dealt, the cards dealt to no hand (French Tarot's chien),
+    and the cards a player put aside (the taker's discard)."""
+
+    hands: tuple[tuple[Card, ...], ...]
+    undealt: tuple[Card, ...]
+    discard: tuple[Card, ...]
+
+
 @runtime_checkable
 class State(Protocol):
     """What the arena reads of a deal in progress. Everything else is the game's business."""
+
+    @property
+    def game(self) -> Game:
+        """The game this is a deal of (OpenSpiel's ``get_game``): what a layer holding only a
+        state asks for everything else."""
+        ...
 
     @property
     def players(self) -> int: ...
 
     @property
     def dealer(self) -> int: ...
+
+    @property
+    def options(self) -> Any:
+        """The table options the deal was made with."""
+        ...
+
+    @property
+    def phase(self) -> Enum:
+        """Where the deal stands, in the game's words; its ``value`` is a lowercase name, and
+        the protocol's Phase of the same name (if any) carries it."""
+        ...
 
     @property
     def to_act(self) -> int | None:
@@ -91,6 +119,19 @@ class Result(Protocol):
 
     @property
     def outcome(self) -> Enum: ...
+
+
+class Record(Protocol):
+    """A game's deal record: plain JSON, with the game's own ``format`` field, that replays."""
+
+    @property
+    def result(self) -> Any:
+        """The result the record states (None for a deal not finished)."""
+        ...
+
+    def to_json(self) -> dict[str, Any]: ...
+
+    def dumps(self, indent: int | None = None) -> str: ...
 
 
 @runtime_checkable
@@ -153,11 +194,20 @@ class Game(Protocol):
         ``call``, ``discard``, ``chelem``, ``play``, ``poignee``)."""
         ...
 
+    def decision_phase(self, kind: str) -> Enum:
+        """The phase in which decisions of ``kind`` are made (a bot hears only the kind);
+        ValueError for a kind this game has not."""
+        ...
+
     def hand(self, state: Any, seat: int) -> tuple[Card, ...]:
         """The cards ``seat`` holds now, ascending."""
         ...
 
     def result(self, state: Any) -> Result | None: ...
+
+    def revealed(self, state: Any) -> Revealed:
+        """Every card of the deal, as shown at its end."""
+        ...
 
     # -- what seats see -----------------------------------------------------------------------
     def observe(self, state: Any, seat: int) -> Any:
@@ -171,7 +221,13 @@ class Game(Protocol):
 
     def sealed_result(self, result: Any) -> Any:
         """What a seat is told of a deal's end when the deal is not revealed: the outcome and
-        the scores only."""
+        the scores only (``bare_result`` of them)."""
+        ...
+
+    def bare_result(self, outcome: str, scores: Sequence[int]) -> Any:
+        """A result that holds only how the deal ended (an outcome's ``value``) and the scores:
+        what the wire carries of a deal that is not revealed. ValueError for an unknown
+        outcome."""
         ...
 
     def events_after(
@@ -190,6 +246,20 @@ class Game(Protocol):
         checked against ``observe`` over many random deals."""
         ...
 
+    def observation_to_json(self, observation: Any) -> dict[str, Any]:
+        """The generic wire form of an observation (see :mod:`arena.games.jsonform`)."""
+        ...
+
+    def observation_from_json(self, data: Any) -> Any:
+        """ValueError names the first bad field."""
+        ...
+
+    def event_to_json(self, event: Any) -> tuple[str, dict[str, Any]]:
+        """The generic wire form of an event: its kind (``card-played``) and its fields."""
+        ...
+
+    def event_from_json(self, kind: str, data: Any) -> Any: ...
+
     # -- notation and records -----------------------------------------------------------------
     def card_name(self, card: Card) -> str: ...
 
@@ -205,11 +275,16 @@ class Game(Protocol):
         """The action a wire form stands for; ValueError says why it stands for none."""
         ...
 
-    def record(self, state: Any, seed: int | None = None) -> dict[str, Any]:
-        """The deal so far as a JSON deal record (the game's own ``format``)."""
+    def record(self, state: Any, seed: int | None = None) -> Record:
+        """The deal so far as the game's deal record."""
         ...
 
-    def replay(self, record: Mapping[str, Any], check_result: bool = True) -> State:
-        """The final state of a JSON deal record played through the rules; ValueError says
-        which action is illegal or what differs."""
+    def load_record(self, data: Mapping[str, Any]) -> Record:
+        """A deal record from its JSON, checked but not replayed; ValueError says what is
+        malformed."""
+        ...
+
+    def replay(self, record: Any, check_result: bool = True) -> State:
+        """The final state of a deal record played through the rules; ValueError says which
+        action is illegal or what differs."""
         ...

@@ -7,19 +7,12 @@ tests drive the runner with fake seats that read them directly.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
+from typing import Any, Final
 
-from arena.games.french_tarot import (
-    Action,
-    Card,
-    Deal,
-    DealRecord,
-    DealResult,
-    Observation,
-    Phase,
-    TableOptions,
-)
+from arena.games import Game, game
+from arena.games.base import Card, Record, Revealed
 
 # French Tarot's events are the game's (arena.games.french_tarot.events); re-exported here until
 # the table runner speaks the game interface.
@@ -94,16 +87,23 @@ class PlayerInfo:
     bot_name: str
 
 
+def _french_tarot() -> Game:
+    return game("french-tarot")
+
+
 @dataclass(frozen=True, slots=True)
 class TableStart:
     table_id: str
     seat: int
-    options: TableOptions
+    options: Any
+    """The game's table options (French Tarot: :class:`~arena.games.french_tarot.TableOptions`)."""
     dealer: int
     players: tuple[PlayerInfo, ...]
-    view: Observation
+    view: Any
+    """The seat's observation, as the game's ``observe`` gives it."""
     resumed: bool = False
     next_sequence: int = 0
+    game: Game = field(default_factory=_french_tarot)
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,7 +111,8 @@ class TableEvent:
     table_id: str
     seat: int
     sequence: int
-    event: Event
+    event: Any
+    """The game's event."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,12 +120,29 @@ class DecisionRequest:
     table_id: str
     seat: int
     request_id: int
-    phase: Phase
-    legal_actions: tuple[Action, ...]
+    phase: Any
+    """The game's phase this decision belongs to (French Tarot: a
+    :class:`~arena.games.french_tarot.Phase`; POIGNEE while choosing the trumps to hide)."""
+    legal_actions: tuple[Any, ...]
     time_limit: float
     """Seconds for this decision, before the bank is drawn on."""
     time_bank: float
     hand: tuple[Card, ...]
+    kind: str = ""
+    """What is decided, in the protocol's words (``bid``, ``call``, ``discard``, ``chelem``,
+    ``play``, ``poignee``): the game's ``decision_kind``. Left empty, it is French Tarot's for
+    ``phase``."""
+
+    def __post_init__(self) -> None:
+        if not self.kind:
+            kind = _FRENCH_KINDS.get(getattr(self.phase, "value", ""), "")
+            object.__setattr__(self, "kind", kind)
+
+
+_FRENCH_KINDS: Final = {
+    "bidding": "bid", "calling": "call", "discarding": "discard", "chelem": "chelem",
+    "playing": "play", "poignee": "poignee",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,7 +152,8 @@ class Malformed:
     reason: str
 
 
-Answer = Action | Malformed
+Answer = Any
+"""The game's action, or :class:`Malformed`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,25 +164,27 @@ class Notice:
     request_id: int
     kind: InfractionKind
     message: str
-    fallback: Action | None = None
+    fallback: Any = None
+    """The game's action the arena played instead, if any."""
 
 
 @dataclass(frozen=True, slots=True)
 class TableEnd:
     """The end of a deal, to one seat. When the deal is not revealed (a competition: the board
-    is still being played elsewhere), ``result`` has only the outcome and the scores, ``deal``
-    and ``record`` are None and ``discard`` is empty."""
+    is still being played elsewhere), ``result`` has only the outcome and the scores, and
+    ``cards`` and ``record`` are None."""
 
     table_id: str
     seat: int
-    result: DealResult
-    deal: Deal | None
-    discard: tuple[Card, ...]
-    record: DealRecord | None
+    result: Any
+    """The game's result (``scores``, ``outcome``...)."""
+    cards: Revealed | None = None
+    record: Record | None = None
+    """The game's deal record."""
 
     @property
     def revealed(self) -> bool:
-        return self.deal is not None
+        return self.cards is not None
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,4 +195,4 @@ class Infraction:
     decision_index: int
 
 
-ViewFn = Callable[[], Observation]
+ViewFn = Callable[[], Any]

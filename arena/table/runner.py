@@ -9,31 +9,16 @@ recorded as an infraction with its reason and replaced by the deterministic
 
 from __future__ import annotations
 
-import dataclasses
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 import trio
 
-from arena.games.french_tarot import (
-    Action,
-    Deal,
-    DealRecord,
-    DealResult,
-    GameState,
-    Observation,
-    Play,
-    TableOptions,
-    apply,
-    legal_actions,
-    observe,
-)
-from arena.games.french_tarot.cards import DECK_SIZE, cards_of
-from arena.games.french_tarot.game import explain_illegal
+from arena.games import Game, State
+from arena.games.base import Record
 
-from .events import events_after
 from .messages import (
     Answer,
     DecisionRequest,
@@ -76,43 +61,42 @@ class SeatChannel(Protocol):
     async def end(self, end: TableEnd) -> None: ...
 
 
-def fallback_action(state: GameState) -> Action:
-    """What the arena plays for a seat that did not answer properly: documented and fixed.
-
-    The lowest legal card when playing (never a poignée), otherwise the first legal action in
-    the engine's order: pass when bidding, the lowest callable King, the lowest discardable card,
-    no chelem, and the highest trump left to hide from a declared poignée (it shows the lowest).
-    """
-    legal = legal_actions(state)
-    for action in legal:
-        if isinstance(action, Play):
-            return action
-    return legal[0]
+def fallback_action(state: State) -> object:
+    """What the arena plays for a seat that did not answer properly: the game's documented,
+    deterministic choice (French Tarot: the lowest legal card, else its first legal action)."""
+    return state.game.fallback_action(state)
 
 
-def _refusal(state: GameState, answer: object) -> tuple[InfractionKind, str]:
+def _refusal(state: State, answer: object) -> tuple[InfractionKind, str]:
     """Why an answer that is not in the legal list is refused.
 
     A seat may return anything, even a card that does not exist, which the rules cannot explain:
     that is malformed, not illegal, and must not stop the deal.
     """
-    if not isinstance(answer, Action):
-        return (InfractionKind.MALFORMED_ACTION, f"{answer!r} is not an action")
-    card = getattr(answer, "card", 0)
-    if not (isinstance(card, int) and 0 <= card < DECK_SIZE):
-        return (InfractionKind.MALFORMED_ACTION,
-                f"card {card!r} does not exist: cards are numbered 0..{DECK_SIZE - 1}")
+    game = state.game
     try:
-        return (InfractionKind.ILLEGAL_ACTION, explain_illegal(state, answer))
+        wire = game.action_to_wire(answer)
+    except (AttributeError, KeyError, TypeError, ValueError):
+        return (InfractionKind.MALFORMED_ACTION, f"{answer!r} is not an action")
+    if wire.kind in _CARD_KINDS and not 0 <= wire.argument < game.deck_size:
+        return (InfractionKind.MALFORMED_ACTION,
+                f"card {wire.argument!r} does not exist: cards are numbered "
+                f"0..{game.deck_size - 1}")
+    try:
+        return (InfractionKind.ILLEGAL_ACTION, game.explain_illegal(state, answer))
     except (AttributeError, KeyError, TypeError, ValueError):  # e.g. Bid(7): no such contract
         return (InfractionKind.MALFORMED_ACTION, f"{answer!r} is not a valid action")
+
+
+_CARD_KINDS = frozenset({"call", "discard", "play", "hide"})
 
 
 @dataclass(frozen=True, slots=True)
 class DecisionLog:
     index: int
     seat: int
-    action: Action
+    action: Any
+    """The game's action that was applied (the seat's answer, or the fallback)."""
     seconds: float
     """Time the seat took, measured on the server."""
     infraction: Infraction | None = None
@@ -125,25 +109,26 @@ class DecisionLog:
 @dataclass(slots=True)
 class TableOutcome:
     table_id: str
-    state: GameState
+    state: Any
+    """The game's final state (a :class:`arena.games.State`)."""
     decisions: list[DecisionLog] = field(default_factory=list)
     infractions: list[Infraction] = field(default_factory=list)
 
     @property
-    def result(self) -> DealResult:
-        assert self.state.result is not None
-        return self.state.result
+    def game(self) -> Game:
+        game: Game = self.state.game
+        return game
 
     @property
-    def record(self) -> DealRecord:
-        return DealRecord.of(self.state)
+    def result(self) -> Any:
+        result = self.game.result(self.state)
+        assert result is not None
+        return result
 
-
-def sealed_result(result: DealResult) -> DealResult:
-    """What a seat is told of a deal's end when the deal is not revealed: how it ended and the
-    scores. The rest (the summary's points and oudlers, who had a petit sec) tells of the
-    hands."""
-    return DealResult(result.outcome, result.scores)
+    @property
+    def record(self) -> Record:
+        """The deal as the game's deal record."""
+        return self.game.record(self.state)
 
 
 _last_request_id = 0
@@ -170,61 +155,42 @@ class TableRunner:
     def __init__(
         self,
         table_id: str,
-        deal: Deal,
-        options: TableOptions,
+        state: State,
         seats: Sequence[SeatChannel],
         players: Sequence[PlayerInfo],
         time_control: TimeControl | None = None,
         reveal: bool = True,
     ) -> None:
-        """``reveal``: whether each seat's TableEnd (and a view taken after the end) shows the
+        """``state``: a fresh deal of any game (``game.new_deal(seed, options, dealer)``).
+        ``reveal``: whether each seat's TableEnd (and a view taken after the end) shows the
         whole deal. A competition turns it off: the board is still being played at other tables,
         and a bot must not learn its hands from one of them (the outcome keeps everything)."""
-        if len(seats) != options.players or len(players) != options.players:
-            raise ValueError(f"a {options.players}-player table needs {options.players} seats")
+        self.game: Game = state.game
+        count = state.players
+        if len(seats) != count or len(players) != count:
+            raise ValueError(f"a {count}-player table needs {count} seats")
         self.table_id = table_id
-        self.state = GameState(deal, options)
+        self.state = state
         self.seats = list(seats)
         self.players = tuple(players)
         self.time_control = time_control or TimeControl()
         self.reveal = reveal
-        self.bank = [self.time_control.time_bank] * options.players
-        self.sequence = [0] * options.players
-        self.outcome = TableOutcome(table_id, self.state)
+        self.bank = [self.time_control.time_bank] * count
+        self.sequence = [0] * count
+        self.outcome = TableOutcome(table_id, state)
 
     def view(self, seat: int) -> ViewFn:
+        game, state = self.game, self.state
         if self.reveal:
-            return lambda: observe(self.state, seat)
-        return lambda: self._sealed_view(seat)
-
-    def _sealed_view(self, seat: int) -> Observation:
-        """``observe`` without what only the end of the deal shows: the deal, the chien of a
-        Garde Sans or Contre, another seat's discard, the detailed result."""
-        view = observe(self.state, seat)
-        if not self.state.is_over:
-            return view
-        state = self.state
-        chien_shown = state.contract is not None and state.contract.chien_shown
-        called = state.called_card
-        partner_known = called is not None and (
-            state.partner_revealed or (chien_shown and bool(state.chien >> called & 1))
-        )
-        return dataclasses.replace(
-            view,
-            deal=None,
-            result=sealed_result(self.outcome.result),
-            chien=view.chien if chien_shown else None,
-            discard=view.discard if seat == state.taker else None,
-            partner=view.partner if partner_known else None,
-            partner_known=partner_known,
-        )
+            return lambda: game.observe(state, seat)
+        return lambda: game.sealed_observation(state, seat)
 
     async def run(self) -> TableOutcome:
-        state = self.state
+        game, state = self.game, self.state
         for seat, channel in enumerate(self.seats):
             start = TableStart(
                 self.table_id, seat, state.options, state.dealer, self.players,
-                observe(state, seat),
+                game.observe(state, seat), game=game,
             )
             await channel.start(start, self.view(seat))
         while state.to_act is not None:
@@ -233,13 +199,13 @@ class TableRunner:
         return self.outcome
 
     async def _decide(self, seat: int) -> None:
-        state = self.state
+        game, state = self.game, self.state
         channel = self.seats[seat]
-        legal = legal_actions(state)
+        legal = game.legal_actions(state)
         limit = self.time_control.per_decision
         request = DecisionRequest(
             self.table_id, seat, next_request_id(), state.phase, legal, limit, self.bank[seat],
-            tuple(cards_of(state.hands[seat])),
+            game.hand(state, seat), game.decision_kind(state),
         )
         index = len(self.outcome.decisions)
         began = trio.current_time()
@@ -263,44 +229,42 @@ class TableRunner:
             problem = (InfractionKind.MALFORMED_ACTION, answer.reason)
         elif problem is None and answer not in legal:
             problem = _refusal(state, answer)
-        action: Action
         infraction = None
         if problem is None:
             assert answer is not None and not isinstance(answer, Malformed)
             action = answer
         else:
-            action = fallback_action(state)
+            action = game.fallback_action(state)
             infraction = Infraction(seat, problem[0], problem[1], index)
             self.outcome.infractions.append(infraction)
             await channel.notice(
                 Notice(self.table_id, seat, request.request_id, problem[0], problem[1], action)
             )
-        tricks_before = len(state.tricks)
-        apply(state, action, seat)
+        mark = game.event_mark(state)
+        game.apply(state, action, seat)
         self.outcome.decisions.append(DecisionLog(index, seat, action, seconds, infraction))
-        for recipient, event in events_after(state, seat, action, tricks_before):
+        for recipient, event in game.events_after(state, seat, action, mark):
             for target in range(state.players) if recipient is None else (recipient,):
                 await self._send(target, event)
 
     async def _send(self, seat: int, event: object) -> None:
-        message = TableEvent(self.table_id, seat, self.sequence[seat], event)  # type: ignore[arg-type]
+        message = TableEvent(self.table_id, seat, self.sequence[seat], event)
         self.sequence[seat] += 1
         await self.seats[seat].send(message)
 
     async def _end(self) -> None:
-        state = self.state
-        assert state.result is not None
+        game, state = self.game, self.state
+        result = game.result(state)
+        assert result is not None
         if not self.reveal:
-            result = sealed_result(state.result)
+            sealed = game.sealed_result(result)
             for seat, channel in enumerate(self.seats):
-                await channel.end(TableEnd(self.table_id, seat, result, None, (), None))
+                await channel.end(TableEnd(self.table_id, seat, sealed))
             return
         record = self.outcome.record
-        discard = tuple(cards_of(state.discard))
+        shown = game.revealed(state)
         for seat, channel in enumerate(self.seats):
-            await channel.end(
-                TableEnd(self.table_id, seat, state.result, state.deal, discard, record)
-            )
+            await channel.end(TableEnd(self.table_id, seat, result, shown, record))
 
     def next_sequence(self, seat: int) -> int:
         return self.sequence[seat]

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 import trio
 
+from arena.games import Game
 from arena.proto_gen.tarot_arena.v1 import arena_pb2 as pb
 from arena.table import (
     Answer,
@@ -168,6 +169,8 @@ class BotConnection:
     from one that answers."""
     strays: Allowance = field(default_factory=lambda: stray_allowance(trio.current_time()))
     """Messages that answer nothing this bot may still send (shared by its streams)."""
+    games: frozenset[str] = frozenset({"french-tarot"})
+    """The games this stream plays (Hello.games): it is seated at tables of these only."""
 
     @property
     def closed(self) -> bool:
@@ -188,6 +191,9 @@ class BotConnection:
     def has_room_for(self, table_id: str) -> bool:
         """It already plays ``table_id``, or has a table free for it."""
         return self.free_tables > 0 or any(key[0] == table_id for key in self.seats)
+
+    def plays(self, game: str) -> bool:
+        return game in self.games
 
     def post(self, message: bytes) -> bool:
         """An encoded ArenaMessage (see :mod:`.wire`); False when the stream is closed."""
@@ -276,6 +282,8 @@ class RemoteSeat:
         self._is_revoked = is_revoked
         self._undelivered = undelivered
         self._start: TableStart | None = None
+        self._game: Game = convert.FRENCH_TAROT
+        """The table's game, from its TableStart: every message of the table is encoded for it."""
         self._view: ViewFn | None = None
         self._next_sequence = 0
         self._held: list[bytes] = []
@@ -295,12 +303,13 @@ class RemoteSeat:
 
     async def start(self, start: TableStart, view: ViewFn) -> None:
         self._start = start
+        self._game = start.game
         self._view = view
         self.connection.post(wire.serialize(convert.start_to_pb(start)))
 
     async def send(self, event: TableEvent) -> None:
         self._next_sequence = event.sequence + 1
-        self._held.append(wire.event(event))
+        self._held.append(wire.event(event, self._game))
 
     def _post_with_held_events(self, message: bytes) -> bool:
         if self._held:
@@ -318,7 +327,7 @@ class RemoteSeat:
         self._wake = trio.Event()
         key = (self.table_id, request.request_id)
         self.connection.pending[key] = self
-        self._post_with_held_events(wire.request(request))
+        self._post_with_held_events(wire.request(request, self._game))
         try:
             await self._wake.wait()
             if self._answer is None:
@@ -342,7 +351,7 @@ class RemoteSeat:
             return False
         if self._answer is not None:
             return False
-        self._answer = convert.action_from_pb(action)
+        self._answer = convert.action_from_pb(action, self._game)
         key = (self.table_id, request_id)
         self.connection.pending.pop(key, None)
         self.connection.remember_settled(key, self.seat)
@@ -350,10 +359,10 @@ class RemoteSeat:
         return True
 
     async def notice(self, notice: Notice) -> None:
-        self._post_with_held_events(wire.serialize(convert.notice_to_pb(notice)))
+        self._post_with_held_events(wire.serialize(convert.notice_to_pb(notice, self._game)))
 
     async def end(self, end: TableEnd) -> None:
-        message = wire.serialize(convert.end_to_pb(end))
+        message = wire.serialize(convert.end_to_pb(end, self._game))
         if self.connection.closed:
             self._held = []
             posted = False
@@ -375,11 +384,11 @@ class RemoteSeat:
             start = TableStart(
                 self._start.table_id, self.seat, self._start.options, self._start.dealer,
                 self._start.players, self._view(), resumed=True,
-                next_sequence=self._next_sequence,
+                next_sequence=self._next_sequence, game=self._game,
             )
             connection.post(wire.serialize(convert.start_to_pb(start)))
         if self._request is not None:
             key = (self.table_id, self._request.request_id)
             old.pending.pop(key, None)
             connection.pending[key] = self
-            connection.post(wire.request(self._request))
+            connection.post(wire.request(self._request, self._game))

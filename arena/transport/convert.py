@@ -7,63 +7,57 @@ reason, which the table runner records as an infraction.
 
 from __future__ import annotations
 
+import functools
+import json
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Final
+from typing import Any, Final
 
+from arena import games
+from arena.games import Game, WireAction
+from arena.games.base import Record, Revealed
 from arena.games.french_tarot import (
-    ANNOUNCE_CHELEM,
-    NO_CHELEM,
-    PASS,
-    Action,
-    Bid,
-    CallCard,
-    ChelemChoice,
     Contract,
     DealOutcome,
-    DealRecord,
-    DealResult,
-    DeclarePoignee,
     Direction,
-    Discard,
-    HideTrump,
     Observation,
-    Pass,
     Phase,
-    Play,
     PoigneeLevel,
-    RecordError,
     ShownPoignee,
     TableOptions,
     Trick,
-    parse_action,
 )
-from arena.games.french_tarot.actions import BIDS, CALLS, DISCARDS, HIDES, PLAYS, POIGNEES
-from arena.games.french_tarot.cards import DECK_SIZE
-from arena.proto_gen.tarot_arena.v1 import arena_pb2 as pb
-from arena.table.messages import (
+from arena.games.french_tarot.events import (
     BidMade,
     CardCalled,
     CardDiscarded,
     CardPlayed,
     ChelemDecided,
     ChienShown,
-    DecisionRequest,
-    Event,
-    InfractionKind,
-    Malformed,
-    Notice,
     PartnerRevealed,
-    PlayerInfo,
     PoigneeShown,
-    TableEnd,
-    TableEvent,
-    TableStart,
     TrickWon,
     TrumpDiscarded,
 )
+from arena.proto_gen.tarot_arena.v1 import arena_pb2 as pb
+from arena.table.messages import (
+    DecisionRequest,
+    InfractionKind,
+    Malformed,
+    Notice,
+    PlayerInfo,
+    TableEnd,
+    TableEvent,
+    TableStart,
+)
 
-PROTOCOL_VERSION: Final = 1
+PROTOCOL_VERSIONS: Final = (1, 2)
+"""1: French Tarot only; 2: also the games a bot lists in Hello.games (see the .proto)."""
+PROTOCOL_VERSION: Final = 2
+"""The newest version; the bundled SDK asks for 1 when it plays French Tarot alone, so that it
+also plays with arenas older than version 2."""
+FRENCH_TAROT: Final = games.game("french-tarot")
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +73,9 @@ class Welcome:
     """Bigger messages from the bot end the stream with RESOURCE_EXHAUSTED."""
     batching: bool = False
     """The arena may send several messages as one MessageBatch (see :func:`unbatch`)."""
+    games: tuple[str, ...] = (games.DEFAULT_GAME,)
+    """The games the arena may seat this connection at (French Tarot alone, from an arena that
+    does not say)."""
 
 
 class GoodbyeReason(Enum):
@@ -120,11 +117,10 @@ _PHASE_TO_PB: Final = {
 }
 _PHASE_FROM_PB: Final = {v: k for k, v in _PHASE_TO_PB.items() if k is not Phase.POIGNEE}
 _DECISION_KIND: Final = {
-    Phase.BIDDING: pb.DECIDE_BID, Phase.CALLING: pb.DECIDE_CALL,
-    Phase.DISCARDING: pb.DECIDE_DISCARD, Phase.CHELEM: pb.DECIDE_CHELEM,
-    Phase.PLAYING: pb.DECIDE_PLAY, Phase.POIGNEE: pb.DECIDE_POIGNEE,
+    "bid": pb.DECIDE_BID, "call": pb.DECIDE_CALL, "discard": pb.DECIDE_DISCARD,
+    "chelem": pb.DECIDE_CHELEM, "play": pb.DECIDE_PLAY, "poignee": pb.DECIDE_POIGNEE,
 }
-_DECISION_PHASE: Final = {v: k for k, v in _DECISION_KIND.items()}
+_DECISION_KIND_FROM_PB: Final = {v: k for k, v in _DECISION_KIND.items()}
 _DIRECTION_TO_PB: Final = {
     Direction.COUNTER_CLOCKWISE: pb.COUNTER_CLOCKWISE, Direction.CLOCKWISE: pb.CLOCKWISE,
 }
@@ -152,58 +148,50 @@ _OUTCOME_FROM_PB: Final = {v: k for k, v in _OUTCOME_TO_PB.items()}
 
 # ------------------------------------------------------------------------------- actions
 
-def action_to_pb(action: Action) -> pb.Action:
-    if isinstance(action, Play):
-        return pb.Action(play=action.card)
-    if isinstance(action, Pass):
+def wire_to_pb(wire: WireAction) -> pb.Action:
+    kind = wire.kind
+    if kind == "pass":
         return pb.Action(**{"pass": pb.Empty()})
-    if isinstance(action, Bid):
-        return pb.Action(bid=_CONTRACT_TO_PB[action.contract])
-    if isinstance(action, CallCard):
-        return pb.Action(call=action.card)
-    if isinstance(action, Discard):
-        return pb.Action(discard=action.card)
-    if isinstance(action, ChelemChoice):
-        return pb.Action(chelem=action.announce)
-    if isinstance(action, DeclarePoignee):
-        return pb.Action(poignee=_LEVEL_TO_PB[action.level])
-    if isinstance(action, HideTrump):
-        return pb.Action(hide=action.card)
-    raise TypeError(f"not an action: {action!r}")
+    if kind == "chelem":
+        return pb.Action(chelem=bool(wire.argument))
+    if kind == "notation":
+        return pb.Action(notation=wire.text)
+    return pb.Action(**{kind: wire.argument})
 
 
-def action_from_pb(message: pb.Action) -> Action | Malformed:
-    """The action a protocol message names, or :class:`Malformed` saying what is wrong."""
+def wire_from_pb(message: pb.Action) -> WireAction | None:
+    """The neutral form of a protocol action; None when no field is set."""
     kind = message.WhichOneof("kind")
     if kind is None:
-        return Malformed("the action is empty: set exactly one field of Action")
-    if kind == "pass":
-        return PASS
-    if kind == "bid":
-        contract = _CONTRACT_FROM_PB.get(message.bid)
-        return BIDS[contract] if contract else Malformed(f"unknown contract {message.bid}")
-    if kind == "chelem":
-        return ANNOUNCE_CHELEM if message.chelem else NO_CHELEM
-    if kind == "poignee":
-        level = _LEVEL_FROM_PB.get(message.poignee)
-        return POIGNEES[level] if level else Malformed(
-            f"unknown poignee level {message.poignee}"
-        )
+        return None
     if kind == "notation":
-        try:
-            return parse_action(message.notation[:64])
-        except ValueError as exc:
-            return Malformed(str(exc))
-    card = getattr(message, kind)
-    if not 0 <= card < DECK_SIZE:
-        return Malformed(f"card {card} does not exist: cards are numbered 0..77")
-    table = {"call": CALLS, "discard": DISCARDS, "play": PLAYS, "hide": HIDES}[kind]
-    return table[card]
+        return WireAction("notation", text=message.notation[:64])
+    if kind == "pass":
+        return WireAction("pass")
+    if kind == "chelem":
+        return WireAction("chelem", int(message.chelem))
+    return WireAction(kind, getattr(message, kind))
 
 
-def action_or_raise(message: pb.Action) -> Action:
+def action_to_pb(action: Any, game: Game = FRENCH_TAROT) -> pb.Action:
+    return wire_to_pb(game.action_to_wire(action))
+
+
+def action_from_pb(message: pb.Action, game: Game = FRENCH_TAROT) -> Any:
+    """The game's action a protocol message names, or :class:`Malformed` saying what is
+    wrong."""
+    wire = wire_from_pb(message)
+    if wire is None:
+        return Malformed("the action is empty: set exactly one field of Action")
+    try:
+        return game.action_from_wire(wire)
+    except ValueError as exc:
+        return Malformed(str(exc))
+
+
+def action_or_raise(message: pb.Action, game: Game = FRENCH_TAROT) -> Any:
     """Decode an action the arena itself sent (legal lists): malformed is a protocol bug."""
-    action = action_from_pb(message)
+    action = action_from_pb(message, game)
     if isinstance(action, Malformed):
         raise ValueError(action.reason)
     return action
@@ -211,19 +199,43 @@ def action_or_raise(message: pb.Action) -> Action:
 
 # ------------------------------------------------------------------------------- views
 
-def options_to_pb(options: TableOptions) -> pb.TableOptions:
+def options_to_pb(options: Any, game: Game = FRENCH_TAROT) -> pb.TableOptions:
+    """French Tarot's options as the typed fields, with no game name (as protocol 1 has
+    them); another game's as its name and its settings in JSON."""
+    if game is FRENCH_TAROT:
+        return pb.TableOptions(
+            players=options.players, beginner=options.beginner,
+            direction=_DIRECTION_TO_PB[options.direction],
+        )
+    settings = game.options_to_json(options)
+    players = settings.pop("players")
     return pb.TableOptions(
-        players=options.players, beginner=options.beginner,
-        direction=_DIRECTION_TO_PB[options.direction],
+        players=players, game=game.name,
+        settings_json=json.dumps(settings, sort_keys=True) if settings else "",
     )
 
 
-def options_from_pb(message: pb.TableOptions) -> TableOptions:
-    return TableOptions(
-        players=message.players,
-        beginner=message.beginner,
-        direction=_DIRECTION_FROM_PB.get(message.direction, Direction.COUNTER_CLOCKWISE),
-    )
+def game_options_from_pb(message: pb.TableOptions) -> tuple[Game, Any]:
+    """The game a table plays and its options; ValueError for an unknown game or bad
+    settings."""
+    game = games.game(message.game or games.DEFAULT_GAME)
+    if game is FRENCH_TAROT:
+        return game, TableOptions(
+            players=message.players,
+            beginner=message.beginner,
+            direction=_DIRECTION_FROM_PB.get(message.direction, Direction.COUNTER_CLOCKWISE),
+        )
+    try:
+        settings = json.loads(message.settings_json) if message.settings_json else {}
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"settings_json is not JSON: {exc}") from None
+    if not isinstance(settings, dict):
+        raise ValueError("settings_json must be a JSON object")
+    return game, game.options_from_json({**settings, "players": message.players})
+
+
+def options_from_pb(message: pb.TableOptions) -> Any:
+    return game_options_from_pb(message)[1]
 
 
 def trick_to_pb(trick: Trick, index: int) -> pb.Trick:
@@ -262,7 +274,35 @@ def poignee_from_pb(message: pb.ShownPoignee) -> ShownPoignee:
     return ShownPoignee(message.seat, _LEVEL_FROM_PB[message.level], tuple(message.cards))
 
 
-def view_to_pb(view: Observation) -> pb.SeatView:
+def _phase_to_pb(phase: Any) -> pb.Phase.ValueType:
+    """A game's phase as the protocol's Phase of the same name, if there is one."""
+    if isinstance(phase, Phase):
+        return _PHASE_TO_PB[phase]
+    name = str(getattr(phase, "value", phase)).upper().replace("-", "_")
+    known = pb.Phase.DESCRIPTOR.values_by_name
+    return known[name].number if name in known else pb.PHASE_UNSPECIFIED
+
+
+def _generic_view_to_pb(view: Any, game: Game) -> pb.SeatView:
+    """Another game's view: the common fields where the observation has them, and the whole
+    view as the game's JSON."""
+    current = tuple(getattr(view, "current_trick", ()))
+    tricks = tuple(getattr(view, "tricks", ()))
+    to_act = getattr(view, "to_act", None)
+    return pb.SeatView(
+        phase=_phase_to_pb(getattr(view, "phase", None)),
+        hand=getattr(view, "hand", ()),
+        tricks=[trick_to_pb(t, i) for i, t in enumerate(tricks)],
+        current_trick=current_trick_to_pb(current, len(tricks)),
+        to_act=to_act,
+        has_to_act=to_act is not None,
+        details_json=json.dumps(game.observation_to_json(view), separators=(",", ":")),
+    )
+
+
+def view_to_pb(view: Any, game: Game = FRENCH_TAROT) -> pb.SeatView:
+    if game is not FRENCH_TAROT:
+        return _generic_view_to_pb(view, game)
     current = view.current_trick
     message = pb.SeatView(
         phase=_PHASE_TO_PB[view.phase],
@@ -290,9 +330,16 @@ def view_to_pb(view: Observation) -> pb.SeatView:
 
 
 def view_from_pb(
-    message: pb.SeatView, seat: int, options: TableOptions, dealer: int
-) -> Observation:
-    """A seat's view as the bot receives it (no legal actions, result or revealed deal)."""
+    message: pb.SeatView, seat: int, options: Any, dealer: int, game: Game = FRENCH_TAROT
+) -> Any:
+    """A seat's view as the bot receives it (no legal actions, result or revealed deal);
+    ValueError if another game's JSON view is malformed."""
+    if game is not FRENCH_TAROT:
+        try:
+            data = json.loads(message.details_json)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"details_json is not JSON: {exc}") from None
+        return game.observation_from_json(data)
     current = message.current_trick
     n = options.players
     taker = _optional(message, "taker", message.has_contract)
@@ -327,31 +374,43 @@ def view_from_pb(
 
 # ------------------------------------------------------------------------ table messages
 
+@functools.cache
+def game_info(game: Game) -> pb.GameInfo:
+    return pb.GameInfo(
+        name=game.name, title=game.title,
+        cards=[game.card_name(card) for card in range(game.deck_size)],
+    )
+
+
 def start_to_pb(start: TableStart) -> pb.ArenaMessage:
+    game = start.game
     return pb.ArenaMessage(table_start=pb.TableStart(
         table_id=start.table_id,
         seat=start.seat,
-        options=options_to_pb(start.options),
+        options=options_to_pb(start.options, game),
         dealer=start.dealer,
         players=[pb.Player(seat=p.seat, bot_id=p.bot_id, bot_name=p.bot_name)
                  for p in start.players],
-        view=view_to_pb(start.view),
+        view=view_to_pb(start.view, game),
         resumed=start.resumed,
         next_sequence=start.next_sequence,
+        game=game_info(game),
     ))
 
 
 def start_from_pb(message: pb.TableStart) -> TableStart:
-    options = options_from_pb(message.options)
+    """ValueError for a game this SDK does not know, or a malformed view."""
+    game, options = game_options_from_pb(message.options)
     return TableStart(
         table_id=message.table_id,
         seat=message.seat,
         options=options,
         dealer=message.dealer,
         players=tuple(PlayerInfo(p.seat, p.bot_id, p.bot_name) for p in message.players),
-        view=view_from_pb(message.view, message.seat, options, message.dealer),
+        view=view_from_pb(message.view, message.seat, options, message.dealer, game),
         resumed=message.resumed,
         next_sequence=message.next_sequence,
+        game=game,
     )
 
 
@@ -359,29 +418,33 @@ class _LastEncoded:
     """The most recent deal record encoded, kept by identity: a table sends its record to
     every seat, one after the other. One tuple, replaced whole (safe across threads)."""
 
-    record: tuple[DealRecord | None, str] = (None, "")
+    record: tuple[Record | None, str] = (None, "")
 
 
-def event_to_pb(message: TableEvent) -> pb.ArenaMessage:
+def event_to_pb(message: TableEvent, game: Game = FRENCH_TAROT) -> pb.ArenaMessage:
     """The reference encoding; the arena writes the same bytes faster with :mod:`.wire`."""
     wrapper = pb.ArenaMessage()
     out = wrapper.event  # filled in place: wrapping a finished message would copy it
     out.table_id = message.table_id
     out.sequence = message.sequence
     out.seat = message.seat
-    fill_event(out, message.event)
+    fill_event(out, message.event, game)
     return wrapper
 
 
-def _record_json(record: DealRecord) -> str:
+def _record_json(record: Record) -> str:
     last = _LastEncoded.record
     if last[0] is not record:
         last = _LastEncoded.record = (record, record.dumps())
     return last[1]
 
 
-def fill_event(out: pb.TableEvent, event: Event) -> None:
-    if isinstance(event, CardPlayed):
+def fill_event(out: pb.TableEvent, event: Any, game: Game = FRENCH_TAROT) -> None:
+    if game is not FRENCH_TAROT:
+        kind, data = game.event_to_json(event)
+        out.game_event.kind = kind
+        out.game_event.json = json.dumps(data, separators=(",", ":"))
+    elif isinstance(event, CardPlayed):
         out.card_played.CopyFrom(pb.SeatAction(seat=event.seat, action=pb.Action(play=event.card)))
     elif isinstance(event, TrickWon):
         out.trick_won.CopyFrom(trick_to_pb(event.trick, event.index))
@@ -405,14 +468,23 @@ def fill_event(out: pb.TableEvent, event: Event) -> None:
         raise TypeError(f"not an event: {event!r}")
 
 
-def event_from_pb(message: pb.TableEvent) -> Event:
+def event_from_pb(message: pb.TableEvent, game: Game = FRENCH_TAROT) -> Any:
+    """ValueError for an event this version cannot read."""
     kind = message.WhichOneof("kind")
+    if game is not FRENCH_TAROT:
+        if kind != "game_event":
+            raise ValueError(f"{game.title} has no event {kind!r}")
+        try:
+            data = json.loads(message.game_event.json)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"event {message.game_event.kind!r} is not JSON: {exc}") from None
+        return game.event_from_json(message.game_event.kind, data)
     if kind == "card_played":
         return CardPlayed(message.card_played.seat, message.card_played.action.play)
     if kind == "trick_won":
         return TrickWon(message.trick_won.index, trick_from_pb(message.trick_won))
     if kind == "bid":
-        return BidMade(message.bid.seat, action_or_raise(message.bid.action))
+        return BidMade(message.bid.seat, action_or_raise(message.bid.action, game))
     if kind == "card_called":
         return CardCalled(message.card_called)
     if kind == "chien_shown":
@@ -430,15 +502,17 @@ def event_from_pb(message: pb.TableEvent) -> Event:
     raise ValueError(f"unknown event kind {kind!r}")
 
 
-def table_event_from_pb(message: pb.TableEvent) -> TableEvent:
-    """A table event with its addressing; a ``TrickWon``'s index is -1 (not on the wire)."""
-    return TableEvent(message.table_id, message.seat, message.sequence, event_from_pb(message))
+def table_event_from_pb(message: pb.TableEvent, game: Game = FRENCH_TAROT) -> TableEvent:
+    """A table event with its addressing."""
+    return TableEvent(
+        message.table_id, message.seat, message.sequence, event_from_pb(message, game)
+    )
 
 
-def request_to_pb(request: DecisionRequest) -> pb.ArenaMessage:
+def request_to_pb(request: DecisionRequest, game: Game = FRENCH_TAROT) -> pb.ArenaMessage:
     """The reference encoding; the arena writes the same bytes faster with :mod:`.wire`."""
     message = request_fields_to_pb(request)
-    message.legal_actions.extend([action_to_pb(a) for a in request.legal_actions])
+    message.legal_actions.extend([action_to_pb(a, game) for a in request.legal_actions])
     return pb.ArenaMessage(request=message)
 
 
@@ -447,7 +521,7 @@ def request_fields_to_pb(request: DecisionRequest) -> pb.DecisionRequest:
     return pb.DecisionRequest(
         table_id=request.table_id,
         request_id=request.request_id,
-        kind=_DECISION_KIND[request.phase],
+        kind=_DECISION_KIND[request.kind],
         time_limit_ms=round(request.time_limit * 1000),
         time_bank_ms=round(request.time_bank * 1000),
         hand=request.hand,
@@ -455,37 +529,42 @@ def request_fields_to_pb(request: DecisionRequest) -> pb.DecisionRequest:
     )
 
 
-def request_from_pb(message: pb.DecisionRequest) -> DecisionRequest:
+def request_from_pb(message: pb.DecisionRequest, game: Game = FRENCH_TAROT) -> DecisionRequest:
+    """ValueError for a decision kind or an action this version cannot read."""
+    kind = _DECISION_KIND_FROM_PB.get(message.kind)
+    if kind is None:
+        raise ValueError(f"unknown decision kind {message.kind}")
     return DecisionRequest(
         table_id=message.table_id,
         seat=message.seat,
         request_id=message.request_id,
-        phase=_DECISION_PHASE[message.kind],
-        legal_actions=tuple(action_or_raise(a) for a in message.legal_actions),
+        phase=game.decision_phase(kind),
+        kind=kind,
+        legal_actions=tuple(action_or_raise(a, game) for a in message.legal_actions),
         time_limit=message.time_limit_ms / 1000,
         time_bank=message.time_bank_ms / 1000,
         hand=tuple(message.hand),
     )
 
 
-def notice_to_pb(notice: Notice) -> pb.ArenaMessage:
+def notice_to_pb(notice: Notice, game: Game = FRENCH_TAROT) -> pb.ArenaMessage:
     return pb.ArenaMessage(notice=pb.Notice(
         table_id=notice.table_id,
         request_id=notice.request_id,
         kind=_INFRACTION_TO_PB[notice.kind],
         message=notice.message,
-        fallback=action_to_pb(notice.fallback) if notice.fallback is not None else None,
+        fallback=action_to_pb(notice.fallback, game) if notice.fallback is not None else None,
         seat=notice.seat,
     ))
 
 
-def notice_from_pb(message: pb.Notice) -> Notice:
+def notice_from_pb(message: pb.Notice, game: Game = FRENCH_TAROT) -> Notice:
     """Raises ValueError for an infraction kind this version does not know. The seat is None
     when the notice concerns no seat of the bot (an answer to an unknown request)."""
     kind = _INFRACTION_FROM_PB.get(message.kind)
     if kind is None:
         raise ValueError(f"unknown infraction kind {message.kind}")
-    fallback = action_or_raise(message.fallback) if message.HasField("fallback") else None
+    fallback = action_or_raise(message.fallback, game) if message.HasField("fallback") else None
     seat = message.seat if message.HasField("seat") else None
     return Notice(message.table_id, seat, message.request_id, kind, message.message, fallback)
 
@@ -511,71 +590,94 @@ def infraction_kind_from_pb(kind: int) -> InfractionKind:
     return _INFRACTION_FROM_PB[kind]  # type: ignore[index]
 
 
-def end_to_pb(end: TableEnd) -> pb.ArenaMessage:
-    return pb.ArenaMessage(table_end=table_end_message(end))
+def end_to_pb(end: TableEnd, game: Game = FRENCH_TAROT) -> pb.ArenaMessage:
+    return pb.ArenaMessage(table_end=table_end_message(end, game))
 
 
-def table_end_message(end: TableEnd) -> pb.TableEnd:
-    """A deal not revealed (``end.deal`` None) leaves hands, chien, discard and record empty."""
+def _outcome_to_pb(outcome: Any) -> pb.DealOutcome.ValueType:
+    if isinstance(outcome, DealOutcome):
+        return _OUTCOME_TO_PB[outcome]
+    name = str(getattr(outcome, "value", outcome)).upper().replace("-", "_")
+    known = pb.DealOutcome.DESCRIPTOR.values_by_name
+    return known[name].number if name in known else pb.PLAYED
+
+
+def table_end_message(end: TableEnd, game: Game = FRENCH_TAROT) -> pb.TableEnd:
+    """A deal not revealed (``end.cards`` None) leaves hands, chien, discard and record
+    empty."""
     message = pb.TableEnd(
         table_id=end.table_id,
-        outcome=_OUTCOME_TO_PB[end.result.outcome],
+        outcome=_outcome_to_pb(end.result.outcome),
         scores=end.result.scores,
         seat=end.seat,
     )
-    if end.deal is not None and end.record is not None:
-        message.hands.extend(pb.CardList(cards=h) for h in end.deal.hands)
-        message.chien.extend(end.deal.chien)
-        message.discard.extend(end.discard)
+    if end.cards is not None and end.record is not None:
+        message.hands.extend(pb.CardList(cards=h) for h in end.cards.hands)
+        message.chien.extend(end.cards.undealt)
+        message.discard.extend(end.cards.discard)
         message.record_json = _record_json(end.record)
     return message
 
 
-def end_from_pb(message: pb.TableEnd) -> TableEnd:
-    """The result and the revealed deal, both taken from the JSON record the message carries;
+def end_from_pb(message: pb.TableEnd, game: Game = FRENCH_TAROT) -> TableEnd:
+    """The result taken from the JSON record the message carries, and the revealed cards;
     without a record (a deal not revealed), the outcome and scores alone.
 
     Raises ValueError when the record is malformed or has no result.
     """
     if not message.record_json:
-        outcome = _OUTCOME_FROM_PB.get(message.outcome)
-        if outcome is None:
+        value = pb.DealOutcome.DESCRIPTOR.values_by_number.get(message.outcome)
+        if value is None or message.outcome == pb.OUTCOME_UNSPECIFIED:
             raise ValueError(f"table end of {message.table_id!r}: unknown outcome "
                              f"{message.outcome}")
-        result = DealResult(outcome, tuple(message.scores))
-        return TableEnd(message.table_id, message.seat, result, None, (), None)
+        try:
+            result = game.bare_result(value.name.lower().replace("_", "-"), tuple(message.scores))
+        except ValueError as exc:
+            raise ValueError(f"table end of {message.table_id!r}: {exc}") from None
+        return TableEnd(message.table_id, message.seat, result)
     try:
-        record = DealRecord.loads(message.record_json)
-    except RecordError as exc:
+        data = json.loads(message.record_json)
+        if not isinstance(data, dict):
+            raise ValueError("a deal record is a JSON object")
+        record = game.load_record(data)
+    except ValueError as exc:
         raise ValueError(f"table end of {message.table_id!r}: {exc}") from exc
-    if record.result is None:
+    result = record.result
+    if result is None:
         raise ValueError(f"table end of {message.table_id!r}: the record has no result")
-    return TableEnd(
-        message.table_id, message.seat, record.result, record.deal, tuple(message.discard), record
+    cards = Revealed(
+        tuple(tuple(h.cards) for h in message.hands), tuple(message.chien),
+        tuple(message.discard),
     )
+    return TableEnd(message.table_id, message.seat, result, cards, record)
 
 
 # ------------------------------------------------------------------------- bot messages
 
 def hello_to_pb(
-    token: str, name: str, version: str, max_tables: int, batching: bool = True
+    token: str, name: str, version: str, max_tables: int, batching: bool = True,
+    games: Sequence[str] = (),
 ) -> pb.BotMessage:
+    others = [name for name in games if name != FRENCH_TAROT.name]
     return pb.BotMessage(hello=pb.Hello(
         token=token, bot_name=name, bot_version=version,
-        protocol_version=PROTOCOL_VERSION, max_tables=max_tables, batching=batching,
+        protocol_version=PROTOCOL_VERSION if others else 1, max_tables=max_tables,
+        batching=batching, games=games,
     ))
 
 
-def decision_to_pb(table_id: str, request_id: int, action: Action) -> pb.BotMessage:
+def decision_to_pb(
+    table_id: str, request_id: int, action: Any, game: Game = FRENCH_TAROT
+) -> pb.BotMessage:
     return pb.BotMessage(decision=pb.Decision(
-        table_id=table_id, request_id=request_id, action=action_to_pb(action),
+        table_id=table_id, request_id=request_id, action=action_to_pb(action, game),
     ))
 
 
 def welcome_from_pb(message: pb.Welcome) -> Welcome:
     return Welcome(
         message.bot_id, message.protocol_version, message.max_tables, message.max_message_bytes,
-        message.batching,
+        message.batching, tuple(message.games) or (games.DEFAULT_GAME,),
     )
 
 
@@ -587,20 +689,27 @@ def unbatch(message: pb.ArenaMessage) -> list[pb.ArenaMessage]:
     return [message]
 
 
-def arena_message_from_pb(message: pb.ArenaMessage) -> DecodedArenaMessage:
+def arena_message_from_pb(
+    message: pb.ArenaMessage, game_of: Callable[[str], Game] | None = None
+) -> DecodedArenaMessage:
     """Decode one message the arena sends a bot (a batch is :func:`unbatch`-ed first);
-    ValueError for what this version cannot read."""
+    ValueError for what this version cannot read. ``game_of(table_id)``: the game of a table
+    whose TableStart was received (French Tarot if not given)."""
     kind = message.WhichOneof("kind")
+
+    def game(table_id: str) -> Game:
+        return game_of(table_id) if game_of is not None else FRENCH_TAROT
+
     if kind == "event":
-        return table_event_from_pb(message.event)
+        return table_event_from_pb(message.event, game(message.event.table_id))
     if kind == "request":
-        return request_from_pb(message.request)
+        return request_from_pb(message.request, game(message.request.table_id))
     if kind == "table_start":
         return start_from_pb(message.table_start)
     if kind == "notice":
-        return notice_from_pb(message.notice)
+        return notice_from_pb(message.notice, game(message.notice.table_id))
     if kind == "table_end":
-        return end_from_pb(message.table_end)
+        return end_from_pb(message.table_end, game(message.table_end.table_id))
     if kind == "welcome":
         return welcome_from_pb(message.welcome)
     if kind == "goodbye":
@@ -608,16 +717,18 @@ def arena_message_from_pb(message: pb.ArenaMessage) -> DecodedArenaMessage:
     raise ValueError(f"unknown arena message kind {kind!r}")
 
 
-def describe_action(message: pb.Action) -> str:
+def describe_action(message: pb.Action, game: Game = FRENCH_TAROT) -> str:
     """Short text of a protocol action for logs."""
-    action = action_from_pb(message)
+    action = action_from_pb(message, game)
     if isinstance(action, Malformed):
         return f"<malformed: {action.reason}>"
-    return str(action)
+    return game.format_action(action)
 
 
 __all__ = [
+    "FRENCH_TAROT",
     "PROTOCOL_VERSION",
+    "PROTOCOL_VERSIONS",
     "DecodedArenaMessage",
     "Goodbye",
     "GoodbyeReason",
@@ -631,6 +742,8 @@ __all__ = [
     "end_to_pb",
     "event_from_pb",
     "event_to_pb",
+    "game_info",
+    "game_options_from_pb",
     "goodbye_from_pb",
     "goodbye_to_pb",
     "hello_to_pb",
@@ -651,4 +764,6 @@ __all__ = [
     "view_from_pb",
     "view_to_pb",
     "welcome_from_pb",
+    "wire_from_pb",
+    "wire_to_pb",
 ]

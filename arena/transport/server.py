@@ -25,7 +25,7 @@ import grpc
 import trio
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
-from arena.games.french_tarot import Deal, TableOptions
+from arena.games import DEFAULT_GAME, State
 from arena.proto_gen.tarot_arena.v1 import arena_pb2 as pb
 from arena.proto_gen.tarot_arena.v1 import arena_pb2_grpc as pb_grpc
 from arena.storage.bots import BotRegistry, BotSummary
@@ -207,41 +207,50 @@ class ArenaServer:
         self._changed.set()
         self._changed = trio.Event()
 
-    def _best_connection(self, bot_id: str, table_id: str) -> BotConnection | None:
+    def _best_connection(
+        self, bot_id: str, table_id: str, game: str = DEFAULT_GAME
+    ) -> BotConnection | None:
         """The bot's live connection with room for ``table_id`` that should take it: one
         already at that table, else the one the bot was heard from last (then the one with the
         most free tables). A connection that has stopped answering (a hung process, a peer
         gone without closing TCP) never wins against one that answers, so it cannot take the
         bot's new tables and have them time out."""
         candidates = [c for c in self.connections.values()
-                      if c.bot_id == bot_id and not c.closed and c.has_room_for(table_id)]
+                      if c.bot_id == bot_id and not c.closed and c.has_room_for(table_id)
+                      and c.plays(game)]
         if len(candidates) < 2:  # the usual case: one stream per bot
             return candidates[0] if candidates else None
         return max(candidates, key=lambda c: (any(key[0] == table_id for key in c.seats),
                                               c.last_heard, c.free_tables))
 
-    def _pick(self, bot_id: str, table_id: str) -> BotConnection:
+    def _pick(self, bot_id: str, table_id: str, game: str = DEFAULT_GAME) -> BotConnection:
         """The connection to seat ``bot_id`` on at ``table_id`` (see :meth:`_best_connection`)."""
-        best = self._best_connection(bot_id, table_id)
+        best = self._best_connection(bot_id, table_id, game)
         if best is None:
-            if not any(c.bot_id == bot_id and not c.closed for c in self.connections.values()):
+            live = [c for c in self.connections.values() if c.bot_id == bot_id and not c.closed]
+            if not live:
                 raise BotNotConnectedError(f"bot {bot_id} is not connected")
+            if not any(c.plays(game) for c in live):
+                raise BotNotConnectedError(
+                    f"bot {bot_id} is connected but does not play {game} (its Hello.games)"
+                )
             raise BotNotConnectedError(f"bot {bot_id} already plays as many tables as it allows")
         return best
 
-    def awaiting(self, bot_ids: Sequence[str]) -> list[str]:
+    def awaiting(self, bot_ids: Sequence[str], game: str = DEFAULT_GAME) -> list[str]:
         """The bots of a table that could not be seated here now, each once, in seat order:
-        not connected, or every connection already plays as many tables as it allows."""
+        not connected for ``game``, or every such connection already plays as many tables as it
+        allows."""
         missing: list[str] = []
         for bot_id in dict.fromkeys(bot_ids):
             room = any(c.bot_id == bot_id and not c.closed and c.free_tables > 0
-                       for c in self.connections.values())
+                       and c.plays(game) for c in self.connections.values())
             if not room:
                 missing.append(bot_id)
         return missing
 
     async def _seat_bots(
-        self, table_id: str, bot_ids: Sequence[str], timeout: float
+        self, table_id: str, bot_ids: Sequence[str], timeout: float, game: str = DEFAULT_GAME
     ) -> list[RemoteSeat]:
         """Take a seat on a connection of each bot, waiting up to ``timeout`` for free ones."""
         deadline = trio.current_time() + timeout
@@ -249,7 +258,7 @@ class ArenaServer:
             seats: list[RemoteSeat] = []
             try:
                 for seat, bot_id in enumerate(bot_ids):
-                    connection = self._pick(bot_id, table_id)
+                    connection = self._pick(bot_id, table_id, game)
                     seats.append(RemoteSeat(table_id, seat, bot_id, connection, self._is_revoked,
                                             self._keep_undelivered))
                 return seats
@@ -264,27 +273,26 @@ class ArenaServer:
     async def play_table(
         self,
         table_id: str,
-        deal: Deal,
-        options: TableOptions,
+        state: State,
         bot_ids: Sequence[str],
         time_control: TimeControl | None = None,
         seat_timeout: float = 30.0,
         reveal: bool = True,
     ) -> TableOutcome:
         """Seat the bots (by seat), each on the connection :meth:`_best_connection` chooses,
-        and play the deal.
+        and play the deal ``state`` (a fresh deal of any game).
 
         Waits up to ``seat_timeout`` seconds for the bots to be connected with a free seat,
         then raises :class:`BotNotConnectedError`. ``reveal``: whether the bots' TableEnd shows
         the deal (see :class:`TableRunner`).
         """
-        if len(bot_ids) != options.players:
-            raise ValueError(f"{len(bot_ids)} bots for a {options.players}-player table")
-        seats = await self._seat_bots(table_id, bot_ids, seat_timeout)
+        if len(bot_ids) != state.players:
+            raise ValueError(f"{len(bot_ids)} bots for a {state.players}-player table")
+        seats = await self._seat_bots(table_id, bot_ids, seat_timeout, state.game.name)
         players = [PlayerInfo(s.seat, s.bot_id, s.connection.bot_name) for s in seats]
         self._tables += 1
         try:
-            runner = TableRunner(table_id, deal, options, seats, players, time_control, reveal)
+            runner = TableRunner(table_id, state, seats, players, time_control, reveal)
             return await runner.run()
         finally:
             self._tables -= 1
@@ -376,7 +384,8 @@ class ArenaServer:
             )
         strays.spent = False
         connection = BotConnection(
-            bot.id, hello.bot_name, hello.bot_version, hello.max_tables, outbox, strays=strays
+            bot.id, hello.bot_name, hello.bot_version, hello.max_tables, outbox, strays=strays,
+            games=frozenset(hello.games or (DEFAULT_GAME,)),
         )
         outbox.connection_id = connection.id
         self.connections[connection.id] = connection

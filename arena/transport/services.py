@@ -20,8 +20,7 @@ from typing import TYPE_CHECKING, Any, Final
 import grpc
 from google.protobuf.message import DecodeError
 
-from arena.games.french_tarot import seeded_deal
-from arena.games.french_tarot.cards import cards_of
+from arena import games
 from arena.proto_gen.tarot_arena.v1 import arena_pb2 as pb
 from arena.proto_gen.tarot_arena.v1 import arena_pb2_grpc as pb_grpc
 from arena.storage.bots import UnknownBotError
@@ -36,6 +35,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 MAX_TABLES_PER_CONNECTION: Final = 1024
+MAX_GAMES: Final = 32
+"""Names a Hello may list in games."""
 MARKUP: Final = frozenset("<>[]&\\")
 """Characters refused in Hello's bot_name and bot_version: names are shown in terminals, logs
 and web pages, where these start markup (rich, HTML) or escapes."""
@@ -173,15 +174,18 @@ class BotService(pb_grpc.BotServiceServicer):
             await context.abort(grpc.StatusCode.FAILED_PRECONDITION,
                                 "the first message of a connection must be Hello")
         hello = first.hello
-        if hello.protocol_version != convert.PROTOCOL_VERSION:
+        if hello.protocol_version not in convert.PROTOCOL_VERSIONS:
             await context.abort(
                 grpc.StatusCode.FAILED_PRECONDITION,
                 f"protocol version {hello.protocol_version} is not supported: this arena "
-                f"speaks version {convert.PROTOCOL_VERSION}",
+                f"speaks versions {' and '.join(map(str, convert.PROTOCOL_VERSIONS))}",
             )
         problem = _check_hello(hello)
         if problem:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, problem)
+        problem = _check_games(hello)
+        if problem:
+            await context.abort(grpc.StatusCode.FAILED_PRECONDITION, problem)
         bot = await loop.run_in_executor(None, arena.registry.authenticate, hello.token)
         if bot is None:
             await context.abort(grpc.StatusCode.UNAUTHENTICATED, "unknown or revoked bot token")
@@ -212,9 +216,10 @@ class BotService(pb_grpc.BotServiceServicer):
                 reader = asyncio.create_task(self._read(context, connection, outbox))
                 _readers.add(reader)  # until it ends, which may be after this coroutine
                 reader.add_done_callback(_readers.discard)
-                writer = asyncio.create_task(
-                    self._write(context, bot.id, hello.batching, connection, outbox, ready)
-                )
+                writer = asyncio.create_task(self._write(
+                    context, bot.id, hello.protocol_version, hello.batching, connection, outbox,
+                    ready,
+                ))
                 # Until the stream is written to its end, or the arena fails it (a writer stuck
                 # on a bot that does not read is cancelled then).
                 stopped = asyncio.create_task(failed.wait())
@@ -234,15 +239,15 @@ class BotService(pb_grpc.BotServiceServicer):
             await context.abort(grpc.StatusCode[code], details)
 
     async def _write(
-        self, context: grpc.aio.ServicerContext, bot_id: str, batching: bool,
-        connection: BotConnection, outbox: Outbox, ready: asyncio.Event,
+        self, context: grpc.aio.ServicerContext, bot_id: str, protocol_version: int,
+        batching: bool, connection: BotConnection, outbox: Outbox, ready: asyncio.Event,
     ) -> None:
         """The Welcome, then what the outbox is given, until it is closed and empty."""
         try:
             await context.write(wire.serialize(pb.ArenaMessage(welcome=pb.Welcome(
-                bot_id=bot_id, protocol_version=convert.PROTOCOL_VERSION,
+                bot_id=bot_id, protocol_version=protocol_version,
                 max_tables=connection.max_tables, max_message_bytes=self.arena.max_message_bytes,
-                batching=batching,
+                batching=batching, games=sorted(connection.games),
             ))))
             while not (outbox.closed and not outbox.items):
                 await ready.wait()
@@ -338,6 +343,22 @@ def _check_hello(hello: pb.Hello) -> str | None:
             return f"{field_name} {problem}"
     if not 1 <= hello.max_tables <= MAX_TABLES_PER_CONNECTION:
         return f"max_tables must be 1..{MAX_TABLES_PER_CONNECTION}, got {hello.max_tables}"
+    if len(hello.games) > MAX_GAMES:
+        return f"games lists {len(hello.games)} games, at most {MAX_GAMES}"
+    known = games.names()
+    for name in hello.games:
+        if name not in known:
+            shown = name if len(name) <= 40 and not _unprintable(name) else "(unprintable)"
+            return f"unknown game {shown!r} in games: this arena plays {', '.join(known)}"
+    return None
+
+
+def _check_games(hello: pb.Hello) -> str | None:
+    """A version 1 bot plays French Tarot only (its messages are French Tarot's)."""
+    others = [name for name in hello.games if name != games.DEFAULT_GAME]
+    if hello.protocol_version == 1 and others:
+        return (f"protocol version 1 plays {games.DEFAULT_GAME} only: send protocol_version 2 "
+                f"to play {', '.join(others)}")
     return None
 
 
@@ -431,30 +452,29 @@ class AdminService(pb_grpc.AdminServiceServicer):
         arena = self.arena
         assert arena.bridge is not None
         try:
-            options = convert.options_from_pb(request.options)
-            deal = seeded_deal(request.seed, options.players, request.dealer)
+            game, options = convert.game_options_from_pb(request.options)
+            state = game.new_deal(request.seed, options, request.dealer)
             control = request.time_control
             time_control = TimeControl(
                 (control.per_decision_ms or 1000) / 1000, control.time_bank_ms / 1000
             )
-            if len(request.bot_ids) != options.players:
+            if len(request.bot_ids) != state.players:
                 raise ValueError(
-                    f"{len(request.bot_ids)} bot ids for a {options.players}-player table"
+                    f"{len(request.bot_ids)} bot ids for a {state.players}-player table"
                 )
         except ValueError as exc:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(exc))
         table_id = request.table_id or "table_" + secrets.token_hex(6)
         try:
             outcome = await arena.bridge.run_in_trio(
-                arena.play_table, table_id, deal, options, list(request.bot_ids), time_control
+                arena.play_table, table_id, state, list(request.bot_ids), time_control
             )
         except BotNotConnectedError as exc:
             await context.abort(grpc.StatusCode.FAILED_PRECONDITION, str(exc))
-        end = TableEnd(table_id, 0, outcome.result, outcome.state.deal,
-                       tuple(cards_of(outcome.state.discard)), outcome.record)
+        end = TableEnd(table_id, 0, outcome.result, game.revealed(outcome.state), outcome.record)
         return pb.PlayTableResponse(
             table_id=table_id,
-            end=convert.table_end_message(end),
+            end=convert.table_end_message(end, game),
             infractions=[
                 pb.Infraction(seat=i.seat, kind=convert.infraction_kind_to_pb(i.kind),
                               message=i.message, decision_index=i.decision_index)

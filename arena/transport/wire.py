@@ -21,9 +21,9 @@ from typing import Final
 
 from google.protobuf.message import Message
 
-from arena.games.french_tarot import Action
+from arena.games import Game
 from arena.proto_gen.tarot_arena.v1 import arena_pb2 as pb
-from arena.table.messages import DecisionRequest, Event, TableEvent
+from arena.table.messages import DecisionRequest, TableEvent
 
 from . import convert
 
@@ -77,7 +77,7 @@ class _Last:
     sends each event to every seat one after the other, so it is serialized once. Each is one
     tuple, replaced whole, so that two arenas in two threads of a process could not mix them."""
 
-    event: tuple[Event | None, bytes] = (None, b"")
+    event: tuple[object, bytes] = (None, b"")
     table_id: tuple[str, bytes] = ("", delimited(_EVENT_TABLE, b""))
 
 
@@ -88,13 +88,13 @@ def _table_id_field(table_id: str) -> bytes:
     return last[1]
 
 
-def event(message: TableEvent) -> bytes:
+def event(message: TableEvent, game: Game = convert.FRENCH_TAROT) -> bytes:
     """``ArenaMessage{event: ...}`` for one seat."""
     shared = message.event
     last = _Last.event
     if last[0] is not shared:
         template = pb.TableEvent()
-        convert.fill_event(template, shared)
+        convert.fill_event(template, shared, game)
         last = _Last.event = (shared, template.SerializeToString())
     body = _table_id_field(message.table_id) + last[1]
     if message.sequence:
@@ -104,22 +104,24 @@ def event(message: TableEvent) -> bytes:
     return _EVENT + varint(len(body)) + body
 
 
-_ACTIONS: dict[Action, bytes] = {}
+_ACTIONS: dict[str, dict[object, bytes]] = {}
+"""Encoded legal-action fields, per game name and action: a game's actions are few and fixed."""
 
 
-def _legal_action_field(action: Action) -> bytes:
-    field = _ACTIONS.get(action)
-    if field is None:
-        field = _ACTIONS[action] = delimited(
-            _LEGAL_ACTION, convert.action_to_pb(action).SerializeToString()
-        )
+def _legal_action_field(action: object, game: Game, known: dict[object, bytes]) -> bytes:
+    field = known[action] = delimited(
+        _LEGAL_ACTION, convert.action_to_pb(action, game).SerializeToString()
+    )
     return field
 
 
-def request(message: DecisionRequest) -> bytes:
+def request(message: DecisionRequest, game: Game = convert.FRENCH_TAROT) -> bytes:
     """``ArenaMessage{request: ...}``."""
     head = convert.request_fields_to_pb(message).SerializeToString()
-    body = head + b"".join([_legal_action_field(a) for a in message.legal_actions])
+    known = _ACTIONS.setdefault(game.name, {})
+    body = head + b"".join([
+        known.get(a) or _legal_action_field(a, game, known) for a in message.legal_actions
+    ])
     return _REQUEST + varint(len(body)) + body
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import pytest
 import trio
 
-from arena.games.french_tarot import TableOptions, seeded_deal
+from arena.games.french_tarot import GameState, TableOptions, seeded_deal
 from arena.storage.bots import BotRegistry
 from arena.storage.db import make_engine
 from arena.table import TableOutcome, TimeControl
@@ -55,7 +55,8 @@ class Arena:
         options = TableOptions(len(bot_ids))
         with trio.fail_after(20):
             return await self.server.play_table(
-                table_id, seeded_deal(seed, options.players, seed % options.players), options,
+                table_id, GameState(seeded_deal(seed, options.players, seed % options.players),
+                                    options),
                 bot_ids, TimeControl(per_decision), seat_timeout=5.0,
             )
 

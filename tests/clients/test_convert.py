@@ -21,7 +21,6 @@ from arena.games.french_tarot import (
     seeded_deal,
     trump,
 )
-from arena.games.french_tarot.cards import cards_of
 from arena.proto_gen.tarot_arena.v1 import arena_pb2 as pb
 from arena.table import DecisionRequest, InfractionKind, Notice, TableEnd, TableEvent
 from arena.table.events import events_after
@@ -40,8 +39,7 @@ def finished_state(seed: int = 5) -> GameState:
 def test_table_end_round_trip() -> None:
     state = finished_state()
     assert state.result is not None
-    end = TableEnd("t9", 2, state.result, state.deal, tuple(cards_of(state.discard)),
-                   DealRecord.of(state))
+    end = TableEnd("t9", 2, state.result, state.game.revealed(state), DealRecord.of(state))
     decoded = convert.arena_message_from_pb(convert.end_to_pb(end))
     assert decoded == end
 

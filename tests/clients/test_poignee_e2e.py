@@ -6,7 +6,14 @@ from __future__ import annotations
 
 import trio
 
-from arena.games.french_tarot import DeclarePoignee, HideTrump, PoigneeLevel, TableOptions, trump
+from arena.games.french_tarot import (
+    DeclarePoignee,
+    GameState,
+    HideTrump,
+    PoigneeLevel,
+    TableOptions,
+    trump,
+)
 from arena.games.french_tarot.cards import PETIT
 from arena.table import TimeControl
 from clients.heuristic_bot import HeuristicBot
@@ -24,7 +31,7 @@ async def test_the_heuristic_bot_chooses_its_poignee_over_the_wire(arena: Arena)
     client = await arena.client(bot, max_tables=4)
     with trio.fail_after(20):
         outcome = await arena.server.play_table(
-            "poignee", deal, TableOptions(4), arena.ids(0, 0, 0, 0), TimeControl(2.0),
+            "poignee", GameState(deal, TableOptions(4)), arena.ids(0, 0, 0, 0), TimeControl(2.0),
             seat_timeout=5.0,
         )
     assert outcome.infractions == []

@@ -207,7 +207,8 @@ class ViewCheckingSeat:
 
 async def play_with_fake_seats(seed: int, options: TableOptions) -> tuple[object, int]:
     seats = [ViewCheckingSeat(RandomBot(seed=7)) for _ in range(options.players)]
-    runner = TableRunner(f"table-{seed}", seeded_deal(seed, options.players, 0), options, seats,
+    runner = TableRunner(f"table-{seed}",
+                         GameState(seeded_deal(seed, options.players, 0), options), seats,
                          players(options.players), TimeControl(1.0))
     outcome = await runner.run()
     return outcome.record.actions, sum(s.checked for s in seats)

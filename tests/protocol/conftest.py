@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import trio
 
-from arena.games.french_tarot import TableOptions, seeded_deal
+from arena.games.french_tarot import GameState, TableOptions, seeded_deal
 from arena.storage.bots import BotRegistry
 from arena.storage.db import make_engine
 from arena.table import TableOutcome, TimeControl
@@ -63,7 +63,8 @@ class Arena:
         options = TableOptions(len(bot_ids))
         with trio.fail_after(30):
             return await self.server.play_table(
-                table_id, seeded_deal(seed, options.players, seed % options.players), options,
+                table_id, GameState(seeded_deal(seed, options.players, seed % options.players),
+                                    options),
                 bot_ids, time_control or TimeControl(5.0), seat_timeout=10.0,
             )
 

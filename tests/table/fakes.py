@@ -19,6 +19,7 @@ from arena.games.french_tarot import (
     Bid,
     Contract,
     Deal,
+    GameState,
     Phase,
     Play,
     TableOptions,
@@ -137,7 +138,8 @@ def make_runner(
     n = len(seats)
     deal = deal or seeded_deal(seed, n, dealer)
     return TableRunner(
-        TABLE_ID, deal, TableOptions(n, beginner), seats, players_of(n), time_control, reveal
+        TABLE_ID, GameState(deal, TableOptions(n, beginner)), seats, players_of(n), time_control,
+        reveal,
     )
 
 

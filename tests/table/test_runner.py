@@ -142,8 +142,9 @@ async def test_a_normal_deal_completes_and_every_seat_hears_all_of_it(players: i
         assert start.view.seat == seat and start.view.phase is Phase.BIDDING
         assert start.view.hand == state.deal.hands[seat]
         assert all(isinstance(m, TableEvent | DecisionRequest) for m in middle)
-        assert end.table_id == TABLE_ID and end.deal == state.deal
-        assert end.discard == tuple(cards_of(state.discard))
+        assert end.table_id == TABLE_ID and end.cards is not None
+        assert end.cards.hands == state.deal.hands and end.cards.undealt == state.deal.chien
+        assert end.cards.discard == tuple(cards_of(state.discard))
         assert end.record.dumps() == outcome.record.dumps()
         requests = fake.of(DecisionRequest)
         assert len(requests) == len(decisions_of(outcome, seat))

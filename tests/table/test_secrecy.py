@@ -196,7 +196,7 @@ class Spy:
         """A TableEnd of a deal not revealed: the outcome and the scores, nothing else."""
         result = self.state.result
         assert result is not None
-        if end.deal is not None or end.record is not None or end.discard:
+        if end.cards is not None or end.record is not None:
             self.fail("was shown the deal at the end of a sealed table", end)
         if end.result != DealResult(result.outcome, result.scores):
             self.fail("was told more than the outcome and the scores", end)
@@ -276,7 +276,7 @@ def through_the_wire(message: Any) -> Any:
     if isinstance(message, TableEnd):
         encoded = wire.serialize(convert.end_to_pb(message))
         raw = pb.ArenaMessage.FromString(encoded).table_end
-        if message.deal is None and (raw.hands or raw.chien or raw.discard or raw.record_json):
+        if message.cards is None and (raw.hands or raw.chien or raw.discard or raw.record_json):
             raise Leak(f"a sealed TableEnd carries the deal on the wire: {raw}")
         return convert.arena_message_from_pb(pb.ArenaMessage.FromString(encoded))
     if isinstance(message, TableStart):
@@ -427,7 +427,7 @@ async def test_a_sealed_table_keeps_the_whole_outcome_for_the_store() -> None:
     assert outcome.record.deal == outcome.state.deal and outcome.result.summary is not None
     for fake in seats:
         (end,) = fake.of(TableEnd)
-        assert (end.deal, end.record, end.discard, end.revealed) == (None, None, (), False)
+        assert (end.cards, end.record, end.revealed) == (None, None, False)
         assert end.result == DealResult(outcome.result.outcome, outcome.result.scores)
 
 

@@ -33,7 +33,7 @@ from hypothesis import given
 from hypothesis import settings as examples
 from hypothesis import strategies as st
 
-from arena.games.french_tarot import DealRecord
+from arena.games.french_tarot import DealRecord, GameState
 from arena.proto_gen.tarot_arena.v1 import arena_pb2 as pb
 from arena.proto_gen.tarot_arena.v1 import arena_pb2_grpc as pb_grpc
 from arena.storage.bots import BotRegistry
@@ -173,7 +173,7 @@ async def play(store: TournamentStore, tid: str, tables: int | None = None) -> N
             return
         seats = [FakeSeat() for _ in claim.bots]
         outcome = await TableRunner(
-            claim.table_id, claim.deal, settings.table_options, seats,
+            claim.table_id, GameState(claim.deal, settings.table_options), seats,
             players_of(len(seats)), reveal=settings.reveal_deals,
         ).run()
         assert store.finish(claim.table_id, worker, outcome)
@@ -500,5 +500,5 @@ async def test_sdk_bots_play_a_competition_and_get_results_without_deals(tmp_pat
     for bot in bots:
         assert len(bot.ends) == 3
         for end in bot.ends:
-            assert (end.deal, end.record, end.discard, end.revealed) == (None, None, (), False)
+            assert (end.cards, end.record, end.revealed) == (None, None, False)
             assert end.result.scores == scores[end.table_id]

@@ -14,6 +14,7 @@ from arena.games.french_tarot import (
     Bid,
     Contract,
     Deal,
+    GameState,
     Phase,
     Play,
     TableOptions,
@@ -134,7 +135,8 @@ async def test_random_bots_play_a_whole_deal(players: int) -> None:
 async def test_the_view_follows_the_engine_to_the_end() -> None:
     bot = FirstLegal()
     seats = [LocalSeat(bot) for _ in range(4)]
-    runner = TableRunner("t", deal(), OPTIONS, seats, [PlayerInfo(s, "x", "x") for s in range(4)])
+    players = [PlayerInfo(s, "x", "x") for s in range(4)]
+    runner = TableRunner("t", GameState(deal(), OPTIONS), seats, players)
     outcome = await runner.run()
     assert outcome.result.contract is Contract.GARDE
     for seat in seats:

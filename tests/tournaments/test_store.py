@@ -12,7 +12,15 @@ import pytest
 import trio
 from sqlmodel import Session, select
 
-from arena.games.french_tarot import Bid, Contract, DealRecord, Play, TableOptions, replay
+from arena.games.french_tarot import (
+    Bid,
+    Contract,
+    DealRecord,
+    GameState,
+    Play,
+    TableOptions,
+    replay,
+)
 from arena.storage.bots import BotRegistry
 from arena.storage.db import make_engine
 from arena.storage.models import (
@@ -62,7 +70,7 @@ def play(claim_deal: object, bots: tuple[str, ...], table_id: str, seed: int) ->
     options = TableOptions(len(bots))
     seats = [QuietSeat(rng) for _ in bots]
     players = [PlayerInfo(s, b, b) for s, b in enumerate(bots)]
-    runner = TableRunner(table_id, claim_deal, options, seats, players,  # type: ignore[arg-type]
+    runner = TableRunner(table_id, GameState(claim_deal, options), seats, players,  # type: ignore[arg-type]
                          TimeControl(1.0))
     return trio.run(runner.run)
 

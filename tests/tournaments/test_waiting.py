@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 import trio
 
-from arena.games.french_tarot import Deal, TableOptions
+from arena.games.french_tarot import GameState
 from arena.storage.db import make_engine
 from arena.storage.models import TournamentStatus
 from arena.table import PlayerInfo, TableOutcome, TableRunner, TimeControl
@@ -54,7 +54,7 @@ class FakeArena:
         self._changed = trio.Event()
 
     async def play_table(
-        self, table_id: str, deal: Deal, options: TableOptions, bot_ids: Sequence[str],
+        self, table_id: str, state: GameState, bot_ids: Sequence[str],
         time_control: TimeControl | None = None, seat_timeout: float = 30.0,
         reveal: bool = True,
     ) -> TableOutcome:
@@ -67,7 +67,7 @@ class FakeArena:
             rng = random.Random(table_id)
             seats = [QuietSeat(rng) for _ in bot_ids]
             players = [PlayerInfo(s, b, b) for s, b in enumerate(bot_ids)]
-            runner = TableRunner(table_id, deal, options, seats,  # type: ignore[arg-type]
+            runner = TableRunner(table_id, state, seats,  # type: ignore[arg-type]
                                  players, time_control)
             outcome = await runner.run()
             self.played.append(table_id)

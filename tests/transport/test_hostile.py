@@ -21,7 +21,7 @@ import grpc
 import pytest
 import trio
 
-from arena.games.french_tarot import TableOptions, seeded_deal
+from arena.games.french_tarot import GameState, TableOptions, seeded_deal
 from arena.proto_gen.tarot_arena.v1 import arena_pb2 as pb
 from arena.proto_gen.tarot_arena.v1 import arena_pb2_grpc as pb_grpc
 from arena.storage.bots import BotRegistry
@@ -410,7 +410,7 @@ async def test_a_table_end_posted_after_the_outbox_closed_is_kept_for_the_next_s
         return request.legal_actions[0]
 
     seats[0].ask = auto  # type: ignore[method-assign]  # its answers are not the point
-    await TableRunner("gone-table", seeded_deal(3, 3, 0), options, seats,
+    await TableRunner("gone-table", GameState(seeded_deal(3, 3, 0), options), seats,
                       players_of(3)).run()
     server._stream_ended(first)
     assert server.connections == {}
@@ -487,7 +487,7 @@ async def test_every_table_that_ended_while_the_bot_was_away_gets_its_table_end(
 
     async def play(table_id: str, seed: int) -> TableOutcome:
         return await arena.server.play_table(
-            table_id, seeded_deal(seed, 3, 0), TableOptions(3),
+            table_id, GameState(seeded_deal(seed, 3, 0), TableOptions(3)),
             [bot_id, good.bot_id, good.bot_id], TimeControl(0.2, 1.0), seat_timeout=20,
         )
 

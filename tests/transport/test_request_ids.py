@@ -14,13 +14,13 @@ from arena.table.runner import next_request_id
 ROOT = Path(__file__).resolve().parents[2]
 PLAY_ONE_TABLE = """
 import trio
-from arena.games.french_tarot import TableOptions, seeded_deal
+from arena.games.french_tarot import GameState, TableOptions, seeded_deal
 from arena.table import DecisionRequest, TableRunner
 from tests.table.fakes import FakeSeat, players_of
 
 async def main():
     seats = [FakeSeat() for _ in range(3)]
-    await TableRunner("replayed", seeded_deal(4, 3, 0), TableOptions(3), seats,
+    await TableRunner("replayed", GameState(seeded_deal(4, 3, 0), TableOptions(3)), seats,
                       players_of(3)).run()
     print(" ".join(str(r.request_id) for s in seats for r in s.of(DecisionRequest)))
 

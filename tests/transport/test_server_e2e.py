@@ -30,7 +30,14 @@ import trio
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
-from arena.games.french_tarot import DealOutcome, DealRecord, TableOptions, replay, seeded_deal
+from arena.games.french_tarot import (
+    DealOutcome,
+    DealRecord,
+    GameState,
+    TableOptions,
+    replay,
+    seeded_deal,
+)
 from arena.proto_gen.tarot_arena.v1 import arena_pb2 as pb
 from arena.proto_gen.tarot_arena.v1 import arena_pb2_grpc as pb_grpc
 from arena.storage.bots import BotRegistry
@@ -117,7 +124,8 @@ class Arena:
                    time_control: TimeControl) -> TableOutcome:
         deal = seeded_deal(seed, len(bot_ids), seed % len(bot_ids))
         return await self.server.play_table(
-            table_id, deal, TableOptions(len(bot_ids)), bot_ids, time_control, seat_timeout=20
+            table_id, GameState(deal, TableOptions(len(bot_ids))), bot_ids, time_control,
+            seat_timeout=20,
         )
 
     async def call(self, fn: Any, *args: Any) -> Any:
@@ -151,8 +159,8 @@ async def gone(request: DecisionRequest) -> Any:
 async def expected_actions(table_id: str, seed: int, falls_back: set[int]) -> list[Any]:
     """The deal played locally: good choices, and the fallback for the seats in ``falls_back``."""
     seats = [FakeSeat(gone if seat in falls_back else good_choice) for seat in range(PLAYERS)]
-    runner = TableRunner(table_id, seeded_deal(seed, PLAYERS, seed % PLAYERS),
-                         TableOptions(PLAYERS), seats, players_of(PLAYERS))
+    runner = TableRunner(table_id, GameState(seeded_deal(seed, PLAYERS, seed % PLAYERS),
+                                             TableOptions(PLAYERS)), seats, players_of(PLAYERS))
     return list((await runner.run()).record.actions)
 
 
@@ -378,10 +386,14 @@ async def test_handshake_errors(arena: Arena) -> None:
     cases = [
         ([hello("tka_not-a-token")], grpc.StatusCode.UNAUTHENTICATED),
         ([hello("")], grpc.StatusCode.UNAUTHENTICATED),
-        ([hello(token, protocol_version=2)], grpc.StatusCode.FAILED_PRECONDITION),
+        ([hello(token, protocol_version=3)], grpc.StatusCode.FAILED_PRECONDITION),
+        ([hello(token, protocol_version=0)], grpc.StatusCode.FAILED_PRECONDITION),
+        ([hello(token, protocol_version=2, games=["chess"])], grpc.StatusCode.INVALID_ARGUMENT),
+        ([hello(token, games=["french-tarot"] * 33)], grpc.StatusCode.INVALID_ARGUMENT),
         ([decision, hello(token)], grpc.StatusCode.FAILED_PRECONDITION),
         ([hello(token, max_tables=0)], grpc.StatusCode.INVALID_ARGUMENT),
         ([hello(token, bot_name=" ")], grpc.StatusCode.INVALID_ARGUMENT),
+        ([hello(token, protocol_version=2, games=["french-tarot"])], grpc.StatusCode.OK),
         ([hello(token)], grpc.StatusCode.OK),  # and the bot hangs up after the Welcome
     ]
     for messages, code in cases:

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import Final, NamedTuple
+from typing import TYPE_CHECKING, Final, NamedTuple
 
+from ..base import IllegalActionError, WrongTurnError
 from .actions import (
     ANNOUNCE_CHELEM,
     BIDS,
@@ -62,6 +63,9 @@ from .cards import (
 from .deal import CHIEN_SIZES, HAND_SIZES, Deal, is_petit_sec, seeded_deal
 from .scoring import DealSummary, ScoreBreakdown, Side, score_deal, settle
 
+if TYPE_CHECKING:
+    from .definition import FrenchTarot
+
 
 class Direction(Enum):
     """How seats are shown around the table; never changes the turn order."""
@@ -107,20 +111,6 @@ class DealOutcome(Enum):
     PLAYED = "played"
     ALL_PASSED = "all-passed"
     PETIT_SEC = "petit-sec"
-
-
-class IllegalActionError(ValueError):
-    """An action the rules do not allow now; ``reason`` says why in plain words."""
-
-    def __init__(self, reason: str, action: Action | None = None, seat: int | None = None):
-        super().__init__(reason)
-        self.reason = reason
-        self.action = action
-        self.seat = seat
-
-
-class WrongTurnError(IllegalActionError):
-    """A seat tried to act when it is not its turn."""
 
 
 class Trick(NamedTuple):
@@ -343,6 +333,12 @@ class GameState:
     ) -> GameState:
         options = options or TableOptions()
         return cls(seeded_deal(seed, options.players, dealer), options)
+
+    @property
+    def game(self) -> FrenchTarot:
+        from .definition import FRENCH_TAROT  # the definition builds on this module
+
+        return FRENCH_TAROT
 
     @property
     def dealer(self) -> int:

@@ -9,6 +9,7 @@ playing phase).
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from .actions import Action, Contract
@@ -97,4 +98,28 @@ def observe(state: GameState, seat: int) -> Observation:
         current_trick=state.current_trick,
         result=state.result,
         deal=state.deal if over else None,
+    )
+
+
+def sealed_observation(state: GameState, seat: int) -> Observation:
+    """:func:`observe` without what only the end of the deal shows, for a deal whose board is
+    still being played at other tables (a competition): the deal, the chien of a Garde Sans or
+    Contre, another seat's discard, the detailed result. Before the end it is ``observe``."""
+    view = observe(state, seat)
+    if not state.is_over:
+        return view
+    assert state.result is not None
+    chien_shown = state.contract is not None and state.contract.chien_shown
+    called = state.called_card
+    partner_known = called is not None and (
+        state.partner_revealed or (chien_shown and bool(state.chien >> called & 1))
+    )
+    return dataclasses.replace(
+        view,
+        deal=None,
+        result=DealResult(state.result.outcome, state.result.scores),
+        chien=view.chien if chien_shown else None,
+        discard=view.discard if seat == state.taker else None,
+        partner=view.partner if partner_known else None,
+        partner_known=partner_known,
     )

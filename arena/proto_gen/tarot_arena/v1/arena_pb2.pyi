@@ -155,44 +155,62 @@ class MessageBatch(_message.Message):
     def __init__(self, messages: _Optional[_Iterable[_Union[ArenaMessage, _Mapping]]] = ...) -> None: ...
 
 class Hello(_message.Message):
-    __slots__ = ("token", "bot_name", "bot_version", "protocol_version", "max_tables", "batching")
+    __slots__ = ("token", "bot_name", "bot_version", "protocol_version", "max_tables", "batching", "games")
     TOKEN_FIELD_NUMBER: _ClassVar[int]
     BOT_NAME_FIELD_NUMBER: _ClassVar[int]
     BOT_VERSION_FIELD_NUMBER: _ClassVar[int]
     PROTOCOL_VERSION_FIELD_NUMBER: _ClassVar[int]
     MAX_TABLES_FIELD_NUMBER: _ClassVar[int]
     BATCHING_FIELD_NUMBER: _ClassVar[int]
+    GAMES_FIELD_NUMBER: _ClassVar[int]
     token: str
     bot_name: str
     bot_version: str
     protocol_version: int
     max_tables: int
     batching: bool
-    def __init__(self, token: _Optional[str] = ..., bot_name: _Optional[str] = ..., bot_version: _Optional[str] = ..., protocol_version: _Optional[int] = ..., max_tables: _Optional[int] = ..., batching: _Optional[bool] = ...) -> None: ...
+    games: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, token: _Optional[str] = ..., bot_name: _Optional[str] = ..., bot_version: _Optional[str] = ..., protocol_version: _Optional[int] = ..., max_tables: _Optional[int] = ..., batching: _Optional[bool] = ..., games: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class Welcome(_message.Message):
-    __slots__ = ("bot_id", "protocol_version", "max_tables", "max_message_bytes", "batching")
+    __slots__ = ("bot_id", "protocol_version", "max_tables", "max_message_bytes", "batching", "games")
     BOT_ID_FIELD_NUMBER: _ClassVar[int]
     PROTOCOL_VERSION_FIELD_NUMBER: _ClassVar[int]
     MAX_TABLES_FIELD_NUMBER: _ClassVar[int]
     MAX_MESSAGE_BYTES_FIELD_NUMBER: _ClassVar[int]
     BATCHING_FIELD_NUMBER: _ClassVar[int]
+    GAMES_FIELD_NUMBER: _ClassVar[int]
     bot_id: str
     protocol_version: int
     max_tables: int
     max_message_bytes: int
     batching: bool
-    def __init__(self, bot_id: _Optional[str] = ..., protocol_version: _Optional[int] = ..., max_tables: _Optional[int] = ..., max_message_bytes: _Optional[int] = ..., batching: _Optional[bool] = ...) -> None: ...
+    games: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, bot_id: _Optional[str] = ..., protocol_version: _Optional[int] = ..., max_tables: _Optional[int] = ..., max_message_bytes: _Optional[int] = ..., batching: _Optional[bool] = ..., games: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class TableOptions(_message.Message):
-    __slots__ = ("players", "beginner", "direction")
+    __slots__ = ("players", "beginner", "direction", "game", "settings_json")
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     BEGINNER_FIELD_NUMBER: _ClassVar[int]
     DIRECTION_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    SETTINGS_JSON_FIELD_NUMBER: _ClassVar[int]
     players: int
     beginner: bool
     direction: Direction
-    def __init__(self, players: _Optional[int] = ..., beginner: _Optional[bool] = ..., direction: _Optional[_Union[Direction, str]] = ...) -> None: ...
+    game: str
+    settings_json: str
+    def __init__(self, players: _Optional[int] = ..., beginner: _Optional[bool] = ..., direction: _Optional[_Union[Direction, str]] = ..., game: _Optional[str] = ..., settings_json: _Optional[str] = ...) -> None: ...
+
+class GameInfo(_message.Message):
+    __slots__ = ("name", "title", "cards")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    TITLE_FIELD_NUMBER: _ClassVar[int]
+    CARDS_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    title: str
+    cards: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, name: _Optional[str] = ..., title: _Optional[str] = ..., cards: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class Empty(_message.Message):
     __slots__ = ()
@@ -250,7 +268,7 @@ class ShownPoignee(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., level: _Optional[_Union[PoigneeLevel, str]] = ..., cards: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class SeatView(_message.Message):
-    __slots__ = ("phase", "hand", "bids", "has_contract", "contract", "taker", "has_called_card", "called_card", "partner_revealed", "partner", "chien", "discard", "discarded_trumps", "chelem_announced", "poignees", "tricks", "current_trick", "to_act", "has_to_act")
+    __slots__ = ("phase", "hand", "bids", "has_contract", "contract", "taker", "has_called_card", "called_card", "partner_revealed", "partner", "chien", "discard", "discarded_trumps", "chelem_announced", "poignees", "tricks", "current_trick", "to_act", "has_to_act", "details_json")
     PHASE_FIELD_NUMBER: _ClassVar[int]
     HAND_FIELD_NUMBER: _ClassVar[int]
     BIDS_FIELD_NUMBER: _ClassVar[int]
@@ -270,6 +288,7 @@ class SeatView(_message.Message):
     CURRENT_TRICK_FIELD_NUMBER: _ClassVar[int]
     TO_ACT_FIELD_NUMBER: _ClassVar[int]
     HAS_TO_ACT_FIELD_NUMBER: _ClassVar[int]
+    DETAILS_JSON_FIELD_NUMBER: _ClassVar[int]
     phase: Phase
     hand: _containers.RepeatedScalarFieldContainer[int]
     bids: _containers.RepeatedCompositeFieldContainer[SeatAction]
@@ -289,7 +308,8 @@ class SeatView(_message.Message):
     current_trick: Trick
     to_act: int
     has_to_act: bool
-    def __init__(self, phase: _Optional[_Union[Phase, str]] = ..., hand: _Optional[_Iterable[int]] = ..., bids: _Optional[_Iterable[_Union[SeatAction, _Mapping]]] = ..., has_contract: _Optional[bool] = ..., contract: _Optional[_Union[Contract, str]] = ..., taker: _Optional[int] = ..., has_called_card: _Optional[bool] = ..., called_card: _Optional[int] = ..., partner_revealed: _Optional[bool] = ..., partner: _Optional[int] = ..., chien: _Optional[_Iterable[int]] = ..., discard: _Optional[_Iterable[int]] = ..., discarded_trumps: _Optional[_Iterable[int]] = ..., chelem_announced: _Optional[bool] = ..., poignees: _Optional[_Iterable[_Union[ShownPoignee, _Mapping]]] = ..., tricks: _Optional[_Iterable[_Union[Trick, _Mapping]]] = ..., current_trick: _Optional[_Union[Trick, _Mapping]] = ..., to_act: _Optional[int] = ..., has_to_act: _Optional[bool] = ...) -> None: ...
+    details_json: str
+    def __init__(self, phase: _Optional[_Union[Phase, str]] = ..., hand: _Optional[_Iterable[int]] = ..., bids: _Optional[_Iterable[_Union[SeatAction, _Mapping]]] = ..., has_contract: _Optional[bool] = ..., contract: _Optional[_Union[Contract, str]] = ..., taker: _Optional[int] = ..., has_called_card: _Optional[bool] = ..., called_card: _Optional[int] = ..., partner_revealed: _Optional[bool] = ..., partner: _Optional[int] = ..., chien: _Optional[_Iterable[int]] = ..., discard: _Optional[_Iterable[int]] = ..., discarded_trumps: _Optional[_Iterable[int]] = ..., chelem_announced: _Optional[bool] = ..., poignees: _Optional[_Iterable[_Union[ShownPoignee, _Mapping]]] = ..., tricks: _Optional[_Iterable[_Union[Trick, _Mapping]]] = ..., current_trick: _Optional[_Union[Trick, _Mapping]] = ..., to_act: _Optional[int] = ..., has_to_act: _Optional[bool] = ..., details_json: _Optional[str] = ...) -> None: ...
 
 class Player(_message.Message):
     __slots__ = ("seat", "bot_id", "bot_name")
@@ -302,7 +322,7 @@ class Player(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., bot_id: _Optional[str] = ..., bot_name: _Optional[str] = ...) -> None: ...
 
 class TableStart(_message.Message):
-    __slots__ = ("table_id", "seat", "options", "dealer", "players", "view", "resumed", "next_sequence")
+    __slots__ = ("table_id", "seat", "options", "dealer", "players", "view", "resumed", "next_sequence", "game")
     TABLE_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
@@ -311,6 +331,7 @@ class TableStart(_message.Message):
     VIEW_FIELD_NUMBER: _ClassVar[int]
     RESUMED_FIELD_NUMBER: _ClassVar[int]
     NEXT_SEQUENCE_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
     table_id: str
     seat: int
     options: TableOptions
@@ -319,10 +340,11 @@ class TableStart(_message.Message):
     view: SeatView
     resumed: bool
     next_sequence: int
-    def __init__(self, table_id: _Optional[str] = ..., seat: _Optional[int] = ..., options: _Optional[_Union[TableOptions, _Mapping]] = ..., dealer: _Optional[int] = ..., players: _Optional[_Iterable[_Union[Player, _Mapping]]] = ..., view: _Optional[_Union[SeatView, _Mapping]] = ..., resumed: _Optional[bool] = ..., next_sequence: _Optional[int] = ...) -> None: ...
+    game: GameInfo
+    def __init__(self, table_id: _Optional[str] = ..., seat: _Optional[int] = ..., options: _Optional[_Union[TableOptions, _Mapping]] = ..., dealer: _Optional[int] = ..., players: _Optional[_Iterable[_Union[Player, _Mapping]]] = ..., view: _Optional[_Union[SeatView, _Mapping]] = ..., resumed: _Optional[bool] = ..., next_sequence: _Optional[int] = ..., game: _Optional[_Union[GameInfo, _Mapping]] = ...) -> None: ...
 
 class TableEvent(_message.Message):
-    __slots__ = ("table_id", "sequence", "seat", "bid", "card_called", "chien_shown", "card_discarded", "trump_discarded", "chelem", "poignee", "card_played", "trick_won", "partner_revealed")
+    __slots__ = ("table_id", "sequence", "seat", "bid", "card_called", "chien_shown", "card_discarded", "trump_discarded", "chelem", "poignee", "card_played", "trick_won", "partner_revealed", "game_event")
     TABLE_ID_FIELD_NUMBER: _ClassVar[int]
     SEQUENCE_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
@@ -336,6 +358,7 @@ class TableEvent(_message.Message):
     CARD_PLAYED_FIELD_NUMBER: _ClassVar[int]
     TRICK_WON_FIELD_NUMBER: _ClassVar[int]
     PARTNER_REVEALED_FIELD_NUMBER: _ClassVar[int]
+    GAME_EVENT_FIELD_NUMBER: _ClassVar[int]
     table_id: str
     sequence: int
     seat: int
@@ -349,7 +372,16 @@ class TableEvent(_message.Message):
     card_played: SeatAction
     trick_won: Trick
     partner_revealed: int
-    def __init__(self, table_id: _Optional[str] = ..., sequence: _Optional[int] = ..., seat: _Optional[int] = ..., bid: _Optional[_Union[SeatAction, _Mapping]] = ..., card_called: _Optional[int] = ..., chien_shown: _Optional[_Union[CardList, _Mapping]] = ..., card_discarded: _Optional[int] = ..., trump_discarded: _Optional[int] = ..., chelem: _Optional[_Union[SeatAction, _Mapping]] = ..., poignee: _Optional[_Union[ShownPoignee, _Mapping]] = ..., card_played: _Optional[_Union[SeatAction, _Mapping]] = ..., trick_won: _Optional[_Union[Trick, _Mapping]] = ..., partner_revealed: _Optional[int] = ...) -> None: ...
+    game_event: GameEvent
+    def __init__(self, table_id: _Optional[str] = ..., sequence: _Optional[int] = ..., seat: _Optional[int] = ..., bid: _Optional[_Union[SeatAction, _Mapping]] = ..., card_called: _Optional[int] = ..., chien_shown: _Optional[_Union[CardList, _Mapping]] = ..., card_discarded: _Optional[int] = ..., trump_discarded: _Optional[int] = ..., chelem: _Optional[_Union[SeatAction, _Mapping]] = ..., poignee: _Optional[_Union[ShownPoignee, _Mapping]] = ..., card_played: _Optional[_Union[SeatAction, _Mapping]] = ..., trick_won: _Optional[_Union[Trick, _Mapping]] = ..., partner_revealed: _Optional[int] = ..., game_event: _Optional[_Union[GameEvent, _Mapping]] = ...) -> None: ...
+
+class GameEvent(_message.Message):
+    __slots__ = ("kind", "json")
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    JSON_FIELD_NUMBER: _ClassVar[int]
+    kind: str
+    json: str
+    def __init__(self, kind: _Optional[str] = ..., json: _Optional[str] = ...) -> None: ...
 
 class CardList(_message.Message):
     __slots__ = ("cards",)
