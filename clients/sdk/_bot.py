@@ -15,7 +15,9 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from arena.games.french_tarot import Action, Phase, parse_action
+from arena import games
+from arena.games import Game
+from arena.games.french_tarot import Action
 from arena.table.messages import DecisionRequest, Event, Notice, TableEnd
 
 from ._view import TableView
@@ -30,6 +32,9 @@ class Bot:
     """Free text sent in the Hello, e.g. a release number or a git hash."""
     threaded: ClassVar[bool] = True
     """Run plain (non-async) decision methods in a worker thread."""
+    games: ClassVar[tuple[str, ...]] = ("french-tarot",)
+    """The games this bot plays (``arena.games.names()``), told to the arena in the Hello: it
+    seats the bot at tables of these games only."""
 
     # -------------------------------------------------------------------------- decisions
     def decide(self, table: TableView, request: DecisionRequest) -> Action | Any:
@@ -40,7 +45,7 @@ class Bot:
         documented fallback when the time runs out, and records a timeout.
         """
         raise NotImplementedError(f"{type(self).__name__} must define decide() or the "
-                                  f"method for {request.phase.value}")
+                                  f"method for {request.kind} decisions")
 
     def bid(self, table: TableView, request: DecisionRequest) -> Action | Any:
         """Pass or bid a contract."""
@@ -85,7 +90,7 @@ class Bot:
     def method_for(self, request: DecisionRequest) -> Any:
         """The bound method that answers ``request``: the phase's method if the bot overrides
         it, else :meth:`decide` itself (so that an async ``decide`` is seen as async)."""
-        name = _METHOD_BY_PHASE.get(request.phase, "decide")
+        name = _METHOD_BY_KIND.get(request.kind, "decide")
         if getattr(type(self), name) is getattr(Bot, name):
             name = "decide"
         return getattr(self, name)
@@ -95,21 +100,27 @@ class Bot:
         return self.name or type(self).__name__
 
 
-_METHOD_BY_PHASE = {
-    Phase.BIDDING: "bid",
-    Phase.CALLING: "call",
-    Phase.DISCARDING: "discard",
-    Phase.CHELEM: "chelem",
-    Phase.PLAYING: "play",
-    Phase.POIGNEE: "hide",
+_METHOD_BY_KIND = {
+    "bid": "bid",
+    "call": "call",
+    "discard": "discard",
+    "chelem": "chelem",
+    "play": "play",
+    "poignee": "hide",
 }
 
 
-def as_action(result: object) -> Action:
-    """What a decision method returned, as an action: an action, or its text notation
-    (``"play T21"``); anything else is a bot bug, reported as such."""
+def as_action(result: object, game: Game | None = None) -> Any:
+    """What a decision method returned, as an action of ``game`` (French Tarot if None): an
+    action, or its text notation (``"play T21"``); anything else is a bot bug, reported as
+    such."""
+    game = game or games.game()
     if isinstance(result, str):
-        return parse_action(result)
-    if isinstance(result, Action):  # type: ignore[arg-type]
-        return result  # type: ignore[return-value]
-    raise TypeError(f"a decision must return an Action or its notation, got {result!r}")
+        return game.parse_action(result)
+    try:
+        game.action_to_wire(result)
+    except (TypeError, ValueError, AttributeError):
+        raise TypeError(
+            f"a decision must return an action of {game.title} or its notation, got {result!r}"
+        ) from None
+    return result

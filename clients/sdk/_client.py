@@ -22,6 +22,7 @@ Why it is shaped this way:
 
 from __future__ import annotations
 
+import collections
 import inspect
 import logging
 import random
@@ -32,6 +33,7 @@ from typing import Any, Final
 import grpc
 import trio
 
+from arena.games import Game
 from arena.table.messages import DecisionRequest, Notice, TableEnd, TableEvent, TableStart
 from arena.transport import convert
 from arena.transport.convert import Goodbye, GoodbyeReason, Welcome
@@ -54,6 +56,9 @@ FATAL_CODES: Final = frozenset({
 CLOSE_GRACE: Final = 1.0
 """Seconds to wait for the arena to end a half-closed stream before cancelling it."""
 RESUME_GRACE: Final = 5.0
+GAMES_KEPT: Final = 4096
+"""Tables whose game the client remembers, to read their late messages (a TableEnd kept for a
+bot while it was away)."""
 """After a reconnection, tables the arena has neither resumed nor ended within this time are
 forgotten: the arena that played them is gone (it restarted, and replays them afresh)."""
 CHANNEL_OPTIONS: Final = (("grpc.max_receive_message_length", 16 * 1024 * 1024),)
@@ -161,6 +166,9 @@ class ArenaClient:
         self._answers: dict[tuple[str, int], _Answer] = {}
         self._rng = random.Random()
         self._nursery: trio.Nursery | None = None
+        self._games: collections.OrderedDict[str, Game] = collections.OrderedDict()
+        """The game of each table this bot was seated at lately (its TableStart said), to read
+        the table's later messages; the last :data:`GAMES_KEPT`."""
 
     # --------------------------------------------------------------------------- running
     async def run(self, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> Goodbye:
@@ -179,7 +187,8 @@ class ArenaClient:
 
     async def _connect_until_done(self, task_status: Any) -> Goodbye | ArenaRejectedError:
         hello = convert.hello_to_pb(
-            self.token, self.name, self.version, self.max_tables, self.batching
+            self.token, self.name, self.version, self.max_tables, self.batching,
+            games=self.bot.games,
         )
         failures = 0
         while True:
@@ -219,7 +228,7 @@ class ArenaClient:
                 return item
             for part in convert.unbatch(item):
                 try:
-                    message = convert.arena_message_from_pb(part)
+                    message = convert.arena_message_from_pb(part, self._game_of)
                 except ValueError as exc:
                     log.error("undecodable message from the arena, ignored: %s", exc)
                     continue
@@ -256,6 +265,9 @@ class ArenaClient:
                             "while the bot was away; forgetting it", *key)
                 self._forget(key)
 
+    def _game_of(self, table_id: str) -> Game:
+        return self._games.get(table_id) or convert.FRENCH_TAROT
+
     def _forget(self, key: tuple[str, int]) -> None:
         self.tables.pop(key, None)
         self._view_stream.pop(key, None)
@@ -284,6 +296,10 @@ class ArenaClient:
 
     async def _on_start(self, stream: Stream, start: TableStart) -> None:
         key = (start.table_id, start.seat)
+        self._games[start.table_id] = start.game
+        self._games.move_to_end(start.table_id)
+        while len(self._games) > GAMES_KEPT:
+            self._games.popitem(last=False)
         if not start.resumed:
             # A new deal at this seat (a table replayed after the arena restarted keeps its
             # id): nothing decided for an earlier attempt may answer its requests.
@@ -351,7 +367,8 @@ class ArenaClient:
                 result = method(view, request)
             if inspect.isawaitable(result):  # a plain method that returned a coroutine
                 result = await result
-            action = as_action(result)
+            game = self._game_of(request.table_id)
+            action = as_action(result, game)
         except Exception:
             log.exception("%s failed to decide request %d of table %r seat %d: no answer sent",
                           self.name, request.request_id, request.table_id, request.seat)
@@ -364,7 +381,9 @@ class ArenaClient:
             log.info("answer to request %d of table %r dropped: the table is over",
                      request.request_id, request.table_id)
             return
-        answer.message = convert.decision_to_pb(request.table_id, request.request_id, action)
+        answer.message = convert.decision_to_pb(
+            request.table_id, request.request_id, action, game
+        )
         stream = self._stream
         if stream is not None:
             stream.send(answer.message)
