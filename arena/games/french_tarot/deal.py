@@ -4,15 +4,9 @@ Nothing here uses :mod:`random`, whose algorithms may change between Python vers
 algorithm is fixed and documented so that any implementation, in any language, can reproduce a
 deal from its seed (golden vectors in ``tests/french_tarot/test_deal.py`` pin it):
 
-1. **Stream.** The seed is an int in ``0 .. 2**64 - 1``. Block ``k`` (k = 0, 1, 2, ...) of the
-   stream is ``SHA-256(b"tarot-arena/deal/v1" + seed as 8 bytes little-endian + k as 4 bytes
-   little-endian)``; the stream is the blocks' bytes in order, read as 32-bit little-endian words.
-2. **Unbiased draw** of an integer in ``0 .. n-1``: take the next word ``x``; while
-   ``x >= 2**32 - 2**32 mod n``, take the next word instead; the answer is ``x mod n``.
-3. **Shuffle.** Start from the pack in card-id order (0..77, see
-:mod:`arena.games.french_tarot.cards`);
-   Fisher-Yates from the top: for ``i`` from 77 down to 1, swap positions ``i`` and ``draw(i + 1)``.
-   Position 0 is the top of the pack.
+1. - 3. **Stream, unbiased draws, shuffle**: the arena's shared seeded shuffle of the 78 cards
+   in card-id order (0..77, see :mod:`arena.games.french_tarot.cards`), documented in
+   :mod:`arena.games.dealing`.
 4. **Packets.** Cards are dealt from the top in packets (4 at a time with 3 players, 3 at a time
    with 4 or 5) to the seats in turn order starting with the seat after the dealer. The chien
    takes single cards: one right after packet number ``floor(k * P / (c + 1))`` for
@@ -25,11 +19,11 @@ deal from its seed (golden vectors in ``tests/french_tarot/test_deal.py`` pin it
 
 from __future__ import annotations
 
-import hashlib
-import struct
 from dataclasses import dataclass, field
 from typing import Final
 
+from ..dealing import MAX_SEED as MAX_SEED
+from ..dealing import DealStream, shuffled_pack
 from .cards import (
     DECK_SIZE,
     EXCUSE_BIT,
@@ -42,79 +36,9 @@ from .cards import (
     mask_of,
 )
 
-MAX_SEED: Final = (1 << 64) - 1
-_DOMAIN: Final = b"tarot-arena/deal/v1"
-
 HAND_SIZES: Final = {3: 24, 4: 18, 5: 15}
 CHIEN_SIZES: Final = {3: 6, 4: 6, 5: 3}
 PACKET_SIZES: Final = {3: 4, 4: 3, 5: 3}
-
-
-class DealStream:
-    """Steps 1 and 2 of the module docstring: SHA-256 in counter mode, unbiased draws."""
-
-    __slots__ = ("_block", "_pos", "_prefix", "_words")
-
-    def __init__(self, seed: int) -> None:
-        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
-            raise ValueError(f"seed {seed!r} is not an integer in 0 .. 2**64 - 1")
-        self._prefix = _DOMAIN + seed.to_bytes(8, "little")
-        self._block = 0
-        self._words: list[int] = []
-        self._pos = 0
-
-    def _ensure(self, count: int) -> None:
-        """Make at least ``count`` unread words available."""
-        words = self._words
-        if self._pos:
-            del words[: self._pos]
-            self._pos = 0
-        while len(words) < count:
-            digest = hashlib.sha256(self._prefix + self._block.to_bytes(4, "little")).digest()
-            self._block += 1
-            words.extend(struct.unpack("<8I", digest))
-
-    def below(self, n: int) -> int:
-        """An unbiased integer in ``0 .. n-1``, for ``n`` in ``1 .. 2**32``."""
-        if not 1 <= n <= 1 << 32:
-            raise ValueError(f"cannot draw below {n}: n must be in 1 .. 2**32")
-        limit = _LIMITS[n] if n < len(_LIMITS) else (1 << 32) - (1 << 32) % n
-        while True:
-            self._ensure(1)
-            x = self._words[self._pos]
-            self._pos += 1
-            if x < limit:
-                return x % n
-
-
-_LIMITS: Final = tuple((1 << 32) - (1 << 32) % n if n else 0 for n in range(DECK_SIZE + 1))
-
-
-def shuffled_pack(stream: DealStream) -> list[Card]:
-    """Step 3: Fisher-Yates over the ordered pack; index 0 is the top card.
-
-    Equivalent to calling :meth:`DealStream.below` 77 times, with the draws inlined: shuffling
-    would otherwise be a fifth of a random deal's cost.
-    """
-    pack = list(range(DECK_SIZE))
-    stream._ensure(DECK_SIZE - 1)
-    words = stream._words
-    pos = stream._pos
-    for i in range(DECK_SIZE - 1, 0, -1):
-        n = i + 1
-        x = words[pos]
-        pos += 1
-        if x >= _LIMITS[n]:  # about once in 50 million draws
-            stream._pos = pos
-            j = stream.below(n)
-            words = stream._words
-            stream._ensure(i - 1)
-            pos = stream._pos
-        else:
-            j = x % n
-        pack[i], pack[j] = pack[j], pack[i]
-    stream._pos = pos
-    return pack
 
 
 def _chien_after_packets(players: int) -> frozenset[int]:
