@@ -68,7 +68,13 @@ from .game import (
     apply,
     legal_actions,
 )
-from .observation import Observation, observe
+from .observation import (
+    Observation,
+    observation_after,
+    observation_asked,
+    observation_at_end,
+    observe,
+)
 from .record import DealRecord, RecordError, ReplayError, replay
 from .scoring import DealSummary, ScoreBreakdown, Side, score_deal, settle
 
@@ -133,6 +139,9 @@ __all__ = [
     "format_action",
     "format_cards",
     "legal_actions",
+    "observation_after",
+    "observation_asked",
+    "observation_at_end",
     "observe",
     "parse_action",
     "parse_card",

@@ -209,7 +209,7 @@ class FrenchTarot:
         return events_after(state, actor, action, before)
 
     def observation_after(self, observation: Observation, event: Event) -> Observation:
-        from .observation import observation_after  # type: ignore[attr-defined]
+        from .observation import observation_after
 
         result: Observation = observation_after(observation, event)
         return result

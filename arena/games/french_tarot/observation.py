@@ -10,11 +10,26 @@ playing phase).
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any, Final
 
-from .actions import Action, Contract
+from .actions import Action, Bid, Contract
 from .cards import Card, cards_of
-from .deal import Deal
+from .deal import CHIEN_SIZES, HAND_SIZES, Deal
+from .events import (
+    BidMade,
+    CardCalled,
+    CardDiscarded,
+    CardPlayed,
+    ChelemDecided,
+    ChienShown,
+    Event,
+    PartnerRevealed,
+    PoigneeShown,
+    TrickWon,
+    TrumpDiscarded,
+)
 from .game import (
     DealResult,
     GameState,
@@ -68,7 +83,7 @@ def observe(state: GameState, seat: int) -> Observation:
     if phase is Phase.POIGNEE and seat != state.to_act:
         phase = Phase.PLAYING  # nobody else is told of a poignée until it is shown
     chien_shown = state.contract is not None and state.contract.chien_shown and phase in (
-        Phase.DISCARDING, Phase.CHELEM, Phase.PLAYING, Phase.FINISHED
+        Phase.DISCARDING, Phase.CHELEM, Phase.POIGNEE, Phase.PLAYING, Phase.FINISHED
     )
     called = state.called_card
     partner_known = called is not None and (
@@ -123,3 +138,186 @@ def sealed_observation(state: GameState, seat: int) -> Observation:
         partner=view.partner if partner_known else None,
         partner_known=partner_known,
     )
+def observation_after(observation: Observation, event: Event) -> Observation:
+    """``observation`` once its seat has received ``event``: the bot side's only update rule.
+
+    Folding it over exactly the events a seat receives (:func:`events_after`), from
+    :func:`observe` at any point, gives :func:`observe` again after every action, with two
+    exceptions that only other messages settle (the property test pins both):
+
+    - ``legal_actions``: every event clears them (it follows the seat's own decision, or
+      someone else's, and nobody acts twice without a new request); a decision request then
+      brings the seat to act its phase, hand and legal actions (:func:`observation_asked`).
+    - The end of the taker's discard: no event tells the other seats, so for them the phase and
+      turn stay those of the discard until the next public event (the chelem decision, or the
+      first card in the beginner variant). And what only the end of the deal reveals (the
+      result, the deal, a hidden chien, the discard) comes with it
+      (:func:`observation_at_end`).
+    """
+    return _UPDATES[type(event)](observation, event)
+
+
+def observation_asked(
+    observation: Observation,
+    phase: Phase,
+    legal: tuple[Action, ...],
+    hand: tuple[Card, ...],
+) -> Observation:
+    """``observation`` as the arena asks its seat to decide: the request is authoritative for
+    the phase (a poignée's hiding is told by its request alone), the turn, the hand and the
+    legal actions."""
+    return replace(
+        observation, phase=phase, to_act=observation.seat, hand=tuple(sorted(hand)),
+        legal_actions=legal,
+    )
+
+
+def observation_at_end(
+    observation: Observation,
+    result: DealResult,
+    deal: Deal | None = None,
+    discard: tuple[Card, ...] = (),
+) -> Observation:
+    """``observation`` once the deal is over and its seat is told how it ended.
+
+    With ``deal`` (and the taker's ``discard``) revealed, it is exactly :func:`observe` of the
+    finished deal: the chien, the discard and the partner become known to all. Without them (a
+    board still being played at other tables), only the result is added to what the seat knew.
+    """
+    changes: dict[str, Any] = {
+        "phase": Phase.FINISHED, "to_act": None, "legal_actions": (), "result": result,
+    }
+    if deal is not None:
+        changes.update(deal=deal, chien=deal.chien, discard=tuple(sorted(discard)))
+        if observation.called_card is not None:
+            changes.update(partner=result.partner, partner_known=True)
+    return replace(observation, **changes)
+
+
+# -- one update per event: a seat's view of the rules' transitions ---------------------------
+def _bid_made(view: Observation, event: BidMade) -> Observation:
+    bids = (*view.bids, (event.seat, event.action))
+    contract, taker, discard = view.contract, view.taker, view.discard
+    if isinstance(event.action, Bid):
+        contract, taker = event.action.contract, event.seat
+        discard = () if taker == view.seat else None
+    n = view.options.players
+    if len(bids) < n:
+        phase, to_act = Phase.BIDDING, (event.seat + 1) % n
+    elif contract is None:
+        phase, to_act = Phase.FINISHED, None
+    elif n == 5:
+        phase, to_act = Phase.CALLING, taker
+    else:
+        phase, to_act = _after_call(view, contract, taker)
+    return replace(
+        view, bids=bids, contract=contract, taker=taker, discard=discard, phase=phase,
+        to_act=to_act, legal_actions=(),
+    )
+
+
+def _card_called(view: Observation, event: CardCalled) -> Observation:
+    assert view.contract is not None
+    phase, to_act = _after_call(view, view.contract, view.taker)
+    return replace(
+        view, called_card=event.card, phase=phase, to_act=to_act, legal_actions=()
+    )
+
+
+def _after_call(
+    view: Observation, contract: Contract, taker: int | None
+) -> tuple[Phase, int | None]:
+    """The phase and turn once the taker is known (and has called): the discard after a chien
+    shown (the chien itself comes next, as an event), else the chelem question."""
+    if contract.chien_shown:
+        return Phase.DISCARDING, taker
+    return _ask_chelem(view, taker)
+
+
+def _ask_chelem(view: Observation, taker: int | None) -> tuple[Phase, int | None]:
+    if view.options.beginner:  # no chelem question: the seat after the dealer leads
+        return Phase.PLAYING, (view.dealer + 1) % view.options.players
+    return Phase.CHELEM, taker
+
+
+def _chien_shown(view: Observation, event: ChienShown) -> Observation:
+    changes: dict[str, Any] = {"chien": event.cards, "legal_actions": ()}
+    if view.called_card in event.cards:  # the taker called a card of the chien: alone
+        changes.update(partner=None, partner_known=True)
+    if view.seat == view.taker:
+        changes["hand"] = tuple(sorted((*view.hand, *event.cards)))
+    return replace(view, **changes)
+
+
+def _card_discarded(view: Observation, event: CardDiscarded) -> Observation:
+    discard = tuple(sorted((*(view.discard or ()), event.card)))
+    changes: dict[str, Any] = {
+        "hand": _without(view.hand, event.card), "discard": discard, "legal_actions": (),
+    }
+    if len(discard) == CHIEN_SIZES[view.options.players]:
+        changes["phase"], changes["to_act"] = _ask_chelem(view, view.taker)
+    return replace(view, **changes)
+
+
+def _trump_discarded(view: Observation, event: TrumpDiscarded) -> Observation:
+    return replace(
+        view, discarded_trumps=(*view.discarded_trumps, event.card), legal_actions=()
+    )
+
+
+def _chelem_decided(view: Observation, event: ChelemDecided) -> Observation:
+    leader = view.taker if event.announce else (view.dealer + 1) % view.options.players
+    return replace(
+        view, chelem_announced=event.announce, phase=Phase.PLAYING, to_act=leader,
+        legal_actions=(),
+    )
+
+
+def _poignee_shown(view: Observation, event: PoigneeShown) -> Observation:
+    # Its player hid its last extra trump (or had none to hide): it plays now.
+    return replace(
+        view, poignees=(*view.poignees, event.poignee), phase=Phase.PLAYING, legal_actions=()
+    )
+
+
+def _card_played(view: Observation, event: CardPlayed) -> Observation:
+    hand = _without(view.hand, event.card) if event.seat == view.seat else view.hand
+    return replace(
+        view, hand=hand, phase=Phase.PLAYING, to_act=(event.seat + 1) % view.options.players,
+        current_trick=(*view.current_trick, (event.seat, event.card)), legal_actions=(),
+    )
+
+
+def _trick_won(view: Observation, event: TrickWon) -> Observation:
+    tricks = (*view.tricks, event.trick)
+    over = len(tricks) == HAND_SIZES[view.options.players]
+    return replace(
+        view, tricks=tricks, current_trick=(),
+        phase=Phase.FINISHED if over else Phase.PLAYING,
+        to_act=None if over else event.trick.winner, legal_actions=(),
+    )
+
+
+def _partner_revealed(view: Observation, event: PartnerRevealed) -> Observation:
+    return replace(
+        view, partner=None if event.seat == view.taker else event.seat, partner_known=True,
+        legal_actions=(),
+    )
+
+
+def _without(cards: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
+    return tuple(c for c in cards if c != card)
+
+
+_UPDATES: Final[dict[type, Callable[[Observation, Any], Observation]]] = {
+    BidMade: _bid_made,
+    CardCalled: _card_called,
+    ChienShown: _chien_shown,
+    CardDiscarded: _card_discarded,
+    TrumpDiscarded: _trump_discarded,
+    ChelemDecided: _chelem_decided,
+    PoigneeShown: _poignee_shown,
+    CardPlayed: _card_played,
+    TrickWon: _trick_won,
+    PartnerRevealed: _partner_revealed,
+}
