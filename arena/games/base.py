@@ -246,6 +246,21 @@ class Game(Protocol):
         checked against ``observe`` over many random deals."""
         ...
 
+    def observation_asked(
+        self, observation: Any, phase: Enum, legal: tuple[Any, ...], hand: tuple[Card, ...]
+    ) -> Any:
+        """A seat's observation as the arena asks it to decide: the request is authoritative
+        for the phase, the turn, the hand and the legal actions. From there, the seat to act
+        sees exactly what ``observe`` says (the contract tests check it)."""
+        ...
+
+    def observation_at_end(
+        self, observation: Any, result: Any, cards: Revealed | None = None
+    ) -> Any:
+        """A seat's observation once it is told how the deal ended, and the cards if they are
+        revealed."""
+        ...
+
     def observation_to_json(self, observation: Any) -> dict[str, Any]:
         """The generic wire form of an observation (see :mod:`arena.games.jsonform`)."""
         ...

@@ -335,6 +335,17 @@ class ToyGame:
             )
         raise TypeError(f"{event!r} is not a toy event")
 
+    def observation_asked(
+        self, observation: Observation, phase: Enum, legal: tuple[Any, ...],
+        hand: tuple[int, ...],
+    ) -> Observation:
+        return replace(observation, to_act=observation.seat, hand=tuple(sorted(hand)))
+
+    def observation_at_end(
+        self, observation: Observation, result: Any, cards: Revealed | None = None
+    ) -> Observation:
+        return replace(observation, phase=Phase.FINISHED, to_act=None, result=result)
+
     def observation_to_json(self, observation: Observation) -> dict[str, Any]:
         data = _JSON.to_json(observation)
         assert isinstance(data, dict)

@@ -34,7 +34,7 @@ from .actions import (
     parse_action,
 )
 from .cards import DECK_SIZE, Card, card_name, cards_of, parse_card
-from .deal import HAND_SIZES, seeded_deal
+from .deal import HAND_SIZES, Deal, seeded_deal
 from .events import (
     BidMade,
     CardCalled,
@@ -61,7 +61,14 @@ from .game import (
     explain_illegal,
     legal_actions,
 )
-from .observation import Observation, observe, sealed_observation
+from .observation import (
+    Observation,
+    observation_after,
+    observation_asked,
+    observation_at_end,
+    observe,
+    sealed_observation,
+)
 from .record import FORMAT, DealRecord, replay
 
 _DECISION_KINDS: Final = {
@@ -209,10 +216,22 @@ class FrenchTarot:
         return events_after(state, actor, action, before)
 
     def observation_after(self, observation: Observation, event: Event) -> Observation:
-        from .observation import observation_after
+        return observation_after(observation, event)
 
-        result: Observation = observation_after(observation, event)
-        return result
+    def observation_asked(
+        self, observation: Observation, phase: Phase, legal: tuple[Action, ...],
+        hand: tuple[Card, ...],
+    ) -> Observation:
+        return observation_asked(observation, phase, legal, hand)
+
+    def observation_at_end(
+        self, observation: Observation, result: DealResult, cards: Revealed | None = None
+    ) -> Observation:
+        if cards is None:
+            return observation_at_end(observation, result)
+        options = observation.options
+        deal = Deal(options.players, observation.dealer, cards.hands, cards.undealt)
+        return observation_at_end(observation, result, deal, cards.discard)
 
     def observation_to_json(self, observation: Observation) -> dict[str, Any]:
         data = _JSON.to_json(observation)
