@@ -31,6 +31,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from arena import game_plugins
 from clients.sdk import ArenaRejectedError, ArenaUnreachableError, Bot, run_bot
 
 log = logging.getLogger("clients.run")
@@ -205,6 +206,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m clients.run")
             raise UsageError(f"--connect-timeout must be 0 or more, got {args.connect_timeout:g}")
         if args.max_tables < 1:
             raise UsageError(f"--max-tables must be at least 1, got {args.max_tables}")
+        game_plugins.load()
         bot = load_bot(args.bot, kwargs)
         goodbye = run_bot(bot, args.server, token, max_tables=args.max_tables, name=args.name,
                           version=args.version, connect_timeout=args.connect_timeout or None,
@@ -212,7 +214,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m clients.run")
         if goodbye is not None:
             log.info("no more work from the arena%s: exiting",
                      f" ({goodbye.message})" if goodbye.message else "")
-    except (UsageError, ValueError) as exc:
+    except (UsageError, ValueError) as exc:  # GamePluginError included
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except ArenaRejectedError as exc:

@@ -39,6 +39,7 @@ except ImportError:  # typer >= 0.20 vendors click
 
 from sqlalchemy.engine import make_url
 
+from arena import game_plugins
 from arena.games.french_tarot import Direction, replay
 from arena.storage.bots import BotRegistry, UnknownBotError, VersionSummary
 from arena.storage.db import DEFAULT_URL, make_engine
@@ -119,6 +120,7 @@ def main() -> None:
     """Entry point: run the app, turning known errors into one red line."""
     _reset_state()
     try:
+        game_plugins.load()
         code = app(args=global_options_first(sys.argv[1:]), prog_name="tarot-arena",
                    standalone_mode=False)  # without standalone mode, click returns Exit codes
         if isinstance(code, int) and code:
