@@ -5,7 +5,7 @@ once in every seat among ``players - 1`` heuristic fillers (``players`` deals), 
 also played once by ``players`` heuristics (deterministic, so that one deal gives the
 heuristic's result in every seat). A board's value is the mean over seats of (the search bot's
 score - the heuristic's score in that seat, on the same cards against the same fillers); the
-interval is a 95 % t interval over boards (``tournaments.stats.mean_interval``). Positive:
+interval is a 95 % t interval over boards (``tournaments.duplicate.stats.mean_interval``). Positive:
 the search bot scores more than the heuristic would in its place.
 
 Each time level gives the search bot that many milliseconds per decision (the runner's time
@@ -30,11 +30,11 @@ import time
 from arena.games.french_tarot import TableOptions
 from arena.table import TimeControl
 from clients.heuristic_bot import HeuristicBot
+from clients.local import play_plans
 from clients.search_bot import SearchBot
-from tournaments.duplicate import Entry
-from tournaments.local import play_plans
-from tournaments.seatings import TablePlan
-from tournaments.stats import mean_interval
+from tournaments.duplicate.scoring import Entry
+from tournaments.duplicate.seatings import TablePlan
+from tournaments.duplicate.stats import mean_interval
 
 
 def gauntlet_plans(boards: int, players: int, first_board: int = 0) -> list[TablePlan]:

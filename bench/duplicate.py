@@ -5,18 +5,18 @@ as a second, close and deterministic opponent, ``Timid`` (the heuristic bot that
 Every table is a 4-player table where the bot under test holds one seat and three ``HeuristicBot``
 fillers (deterministic) hold the others; both methods use exactly these tables.
 
-- **Duplicate** (the headline design, "pure duplicate", as ``tournaments.seatings.gauntlet``
-  seats it): on each board the weak bot plays once in every seat among the three fillers (4
-  deals), and the strong bot plays the same board in the same seats among the same fillers.
-  With the strong bot in a seat the table is four ``HeuristicBot``s whatever the seat, the same
-  deterministic deal, so it is played once and its four seats are the strong bot's four results:
-  **5 deals per board, every deal played counted** (replaying that table for each seat would
-  give the same deal four times; counting it so, 8 deals, would divide duplicate's figures by
-  1.6). Each (board, seat) group holds the strong and the weak result on identical cards
-  against identical opponents, scored by ``tournaments.duplicate.compute_standings``; the unit
-  is the board and its value the strong bot's mean datum minus the weak bot's (= mean over the
-  four seats of strong score minus weak score). The interval is the tournament's: a t interval
-  over boards.
+- **Duplicate** (the headline design, "pure duplicate", as
+  ``tournaments.duplicate.seatings.gauntlet`` seats it): on each board the weak bot plays once in
+  every seat among the three fillers (4 deals), and the strong bot plays the same board in the same
+  seats among the same fillers. With the strong bot in a seat the table is four ``HeuristicBot``s
+  whatever the seat, the same deterministic deal, so it is played once and its four seats are the
+  strong bot's four results: **5 deals per board, every deal played counted** (replaying that table
+  for each seat would give the same deal four times; counting it so, 8 deals, would divide
+  duplicate's figures by 1.6). Each (board, seat) group holds the strong and the weak result on
+  identical cards against identical opponents, scored by
+  ``tournaments.duplicate.scoring.compute_standings``; the unit is the board and its value the
+  strong bot's mean datum minus the weak bot's (= mean over the four seats of strong score minus
+  weak score). The interval is the tournament's: a t interval over boards.
 - **Plain**: the strong and the weak bot each play their own independent random deals (the
   strong bot at a table of four heuristics, the weak bot among three; both in seat ``k mod 4`` of
   their ``k``-th deal). A step is one deal for each (2 deals, every deal counted); the interval
@@ -117,12 +117,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from arena.games.french_tarot import PASS, Action, DealResult, TableOptions
 from clients.heuristic_bot import HeuristicBot
+from clients.local import board_deal, play_local, play_match, play_plans_async
 from clients.random_bot import RandomBot
 from clients.sdk import Bot, DecisionRequest, TableView
-from tournaments.duplicate import Entry, compute_standings
-from tournaments.local import board_deal, play_local, play_match, play_plans_async
-from tournaments.seatings import TablePlan, gauntlet, rotation
-from tournaments.stats import Interval, mean_interval, t_quantile
+from tournaments.duplicate.scoring import Entry, compute_standings
+from tournaments.duplicate.seatings import TablePlan, gauntlet, rotation
+from tournaments.duplicate.stats import Interval, mean_interval, t_quantile
 
 PLAYERS = 4
 OPTIONS = TableOptions(PLAYERS)

@@ -83,11 +83,11 @@ from bench.duplicate import (
     quantiles,
 )
 from clients.heuristic_bot import HeuristicBot, _trick_of
+from clients.local import board_deal
 from clients.sdk import Bot, DecisionRequest, TableView
-from tournaments.imposed import free_auction, play_imposed
-from tournaments.local import board_deal
-from tournaments.seatings import gauntlet
-from tournaments.sprt import DEFAULT_MIN_BOARDS, Sprt, SprtSettings, Units, Verdict
+from tournaments.duplicate.imposed import free_auction, play_imposed
+from tournaments.duplicate.seatings import gauntlet
+from tournaments.duplicate.sprt import DEFAULT_MIN_BOARDS, Sprt, SprtSettings, Units, Verdict
 
 ALPHA = BETA = 0.05
 TARGET = 5.0

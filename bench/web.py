@@ -16,7 +16,7 @@ app (server time: no network, no browser):
   running tournament someone looked at is recomputed in the background as soon as a table
   finishes, so its visitors get this figure too);
 - **baseline**, in the same run: the CLI's standings of the same tournament
-  (``tournaments.export.standings_of``: ``TournamentStore.entries`` and the same
+  (``tournaments.cli.export.standings_of``: ``TournamentStore.entries`` and the same
   ``compute_standings``), i.e. what the arena already spends to show them in a terminal.
 
 Target: a load under 300 ms. Prints one JSON line.
@@ -42,10 +42,10 @@ from arena.storage.bots import BotRegistry
 from arena.storage.db import make_engine
 from arena.storage.models import ArenaTable, Decision, TableSeat, TableStatus, TournamentStatus
 from arena.table import TableOutcome
+from clients.local import board_deal, play_local
 from clients.random_bot import RandomBot
-from tournaments.export import standings_of
-from tournaments.local import board_deal, play_local
-from tournaments.settings import TournamentSettings
+from tournaments.cli.export import standings_of
+from tournaments.duplicate.settings import TournamentSettings
 from tournaments.store import TournamentStore
 from tournaments.web import create_app
 

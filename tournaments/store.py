@@ -45,9 +45,9 @@ from arena.storage.models import (
 )
 from arena.table import TableOutcome
 
-from .duplicate import Entry
-from .seatings import TablePlan, board_seed, plan_tables
-from .settings import SettingsError, TournamentSettings
+from .duplicate.scoring import Entry
+from .duplicate.seatings import TablePlan, board_seed, plan_tables
+from .duplicate.settings import SettingsError, TournamentSettings
 
 
 class UnknownTournamentError(LookupError):

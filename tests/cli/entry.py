@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from tournaments import cli as cli_module
+from tournaments.cli import commands as cli_module
 
 
 def run_entry_point(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,

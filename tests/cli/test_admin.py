@@ -23,7 +23,7 @@ from arena.storage.bots import BotRegistry
 from arena.storage.db import make_engine
 from clients.random_bot import RandomBot
 from clients.sdk import ArenaClient, ArenaRejectedError, Backoff
-from tournaments.settings import TournamentSettings
+from tournaments.duplicate.settings import TournamentSettings
 from tournaments.store import TournamentStore
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,9 +1,9 @@
 """``tarot-arena``: every command's output, and its errors as one line with exit status 1.
 
-Most tests run the real entry point (:func:`tournaments.cli.main`, argv and all) in-process;
-the ones about processes (tracebacks, exit statuses, a bot that cannot reach the arena, an
-arena serving bot processes) run ``python -m tournaments.cli`` for real. Played tables come
-from a small tournament played in-process (arena, RandomBot clients, runner) on a SQLite file.
+Most tests run the real entry point (:func:`tournaments.cli.commands.main`, argv and all)
+in-process; the ones about processes (tracebacks, exit statuses, a bot that cannot reach the arena,
+an arena serving bot processes) run ``python -m tournaments.cli`` for real. Played tables come from
+a small tournament played in-process (arena, RandomBot clients, runner) on a SQLite file.
 """
 
 from __future__ import annotations
@@ -39,10 +39,10 @@ from clients.random_bot import RandomBot
 from clients.sdk import ArenaClient, ArenaUnreachableError, Backoff
 from clients.sdk._client import _run_until_signal
 from tests.cli.entry import run_entry_point
-from tournaments import cli as cli_module
-from tournaments.export import standings_of
-from tournaments.runner import TournamentRunner
-from tournaments.settings import PenaltyKind, ScoringMethod, Seating, TournamentSettings
+from tournaments.cli import commands as cli_module
+from tournaments.cli.export import standings_of
+from tournaments.duplicate.settings import PenaltyKind, ScoringMethod, Seating, TournamentSettings
+from tournaments.play.runner import TournamentRunner
 from tournaments.store import TournamentStore
 
 ROOT = Path(__file__).resolve().parents[2]

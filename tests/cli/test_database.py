@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tournaments import cli as cli_module
+from tournaments.cli import commands as cli_module
 
 ROOT = Path(__file__).resolve().parents[2]
 

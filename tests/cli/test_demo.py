@@ -15,7 +15,7 @@ from pathlib import Path
 
 from arena.storage.bots import BotRegistry
 from arena.storage.db import make_engine
-from tournaments.demo import BUNDLED
+from tournaments.cli.demo import BUNDLED
 from tournaments.store import TournamentStore
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -28,10 +28,10 @@ from arena.games.french_tarot import (
     seeded_deal,
 )
 from arena.games.french_tarot.cards import is_trump
+from clients.local import play_local, play_match
 from clients.random_bot import RandomBot
-from tournaments import cli as cli_module
-from tournaments.duplicate import compute_standings
-from tournaments.local import play_local, play_match
+from tournaments.cli import commands as cli_module
+from tournaments.duplicate.scoring import compute_standings
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"

@@ -1,7 +1,7 @@
 """Every CLI table at 80 columns: ids whole (copyable), no cell cut short; ``--json`` for each.
 
 Tournaments are played in-process (the store's claims, RandomBots through
-:func:`tournaments.local.play_local`), so the rows are those a served tournament writes.
+:func:`clients.local.play_local`), so the rows are those a served tournament writes.
 """
 
 from __future__ import annotations
@@ -18,12 +18,12 @@ from rich.console import Console
 
 from arena.storage.bots import BotRegistry
 from arena.storage.db import make_engine
+from clients.local import play_local
 from clients.random_bot import RandomBot
 from tests.cli.entry import run_entry_point
-from tournaments import cli as cli_module
-from tournaments.export import standings_of
-from tournaments.local import play_local
-from tournaments.settings import (
+from tournaments.cli import commands as cli_module
+from tournaments.cli.export import standings_of
+from tournaments.duplicate.settings import (
     Penalties,
     PenaltyKind,
     ScoringMethod,
@@ -227,7 +227,7 @@ def test_live_progress_at_80_columns() -> None:
 
     from rich.console import Console
 
-    from tournaments.live import TournamentProgress
+    from tournaments.play.live import TournamentProgress
 
     out = io.StringIO()
     console = Console(file=out, width=80, force_terminal=False)

@@ -2,7 +2,7 @@
 PostgreSQL; ``serve`` skips a cancelled tournament; a large tournament states its size first.
 
 Played tables come from the store's own claim and finish, each deal played in-process by
-RandomBots (:func:`tournaments.local.play_local`): the rows are exactly those a served
+RandomBots (:func:`clients.local.play_local`): the rows are exactly those a served
 tournament writes.
 """
 
@@ -26,11 +26,11 @@ from arena.storage.models import (
     Tournament,
     TournamentStatus,
 )
+from clients.local import play_local
 from clients.random_bot import RandomBot
 from tests.cli.entry import run_entry_point
-from tournaments import live
-from tournaments.local import play_local
-from tournaments.settings import TournamentSettings
+from tournaments.duplicate.settings import TournamentSettings
+from tournaments.play import live
 from tournaments.store import TournamentStore
 
 Cli = Callable[..., tuple[int, str, str]]

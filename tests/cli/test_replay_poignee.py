@@ -6,7 +6,7 @@ from pathlib import Path
 
 from arena.games.french_tarot import DealRecord, replay
 from tests.french_tarot.test_record import chosen_poignee_record
-from tournaments.report import describe_deal
+from tournaments.cli.report import describe_deal
 
 LEGACY = Path(__file__).parents[1] / "french_tarot" / "legacy" / "4p-poignee-before-the-choice.json"
 

@@ -13,9 +13,9 @@ from arena.games.french_tarot import (
     replay,
     seeded_deal,
 )
+from clients.local import play_local
 from clients.sdk import Bot, DecisionRequest, TableView
-from tournaments.local import play_local
-from tournaments.report import describe_deal, seat_order
+from tournaments.cli.report import describe_deal, seat_order
 
 
 class Boaster(Bot):

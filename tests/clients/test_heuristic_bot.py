@@ -33,12 +33,12 @@ from arena.games.french_tarot import (
 from arena.games.french_tarot.cards import EXCUSE, KINGS_MASK, PETIT, SUIT_MASKS, mask_of
 from arena.table import DecisionRequest, PlayerInfo, TableStart
 from clients.heuristic_bot import HeuristicBot, discard_plan, hand_points, wanted_contract
+from clients.local import play_local, play_match
 from clients.random_bot import RandomBot
 from clients.sdk import TableView
 from tests.french_tarot.builders import bid_round, make_deal, play, start_play
-from tournaments.duplicate import compute_standings
-from tournaments.local import play_local, play_match
-from tournaments.stats import mean_interval
+from tournaments.duplicate.scoring import compute_standings
+from tournaments.duplicate.stats import mean_interval
 
 BOT = HeuristicBot()
 

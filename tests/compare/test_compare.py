@@ -14,10 +14,11 @@ from arena.storage.db import make_engine
 from arena.storage.models import TournamentStatus
 from arena.transport.server import ArenaServer
 from clients.heuristic_bot import HeuristicBot
+from clients.local import LocalSeat
 from clients.random_bot import RandomBot
 from clients.sdk import Action, ArenaClient, Backoff, DecisionRequest, TableView
-from tournaments import compare
-from tournaments.imposed import (
+from tournaments.cli import compare
+from tournaments.duplicate.imposed import (
     Auction,
     ImposedAuctionError,
     ImposedSeat,
@@ -25,8 +26,7 @@ from tournaments.imposed import (
     free_auction,
     play_imposed,
 )
-from tournaments.local import LocalSeat
-from tournaments.sprt import SprtSettings, Status, Units, Verdict
+from tournaments.duplicate.sprt import SprtSettings, Status, Units, Verdict
 from tournaments.store import TournamentStore
 
 HEURISTIC = "clients.heuristic_bot:HeuristicBot"
@@ -78,13 +78,13 @@ def test_a_compare_killed_mid_way_resumes_to_the_same_verdict(db_url: str, tmp_p
 
 def test_the_test_counts_boards_in_order_and_only_complete_ones() -> None:
     settings = SprtSettings(0, 10, Units.POINTS, max_boards=40, min_boards=10)
-    from tournaments.settings import Seating, TournamentSettings
+    from tournaments.duplicate.settings import Seating, TournamentSettings
 
     config = compare.CompareConfig(True, "a:A", "b:B", settings)
     stored = TournamentSettings(name="c", bots=("cand", "base"), seating=Seating.GAUNTLET,
                                 boards=40, compare=config.to_json())
     boards = compare.Boards(stored, config)
-    from tournaments.duplicate import Entry
+    from tournaments.duplicate.scoring import Entry
 
     def table(board: int, number: int, scores: list[int]) -> list[Entry]:
         if number == 4:

@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import pytest
 
-from tournaments.sprt import (
+from tournaments.duplicate.sprt import (
     Sprt,
     SprtError,
     SprtSettings,

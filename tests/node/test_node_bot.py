@@ -24,9 +24,9 @@ from arena.transport.server import ArenaServer
 from clients.heuristic_bot import HeuristicBot
 from clients.random_bot import RandomBot
 from clients.sdk import ArenaClient, Backoff
-from tournaments.live import dismiss_if_done
-from tournaments.runner import TournamentRunner
-from tournaments.settings import TournamentSettings
+from tournaments.duplicate.settings import TournamentSettings
+from tournaments.play.live import dismiss_if_done
+from tournaments.play.runner import TournamentRunner
 from tournaments.store import TournamentStore
 
 HERE = Path(__file__).resolve().parent

@@ -23,9 +23,9 @@ from arena.storage.models import TournamentStatus
 from arena.transport.server import ArenaServer
 from clients.random_bot import RandomBot
 from clients.sdk import ArenaClient, Backoff, Goodbye, GoodbyeReason
-from tournaments.live import bots_with_tables_left, dismiss_if_done
-from tournaments.runner import TournamentRunner
-from tournaments.settings import TournamentSettings
+from tournaments.duplicate.settings import TournamentSettings
+from tournaments.play.live import bots_with_tables_left, dismiss_if_done
+from tournaments.play.runner import TournamentRunner
 from tournaments.store import TournamentStore
 
 from .conftest import Arena

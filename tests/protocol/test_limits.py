@@ -9,7 +9,7 @@ import trio
 
 from arena.proto_gen.tarot_arena.v1 import arena_pb2 as pb
 from arena.transport.server import MAX_MESSAGE_BYTES
-from tournaments.export import bot_names
+from tournaments.cli.export import bot_names
 from tournaments.store import TournamentStore
 
 from .conftest import Arena

@@ -10,8 +10,8 @@ import pytest
 from arena.games.french_tarot import GameState, Phase, Play, apply, legal_actions
 from arena.table import InfractionKind, Notice
 from clients.heuristic_bot import HeuristicBot
+from clients.local import play_match
 from clients.search_bot import SearchBot, rollout_card
-from tournaments.local import play_match
 
 from .positions import random_position, request_of, view_of
 

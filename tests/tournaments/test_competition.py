@@ -46,10 +46,10 @@ from clients.random_bot import RandomBot
 from clients.sdk import ArenaClient, Backoff, TableView
 from tests.cli.entry import run_entry_point
 from tests.table.fakes import FakeSeat, players_of
-from tournaments.export import export_tournament
-from tournaments.runner import TournamentRunner
-from tournaments.seatings import competition, plan_tables
-from tournaments.settings import Seating, SettingsError, TournamentSettings, seed_for
+from tournaments.cli.export import export_tournament
+from tournaments.duplicate.seatings import competition, plan_tables
+from tournaments.duplicate.settings import Seating, SettingsError, TournamentSettings, seed_for
+from tournaments.play.runner import TournamentRunner
 from tournaments.store import TournamentStore, new_worker_id
 
 OPAQUE_ID = re.compile(r"^tour_[0-9a-f]+-[0-9a-f]{16}$")

@@ -7,15 +7,15 @@ import random
 
 import pytest
 
-from tournaments.duplicate import (
+from tournaments.duplicate.scoring import (
     Entry,
     apply_penalties,
     compute_standings,
     datum_scores,
     matchpoint_scores,
 )
-from tournaments.settings import Penalties, PenaltyKind, ScoringMethod
-from tournaments.stats import (
+from tournaments.duplicate.settings import Penalties, PenaltyKind, ScoringMethod
+from tournaments.duplicate.stats import (
     ZERO_VARIANCE_MIN_BOARDS,
     mean_interval,
     paired_t_p_value,

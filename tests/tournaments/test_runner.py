@@ -26,9 +26,9 @@ from arena.storage.models import Decision, TournamentStatus
 from arena.transport.server import ArenaServer
 from clients.random_bot import RandomBot
 from clients.sdk import ArenaClient, Backoff
-from tournaments.duplicate import Standings
-from tournaments.runner import TournamentRunner
-from tournaments.settings import Seating, TournamentSettings
+from tournaments.duplicate.scoring import Standings
+from tournaments.duplicate.settings import Seating, TournamentSettings
+from tournaments.play.runner import TournamentRunner
 from tournaments.store import TournamentStore
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -166,7 +166,7 @@ def test_a_tournament_resumes_after_the_arena_is_killed(tmp_path: Path) -> None:
     reference = trio.run(run_in_process, f"sqlite:///{tmp_path}/ref.db", Seating.ROTATION, 4,
                          boards, 5)
     assert logs(store, tid) == logs(reference[0], reference[1])
-    from tournaments.export import standings_of
+    from tournaments.cli.export import standings_of
 
     assert standings_without_ids(store, tid, standings_of(store, tid)) == (
         standings_without_ids(*reference)

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from tournaments.seatings import board_seed, field, gauntlet, plan_tables, rotation
-from tournaments.settings import Seating, SettingsError, TournamentSettings
+from tournaments.duplicate.seatings import board_seed, field, gauntlet, plan_tables, rotation
+from tournaments.duplicate.settings import Seating, SettingsError, TournamentSettings
 
 ROOT = Path(__file__).resolve().parents[2]
 

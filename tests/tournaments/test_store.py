@@ -38,8 +38,8 @@ from arena.table import (
     TableRunner,
     TimeControl,
 )
-from tournaments.export import export_tournament
-from tournaments.settings import Seating, SettingsError, TournamentSettings
+from tournaments.cli.export import export_tournament
+from tournaments.duplicate.settings import Seating, SettingsError, TournamentSettings
 from tournaments.store import TournamentStore, new_worker_id
 
 

@@ -23,8 +23,8 @@ from arena.storage.models import TournamentStatus
 from arena.table import PlayerInfo, TableOutcome, TableRunner, TimeControl
 from arena.transport.connections import BotNotConnectedError
 from tests.tournaments.test_store import QuietSeat, register
-from tournaments.runner import BotsMissingError, TournamentRunner
-from tournaments.settings import Seating, TournamentSettings
+from tournaments.duplicate.settings import Seating, TournamentSettings
+from tournaments.play.runner import BotsMissingError, TournamentRunner
 from tournaments.store import TournamentStore
 
 
@@ -259,7 +259,7 @@ async def test_a_crashed_runners_tables_are_taken_over_once_its_lease_runs_out(
 async def test_a_runner_waiting_for_bots_stops_when_its_tournament_is_cancelled(
     tmp_path: Path,
 ) -> None:
-    from tournaments.manage import cancel_tournament
+    from tournaments.play.manage import cancel_tournament
 
     store = make_store(tmp_path)
     bots = names(store, 4)

@@ -22,10 +22,10 @@ from arena.games.french_tarot import DealRecord
 from arena.storage.bots import BotRegistry
 from arena.storage.models import TableStatus, TournamentStatus
 from clients.heuristic_bot import HeuristicBot
+from clients.local import play_local
 from clients.random_bot import RandomBot
 from clients.sdk import Bot, TableView
-from tournaments.local import play_local
-from tournaments.settings import Seating, TournamentSettings
+from tournaments.duplicate.settings import Seating, TournamentSettings
 from tournaments.store import TournamentStore, new_worker_id
 
 
@@ -101,7 +101,7 @@ VERSIONS_SEEN = datetime(2026, 11, 30, 8, 0, tzinfo=UTC)
 
 
 def build(store: TournamentStore) -> ArenaData:
-    logging.getLogger("tournaments.local").setLevel(logging.CRITICAL)  # the blunderer's errors
+    logging.getLogger("clients.local").setLevel(logging.CRITICAL)  # the blunderer's errors
     data = ArenaData(store)
     heuristic = data.register("heuristic", HeuristicBot())
     blunder = data.register("blunderer", Blunderer(7))

@@ -15,8 +15,8 @@ from pathlib import Path
 
 from tests.web.conftest import Site
 from tests.web.test_pages import card_groups, hidden_hands
-from tournaments.manage import cancel_tournament, delete_tournament
-from tournaments.settings import TournamentSettings
+from tournaments.duplicate.settings import TournamentSettings
+from tournaments.play.manage import cancel_tournament, delete_tournament
 
 
 def read_event(stream: object) -> tuple[str, str]:

@@ -11,8 +11,8 @@ import pytest
 from arena.games.french_tarot import DealRecord, replay
 from arena.storage.db import make_engine
 from tests.web.arena_data import build
-from tournaments.duplicate import Entry, compute_standings
-from tournaments.stats import mean_interval
+from tournaments.duplicate.scoring import Entry, compute_standings
+from tournaments.duplicate.stats import mean_interval
 from tournaments.store import TournamentStore
 from tournaments.web.replay import replay_steps
 from tournaments.web.views import WebData, cumulative_scores

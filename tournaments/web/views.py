@@ -43,9 +43,9 @@ from arena.storage.models import (
     TournamentStatus,
 )
 
-from ..duplicate import Entry, Standings, compute_standings
-from ..settings import TournamentSettings
-from ..stats import t_quantile
+from ..duplicate.scoring import Entry, Standings, compute_standings
+from ..duplicate.settings import TournamentSettings
+from ..duplicate.stats import t_quantile
 from ..store import TournamentStore
 from .replay import deal_summary
 

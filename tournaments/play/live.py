@@ -26,9 +26,9 @@ from arena.storage.bots import BotRegistry
 from arena.storage.models import TableStatus, TournamentStatus
 from arena.transport.server import ArenaServer
 
-from .duplicate import Standings
+from ..duplicate.scoring import Standings
+from ..store import TournamentStore
 from .runner import TableDone, TournamentRunner
-from .store import TournamentStore
 
 log = logging.getLogger(__name__)
 
@@ -280,7 +280,7 @@ async def start_web_page(
     """The read-only web page beside the arena, on the same event loop (``port`` None: none)."""
     if port is None:
         return
-    from .web import serve_web
+    from ..web import serve_web
 
     urls = await nursery.start(serve_web, store.engine, host, port)
     console.print(f"web page on {', '.join(urls)}")

@@ -25,12 +25,12 @@ from arena.storage.bots import BotRegistry
 from arena.storage.db import make_engine
 from arena.transport.server import ArenaServer
 
-from .duplicate import Standings
+from ..duplicate.scoring import Standings
+from ..duplicate.settings import Seating, TournamentSettings
+from ..play.live import run_with_progress
+from ..store import TournamentStore
 from .export import export_tournament
-from .live import run_with_progress
 from .report import print_standings
-from .settings import Seating, TournamentSettings
-from .store import TournamentStore
 
 
 @dataclass(frozen=True, slots=True)

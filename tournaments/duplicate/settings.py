@@ -98,7 +98,7 @@ class TournamentSettings:
     scoring: ScoringMethod = ScoringMethod.DATUM
     compare: str | None = None
     """A ``tarot-arena compare``: its sequential test and bots as JSON (see
-    :mod:`tournaments.compare`), which decides when the tournament stops; None otherwise."""
+    :mod:`tournaments.cli.compare`), which decides when the tournament stops; None otherwise."""
 
     def __post_init__(self) -> None:
         problems = list(self._problems())

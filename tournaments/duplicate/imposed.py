@@ -35,9 +35,8 @@ from arena.table import (
     TimeControl,
 )
 from arena.table.messages import ViewFn
+from clients.local import LocalSeat
 from clients.sdk import Bot
-
-from .local import LocalSeat
 
 AUCTION_PHASES = frozenset({Phase.BIDDING, Phase.CALLING})
 

@@ -10,8 +10,8 @@ from typing import Any
 
 from arena.storage.bots import BotRegistry, UnknownBotError
 
-from .duplicate import Standings, compute_standings
-from .store import TournamentStore
+from ..duplicate.scoring import Standings, compute_standings
+from ..store import TournamentStore
 
 
 def bot_names(store: TournamentStore, bot_ids: list[str]) -> dict[str, str]:

@@ -12,18 +12,19 @@ On top of it:
 - :func:`play_local` plays one deal with one bot per seat and returns the runner's
   :class:`~arena.table.TableOutcome` (scores, record, infractions);
 - :func:`play_match` plays boards in rotation (each bot in each seat of every board, as
-  :func:`tournaments.seatings.rotation` seats them) and returns the
-  :class:`tournaments.duplicate.Entry` values that :func:`tournaments.duplicate.compute_standings`
-  scores; :func:`play_plans` does the same for any list of table plans (a gauntlet, say).
+  :func:`tournaments.duplicate.seatings.rotation` seats them) and returns the
+  :class:`tournaments.duplicate.scoring.Entry` values that
+  :func:`tournaments.duplicate.scoring.compute_standings` scores; :func:`play_plans` does the same
+  for any list of table plans (a gauntlet, say).
 
 Boards are dealt as the tournament store deals them: board ``k`` of seed ``s`` is
 ``seeded_deal(board_seed(s, k), players, dealer=k % players)``.
 
 ::
 
-    from tournaments.local import play_match
+    from clients.local import play_match
     from clients.random_bot import RandomBot
-    from tournaments.duplicate import compute_standings
+    from tournaments.duplicate.scoring import compute_standings
 
     entries = play_match([MyBot(), RandomBot(1), MyBot(), RandomBot(2)], boards=24, seed=7)
     for row in compute_standings(entries).rows:
@@ -55,9 +56,8 @@ from arena.table import (
 )
 from arena.table.messages import ViewFn
 from clients.sdk import Bot, TableView, as_action
-
-from .duplicate import Entry
-from .seatings import TablePlan, board_seed, rotation
+from tournaments.duplicate.scoring import Entry
+from tournaments.duplicate.seatings import TablePlan, board_seed, rotation
 
 log = logging.getLogger(__name__)
 

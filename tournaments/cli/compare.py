@@ -1,13 +1,13 @@
 """``tarot-arena compare CANDIDATE BASELINE``: is the candidate better than the baseline?
 
 Regression testing of bots with a sequential test on duplicate boards (see
-:mod:`tournaments.sprt` for the statistics).
+:mod:`tournaments.duplicate.sprt` for the statistics).
 
-- **Design**: a gauntlet (:func:`tournaments.seatings.gauntlet`). Each board is played once with
-  the candidate in each seat beside baseline fillers, plus once at a control table of baselines
-  only: ``players + 1`` deals a board. The board's value is its **paired difference**: the mean
-  over the seats of the candidate's score in that seat minus the baseline's score in that seat at
-  the control table, on the very same cards. The sequential test is fed these differences in
+- **Design**: a gauntlet (:func:`tournaments.duplicate.seatings.gauntlet`). Each board is played
+  once with the candidate in each seat beside baseline fillers, plus once at a control table of
+  baselines only: ``players + 1`` deals a board. The board's value is its **paired difference**: the
+  mean over the seats of the candidate's score in that seat minus the baseline's score in that seat
+  at the control table, on the very same cards. The sequential test is fed these differences in
   board order and looked at after every board.
 - **Stored**: every compare is a tournament in the database (gauntlet seating, as many boards as
   the cap), its test and bots kept in the settings (``TournamentSettings.compare``). The verdict
@@ -17,16 +17,16 @@ Regression testing of bots with a sequential test on duplicate boards (see
   tournament is finished and its remaining tables are left unplayed (``tournament tables`` shows
   them pending); ``standings``, ``export`` and ``replay`` work on it as on any tournament.
 - **Local** (``--local``): both bots are ``module:Class`` SDK bots played in this process by
-  the table runner, without a server (:mod:`tournaments.local`): for a CI job. They are
+  the table runner, without a server (:mod:`clients.local`): for a CI job. They are
   registered in the database under their spec (owner ``compare --local``) so that the stored
   tables name them; their tokens are never shown (nobody connects as them).
 - **Live**: both are registered bots that connect over gRPC as in any tournament; the arena
-  serves, a :class:`~tournaments.runner.TournamentRunner` plays the tables, and the test is
+  serves, a :class:`~tournaments.play.runner.TournamentRunner` plays the tables, and the test is
   looked at whenever a board is finished. Once decided, the tables being played are cancelled
   (back to pending, unplayed) and the others are never started.
 
 - **Imposed boards** (``--local --imposed``): every table of a board plays the auction the
-  baseline bids, so that only card play is compared (:mod:`tournaments.imposed`).
+  baseline bids, so that only card play is compared (:mod:`tournaments.duplicate.imposed`).
 
 The test only counts boards finished at all their tables, in board order (the first ``k``
 boards): boards are played in that order, and the order in which results arrive never decides
@@ -56,15 +56,23 @@ from rich.markup import escape
 
 from arena.storage.bots import BotRegistry, UnknownBotError
 from arena.storage.models import TableStatus, TournamentStatus
+from clients.local import play_local
 from clients.sdk import Bot
 
-from .duplicate import Entry
-from .imposed import Auction, auction_of_record, free_auction, play_imposed
-from .local import play_local
-from .runner import LEASE
-from .settings import Seating, TournamentSettings
-from .sprt import DEFAULT_MIN_BOARDS, Sprt, SprtError, SprtSettings, Status, Units, Verdict
-from .store import TournamentStore, UnknownTournamentError, new_worker_id
+from ..duplicate.imposed import Auction, auction_of_record, free_auction, play_imposed
+from ..duplicate.scoring import Entry
+from ..duplicate.settings import Seating, TournamentSettings
+from ..duplicate.sprt import (
+    DEFAULT_MIN_BOARDS,
+    Sprt,
+    SprtError,
+    SprtSettings,
+    Status,
+    Units,
+    Verdict,
+)
+from ..play.runner import LEASE
+from ..store import TournamentStore, UnknownTournamentError, new_worker_id
 
 log = logging.getLogger(__name__)
 
@@ -100,7 +108,7 @@ class CompareConfig:
     """Candidate and baseline are the same bot on purpose (an A/A check)."""
     imposed: bool = False
     """Imposed boards: every table of a board plays the baseline's auction
-    (:mod:`tournaments.imposed`); local only."""
+    (:mod:`tournaments.duplicate.imposed`); local only."""
 
     def to_json(self) -> str:
         return json.dumps({"local": self.local, "candidate": self.candidate,
@@ -363,7 +371,7 @@ async def run_live(
 ) -> Status:
     """Play the compare on a serving arena (bots connect over gRPC) until the test decides;
     the tables being played then are cancelled and left pending, unplayed."""
-    from .runner import TableDone, TournamentRunner
+    from ..play.runner import TableDone, TournamentRunner
 
     _, _, boards = await trio.to_thread.run_sync(load, store, tournament_id)
     if on_status is not None and boards.test.n:

@@ -30,9 +30,9 @@ from arena.games.french_tarot import GameState
 from arena.table import TableOutcome, TimeControl
 from arena.transport.connections import BotNotConnectedError
 
-from .duplicate import Standings, compute_standings
-from .settings import TournamentSettings
-from .store import ClaimedTable, Progress, TournamentStore, new_worker_id
+from ..duplicate.scoring import Standings, compute_standings
+from ..duplicate.settings import TournamentSettings
+from ..store import ClaimedTable, Progress, TournamentStore, new_worker_id
 
 log = logging.getLogger(__name__)
 

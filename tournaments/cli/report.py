@@ -33,11 +33,11 @@ from arena.games.french_tarot.actions import (
 from arena.games.french_tarot.game import Direction
 from arena.storage.models import ArenaTable, TableSeat
 
-from .duplicate import Standings
+from ..duplicate.scoring import Standings
+from ..duplicate.settings import PenaltyKind, ScoringMethod, TournamentSettings
+from ..duplicate.stats import Interval, mean_interval
+from ..store import TournamentStore
 from .export import bot_names, crosstable_rows, standings_rows
-from .settings import PenaltyKind, ScoringMethod, TournamentSettings
-from .stats import Interval, mean_interval
-from .store import TournamentStore
 
 
 # ------------------------------------------------------------------------------ layout

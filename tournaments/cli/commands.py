@@ -47,8 +47,19 @@ from arena.storage.models import TournamentStatus
 from clients.run import UsageError as BotUsageError
 from clients.run import read_secret
 
+from ..duplicate.seatings import plan_tables
+from ..duplicate.settings import (
+    Penalties,
+    PenaltyKind,
+    ScoringMethod,
+    Seating,
+    SettingsError,
+    TournamentSettings,
+    seed_for,
+)
+from ..play.manage import cancel_tournament, delete_tournament
+from ..store import TournamentStore, UnknownTournamentError
 from .export import bot_names, export_tournament, standings_of
-from .manage import cancel_tournament, delete_tournament
 from .report import (
     describe_deal,
     id_column,
@@ -60,17 +71,6 @@ from .report import (
     tables_json,
     text_column,
 )
-from .seatings import plan_tables
-from .settings import (
-    Penalties,
-    PenaltyKind,
-    ScoringMethod,
-    Seating,
-    SettingsError,
-    TournamentSettings,
-    seed_for,
-)
-from .store import TournamentStore, UnknownTournamentError
 
 app = typer.Typer(
     help="Tarot Arena: duplicate French Tarot tournaments for bots, over gRPC.",
@@ -637,7 +637,7 @@ def tournament_run(
     Bots connect to it over gRPC. The admin service (revoke a bot mid-tournament, list
     connections) is served too.
     """
-    from .live import run_tournament_live
+    from ..play.live import run_tournament_live
 
     token = _admin_token(admin_token, admin_token_file)
     if not seat_timeout >= 0:
@@ -671,7 +671,7 @@ def serve(
     Tournaments play side by side within --concurrency tables; one whose bots are not connected
     waits for them (the line "waiting for: ..." names them) and never stops the others.
     """
-    from .live import serve_forever
+    from ..play.live import serve_forever
 
     token = _admin_token(admin_token, admin_token_file)
     store = _store()
@@ -701,7 +701,7 @@ def web_cmd(
     It reads the database the arenas write (--db), so it also shows tournaments played by
     several arenas sharing one PostgreSQL. Nothing on it changes a tournament.
     """
-    from .web import run_web
+    from ..web import run_web
 
     _check_port(port, host)
     run_web(_engine(), host, port, announce=console.print)
@@ -797,10 +797,10 @@ def try_cmd(
     Your bot plays every seat of each board (duplicate rotation, in-process), then its mean per
     board is printed. A bug in your bot stops it with the traceback.
     """
+    from clients.local import play_match
     from clients.run import bot_arguments, load_bot
 
-    from .duplicate import compute_standings
-    from .local import play_match
+    from ..duplicate.scoring import compute_standings
 
     if players not in (3, 4, 5):
         raise CliError(f"French Tarot is played by 3, 4 or 5 players, not {players}")
@@ -852,8 +852,3 @@ def _register_compare() -> None:
 
 
 _register_compare()
-
-
-if __name__ == "__main__":
-    os.environ.setdefault("PYTHONUNBUFFERED", "1")
-    main()

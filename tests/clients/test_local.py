@@ -1,4 +1,4 @@
-"""tournaments.local: SDK bots played in-process through the table runner, and duplicate matches."""
+"""clients.local: SDK bots played in-process through the table runner, and duplicate matches."""
 
 from __future__ import annotations
 
@@ -28,11 +28,11 @@ from arena.table import (
     TableRunner,
     TimeControl,
 )
+from clients.local import LocalSeat, board_deal, play_local, play_match, play_plans
 from clients.random_bot import RandomBot
 from clients.sdk import Bot, Event, TableView
-from tournaments.duplicate import compute_standings
-from tournaments.local import LocalSeat, board_deal, play_local, play_match, play_plans
-from tournaments.seatings import board_seed, gauntlet
+from tournaments.duplicate.scoring import compute_standings
+from tournaments.duplicate.seatings import board_seed, gauntlet
 
 
 class FirstLegal(Bot):

@@ -25,7 +25,7 @@ from arena.storage.models import (
     TournamentStatus,
 )
 
-from .store import TournamentStore, UnknownTournamentError
+from ..store import TournamentStore, UnknownTournamentError
 
 
 class TournamentStateError(ValueError):

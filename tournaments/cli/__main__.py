@@ -1,0 +1,9 @@
+"""``python -m tournaments.cli``: the same command as ``tarot-arena``."""
+
+import os
+
+from .commands import main
+
+if __name__ == "__main__":
+    os.environ.setdefault("PYTHONUNBUFFERED", "1")
+    main()
