@@ -23,15 +23,18 @@ import os
 import secrets
 import socket
 from collections.abc import Callable, Collection, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from sqlalchemy import delete, func, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.sql.elements import ColumnElement
 from sqlmodel import Session, col, select
 
-from arena.games.french_tarot import Deal, DealRecord, format_action
+from arena import games
+from arena.games import Game, State
+from arena.games.base import Record
 from arena.storage.bots import BotRegistry, UnknownBotError
 from arena.storage.models import (
     ArenaTable,
@@ -76,9 +79,21 @@ class ClaimedTable:
     table_id: str
     board: int
     number: int
-    deal: Deal
+    record: Record
+    """The board's deal as the game's record of it, before any action."""
     bots: tuple[str, ...]
     attempt: int
+    game: Game = field(default_factory=games.game)
+
+    @property
+    def state(self) -> State:
+        """A fresh state of the board's deal, ready to play (a new one at every call)."""
+        return self.game.replay(self.record)
+
+    @property
+    def deal(self) -> Any:
+        """The deal as the game holds it (French Tarot: a :class:`Deal`)."""
+        return self.record.deal  # type: ignore[attr-defined]
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +150,7 @@ class TournamentStore:
                 raise SettingsError(f"bot {bot_id} ({bot.name}) is revoked")
         tid = tournament_id or "tour_" + secrets.token_hex(6)
         options = settings.table_options
+        game = settings.rules
         plans = plan_tables(settings)
         todo, written = settings.boards + 2 * len(plans), 0
 
@@ -151,7 +167,7 @@ class TournamentStore:
             for number in range(settings.boards):
                 seed = board_seed(settings.seed, number)
                 dealer = number % settings.players
-                record = DealRecord.from_seed(seed, options, dealer)
+                record = game.record(game.new_deal(seed, options, dealer), seed)
                 session.add(Board(tournament_id=tid, number=number, deal_seed=str(seed),
                                   dealer=dealer, deal_json=record.dumps()))
                 step(1)
@@ -325,9 +341,10 @@ class TournamentStore:
                     select(TableSeat).where(TableSeat.table_id == table_id)
                     .order_by(col(TableSeat.seat))
                 ).all()
-                deal = DealRecord.loads(board.deal_json).deal
-                return ClaimedTable(table_id, board_number, table.number, deal,
-                                    tuple(s.bot_id for s in seats), attempt)
+                game = self._game_of(session, tournament_id)
+                record = game.load_record(json.loads(board.deal_json))
+                return ClaimedTable(table_id, board_number, table.number, record,
+                                    tuple(s.bot_id for s in seats), attempt, game)
         return None
 
     def renew(self, claims: Mapping[str, str], lease: float = 60.0) -> list[str]:
@@ -437,7 +454,8 @@ class TournamentStore:
             session.execute(delete(Decision).where(col(Decision.table_id) == table_id))
             session.add_all([
                 Decision(
-                    table_id=table_id, index=d.index, seat=d.seat, action=format_action(d.action),
+                    table_id=table_id, index=d.index, seat=d.seat,
+                    action=outcome.game.format_action(d.action),
                     seconds=round(d.seconds, 6),
                     infraction=d.infraction.kind.value if d.infraction else None,
                     reason=d.infraction.message if d.infraction else None,
@@ -498,14 +516,23 @@ class TournamentStore:
                 session.expunge(row)
             return rows
 
-    def record(self, table_id: str) -> DealRecord:
+    def record(self, table_id: str) -> Any:
+        """The played deal's record, as its game reads it (French Tarot: a
+        :class:`~arena.games.french_tarot.DealRecord`)."""
         with Session(self.engine) as session:
             table = session.get(ArenaTable, table_id)
             if table is None:
                 raise LookupError(f"no table with id {table_id!r}")
             if table.record_json is None:
                 raise LookupError(f"table {table_id} has not been played yet")
-            return DealRecord.from_json(json.loads(table.record_json))
+            game = self._game_of(session, table.tournament_id)
+            return game.load_record(json.loads(table.record_json))
+
+    def _game_of(self, session: Session, tournament_id: str) -> Game:
+        tournament = session.get(Tournament, tournament_id)
+        if tournament is None:
+            raise LookupError(f"no tournament with id {tournament_id!r}")
+        return TournamentSettings.from_json(tournament.settings_json).rules
 
 
 def table_id_for(tournament_id: str, board: int, number: int) -> str:

@@ -33,7 +33,7 @@ from hypothesis import given
 from hypothesis import settings as examples
 from hypothesis import strategies as st
 
-from arena.games.french_tarot import DealRecord, GameState
+from arena.games.french_tarot import DealRecord
 from arena.proto_gen.tarot_arena.v1 import arena_pb2 as pb
 from arena.proto_gen.tarot_arena.v1 import arena_pb2_grpc as pb_grpc
 from arena.storage.bots import BotRegistry
@@ -173,7 +173,7 @@ async def play(store: TournamentStore, tid: str, tables: int | None = None) -> N
             return
         seats = [FakeSeat() for _ in claim.bots]
         outcome = await TableRunner(
-            claim.table_id, GameState(claim.deal, settings.table_options), seats,
+            claim.table_id, claim.state, seats,
             players_of(len(seats)), reveal=settings.reveal_deals,
         ).run()
         assert store.finish(claim.table_id, worker, outcome)

@@ -39,7 +39,7 @@ class FakeArena:
     def connected_bots(self) -> dict[str, int]:
         return {bot: 1 for bot in self.capacity}
 
-    def awaiting(self, bot_ids: Sequence[str]) -> list[str]:
+    def awaiting(self, bot_ids: Sequence[str], game: str = "french-tarot") -> list[str]:
         return [b for b in dict.fromkeys(bot_ids) if self.capacity.get(b, 0) <= self.busy[b]]
 
     async def wait_change(self) -> None:

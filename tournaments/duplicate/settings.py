@@ -8,8 +8,10 @@ from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from arena.games.french_tarot import Direction, TableOptions
-from arena.games.french_tarot.deal import MAX_SEED
+from arena import games
+from arena.games import Game
+from arena.games.dealing import MAX_SEED
+from arena.games.french_tarot import Direction
 from arena.table import TimeControl
 
 
@@ -99,6 +101,9 @@ class TournamentSettings:
     compare: str | None = None
     """A ``tarot-arena compare``: its sequential test and bots as JSON (see
     :mod:`tournaments.cli.compare`), which decides when the tournament stops; None otherwise."""
+    game: str = games.DEFAULT_GAME
+    """The game every table plays (``arena.games.names()``); ``beginner`` and ``direction``
+    are French Tarot's settings."""
 
     def __post_init__(self) -> None:
         problems = list(self._problems())
@@ -109,8 +114,18 @@ class TournamentSettings:
         out = []
         if not self.name.strip() or len(self.name) > 100:
             out.append("the name must be 1 to 100 characters")
-        if self.players not in (3, 4, 5):
-            return [f"French Tarot is played by 3, 4 or 5 players, not {self.players}"]
+        try:
+            rules = games.game(self.game)
+        except ValueError as exc:
+            return [str(exc)]
+        counts = rules.seat_counts()
+        if self.players not in counts:
+            allowed = ", ".join(map(str, counts[:-1])) + f" or {counts[-1]}"
+            return [f"{rules.title} is played by {allowed} players, not {self.players}"]
+        if rules is not games.game(games.DEFAULT_GAME) and (
+            self.beginner or self.direction is not Direction.COUNTER_CLOCKWISE
+        ):
+            out.append(f"beginner and direction are French Tarot settings, not {rules.title}'s")
         if not 1 <= self.boards <= 100_000:
             out.append(f"boards must be 1..100000, got {self.boards}")
         if not 0 <= self.seed <= MAX_SEED:
@@ -165,8 +180,20 @@ class TournamentSettings:
         return not self.seating.safe
 
     @property
-    def table_options(self) -> TableOptions:
-        return TableOptions(self.players, self.beginner, self.direction)
+    def rules(self) -> Game:
+        """The game every table of the tournament plays."""
+        return games.game(self.game)
+
+    @property
+    def table_options(self) -> Any:
+        """The game's options for every table (French Tarot: a
+        :class:`~arena.games.french_tarot.TableOptions`)."""
+        rules = self.rules
+        if rules is games.game(games.DEFAULT_GAME):
+            return rules.options(
+                self.players, {"beginner": self.beginner, "direction": self.direction.value}
+            )
+        return rules.options(self.players)
 
     @property
     def time_control(self) -> TimeControl:

@@ -26,7 +26,7 @@ from typing import Any, Protocol
 
 import trio
 
-from arena.games.french_tarot import GameState
+from arena.games import State
 from arena.table import TableOutcome, TimeControl
 from arena.transport.connections import BotNotConnectedError
 
@@ -55,12 +55,14 @@ class Arena(Protocol):
 
     def connected_bots(self) -> dict[str, int]: ...
 
-    def awaiting(self, bot_ids: Sequence[str]) -> list[str]: ...
+    def awaiting(self, bot_ids: Sequence[str], game: str = "french-tarot") -> list[str]:
+        """The bots that cannot be seated here now at a table of ``game``."""
+        ...
 
     async def wait_change(self) -> None: ...
 
     async def play_table(
-        self, table_id: str, state: GameState, bot_ids: Sequence[str],
+        self, table_id: str, state: State, bot_ids: Sequence[str],
         time_control: TimeControl | None = None, seat_timeout: float = 30.0,
         reveal: bool = True,
     ) -> TableOutcome: ...
@@ -157,7 +159,7 @@ class TournamentRunner:
             self._changed = trio.Event()  # a change from now on is worth another look
             seated = False
             try:
-                claim = await self._claim(bots)
+                claim = await self._claim(bots, settings.game)
                 if claim is not None:
                     seated = await tables.start(self._play, claim, settings)
             finally:
@@ -210,9 +212,9 @@ class TournamentRunner:
             if self.on_waiting is not None:
                 self.on_waiting(names)
 
-    async def _claim(self, bots: tuple[str, ...]) -> ClaimedTable | None:
+    async def _claim(self, bots: tuple[str, ...], game: str) -> ClaimedTable | None:
         """A table whose every bot has a connection here with room, or None."""
-        busy = set(self.server.awaiting(bots))
+        busy = set(self.server.awaiting(bots, game))
         seatable = [b for b in bots if b not in busy]
         if not seatable:
             return None
@@ -240,7 +242,7 @@ class TournamentRunner:
         try:
             # Checked with no checkpoint before play_table seats the bots: a bot that left, or
             # took its last free table elsewhere, while the claim was made gives the table back.
-            if self.server.awaiting(claim.bots):
+            if self.server.awaiting(claim.bots, settings.game):
                 await self._release(claim, worker)
                 task_status.started(False)
                 return
@@ -248,7 +250,7 @@ class TournamentRunner:
             started = True  # the slot is this task's to give back now
             try:
                 outcome = await self.server.play_table(
-                    claim.table_id, GameState(claim.deal, settings.table_options), claim.bots,
+                    claim.table_id, claim.state, claim.bots,
                     settings.time_control, seat_timeout=SEAT_WAIT,
                     reveal=settings.reveal_deals,
                 )
