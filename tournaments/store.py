@@ -214,6 +214,13 @@ class TournamentStore:
         unfinished = {board for board, status in rows if status != TableStatus.DONE}
         return {board for board, _ in rows} - unfinished
 
+    def tournament_of_table(self, table_id: str) -> str:
+        with Session(self.engine) as session:
+            table = session.get(ArenaTable, table_id)
+            if table is None:
+                raise LookupError(f"no table with id {table_id!r}")
+            return table.tournament_id
+
     def tournament(self, tournament_id: str) -> Tournament:
         with Session(self.engine) as session:
             row = session.get(Tournament, tournament_id)

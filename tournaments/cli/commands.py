@@ -20,7 +20,7 @@ import logging
 import os
 import socket
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
@@ -39,7 +39,9 @@ except ImportError:  # typer >= 0.20 vendors click
 
 from sqlalchemy.engine import make_url
 
-from arena import game_plugins
+from arena import game_plugins, games
+from arena.games import Game
+from arena.games.base import Record
 from arena.games.french_tarot import Direction, replay
 from arena.storage.bots import BotRegistry, UnknownBotError, VersionSummary
 from arena.storage.db import DEFAULT_URL, make_engine
@@ -423,7 +425,13 @@ SEATING_HELP = (
 def tournament_create(
     bots: Annotated[list[str], typer.Argument(help="Bot ids (gauntlet: candidate reference).")],
     name: Annotated[str, typer.Option(help="Tournament name.")] = "tournament",
-    players: Annotated[int, typer.Option(help="3, 4 or 5.")] = 4,
+    game: Annotated[str, typer.Option(help=(
+        "The game every table plays: french-tarot (the default), or another the arena knows "
+        "(tarot-arena games lists them)."
+    ))] = games.DEFAULT_GAME,
+    players: Annotated[int | None, typer.Option(help=(
+        "Seats per table. French Tarot: 3, 4 (the default) or 5."
+    ))] = None,
     boards: Annotated[int, typer.Option(help="Number of boards (deals).")] = 8,
     seed: Annotated[str | None, typer.Option(help=(
         "Tournament seed, 0..2**64-1. Default: 0, or a random secret seed for competition."
@@ -447,7 +455,8 @@ def tournament_create(
     """Create a tournament: its boards and every table to play are stored at once."""
     _json_mode(as_json)
     settings = build_settings(
-        bots=bots, name=name, players=players, boards=boards, seed=seed, seating=seating,
+        bots=bots, name=name, game=game, players=players, boards=boards, seed=seed,
+        seating=seating,
         variant=variant, direction=direction, per_decision=per_decision, time_bank=time_bank,
         tables_per_board=tables_per_board, penalty=penalty, penalty_points=penalty_points,
         disqualify_after=disqualify_after, scoring=scoring,
@@ -489,7 +498,8 @@ def _choice(enum: Callable[[str], T], value: str, what: str, allowed: str) -> T:
 
 
 def build_settings(
-    *, bots: list[str], name: str, players: int, boards: int, seed: str | None, seating: str,
+    *, bots: list[str], name: str, game: str = games.DEFAULT_GAME, players: int | None = None,
+    boards: int, seed: str | None, seating: str,
     variant: str, direction: str, per_decision: float, time_bank: float,
     tables_per_board: int | None, penalty: str, penalty_points: int,
     disqualify_after: int | None, scoring: str,
@@ -497,9 +507,13 @@ def build_settings(
     if variant not in ("classic", "beginner"):
         raise CliError(f"unknown variant {variant!r}: expected classic or beginner")
     chosen = _choice(Seating, seating, "seating", "rotation, field, gauntlet or competition")
+    rules = games.game(game)
+    if players is None:
+        players = 4 if rules.name == games.DEFAULT_GAME else rules.seat_counts()[0]
     return TournamentSettings(
         name=name,
         bots=tuple(bots),
+        game=rules.name,
         seating=chosen,
         players=players,
         boards=boards,
@@ -656,6 +670,20 @@ def tournament_run(
     print_standings(console, store, tournament_id, standings)
 
 
+@app.command("games")
+def games_cmd(as_json: JsonOption = False) -> None:
+    """The games this arena plays, with their table sizes (``--game`` of tournament create)."""
+    _json_mode(as_json)
+    known = [games.game(name) for name in games.names()]
+    if as_json:
+        _print_json([{"name": g.name, "title": g.title, "players": list(g.seat_counts())}
+                     for g in known])
+        return
+    for g in known:
+        sizes = ", ".join(map(str, g.seat_counts()))
+        console.print(f"{g.name:<20} {g.title} ({sizes} players)", highlight=False)
+
+
 @app.command("serve")
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
@@ -747,9 +775,35 @@ def replay_cmd(table_id: str, as_json: JsonOption = False) -> None:
     if as_json:
         _print_json({"table": table_id, "bots": names, "record": json.loads(record.dumps())})
         return
+    game = store.settings(store.tournament_of_table(table_id)).rules
+    if game is not games.game(games.DEFAULT_GAME):
+        for line in describe_any_deal(game, record, names):
+            console.print(line, highlight=False)
+        return
     state = replay(record)
     for line in describe_deal(record, state, names):
         console.print(line, highlight=False)
+
+
+def describe_any_deal(game: Game, record: Record, names: Sequence[str]) -> list[str]:
+    """A deal of any game, in its own notation: the hands as dealt, every action by seat, the
+    scores (French Tarot has its own, richer account: :func:`describe_deal`)."""
+    state = game.replay(record)
+    shown = game.revealed(state)
+    lines = [f"{game.title}, {state.players} players, dealer seat {state.dealer}"]
+    for seat, hand in enumerate(shown.hands):
+        cards = " ".join(game.card_name(card) for card in hand)
+        lines.append(f"  seat {seat} {names[seat] if seat < len(names) else ''}: {cards}")
+    if shown.undealt:
+        lines.append(f"  not dealt: {' '.join(game.card_name(c) for c in shown.undealt)}")
+    for index, (seat, action) in enumerate(record.actions):
+        lines.append(f"{index + 1:3d}. seat {seat}: {game.format_action(action)}")
+    result = game.result(state)
+    if result is not None:
+        scores = ", ".join(f"{names[s] if s < len(names) else s} {score:+d}"
+                           for s, score in enumerate(result.scores))
+        lines.append(f"{result.outcome.value}: {scores}")
+    return lines
 
 
 def _seat_names(store: TournamentStore, table_id: str) -> list[str]:
