@@ -84,7 +84,8 @@ class Bot:
 
     def on_table_end(self, table: TableView, end: TableEnd) -> Any:
         """The deal is over: ``end.result`` has the scores, ``end.deal`` every hand (None in a
-        competition, whose boards are still being played at other tables)."""
+        competition, whose boards are still being played at other tables); ``table`` already
+        includes them (``table.result``, ``table.deal``)."""
 
     # --------------------------------------------------------------------------- internal
     def method_for(self, request: DecisionRequest) -> Any:
