@@ -25,6 +25,7 @@ from arena.games.french_tarot import (
     Contract,
     Deal,
     DealResult,
+    Event,
     Observation,
     Phase,
     ShownPoignee,
@@ -34,7 +35,7 @@ from arena.games.french_tarot import (
     observation_asked,
     observation_at_end,
 )
-from arena.table.messages import DecisionRequest, Event, PlayerInfo, TableEnd, TableStart
+from arena.table.messages import DecisionRequest, PlayerInfo, TableEnd, TableStart
 
 
 @dataclass(frozen=True, slots=True)

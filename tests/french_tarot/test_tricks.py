@@ -18,7 +18,7 @@ from arena.games.french_tarot import (
     parse_cards,
 )
 from arena.games.french_tarot.cards import SUIT_MASKS, TRUMP_MASK, cards_of, mask_of
-from arena.games.french_tarot.simulate import trick_status
+from arena.games.french_tarot.simulate import taker_side, trick_status
 from arena.games.french_tarot.tricks import (
     NO_SUIT,
     TRUMPS,
@@ -166,3 +166,25 @@ def test_the_helpers_agree_with_the_engine_at_every_card(players: int) -> None:
             else:
                 apply(state, action, seat)
     assert checked > 1000
+
+
+def test_the_taker_s_side_in_a_simulation() -> None:
+    """The taker, and with five players its partner: the holder of the called card, none when
+    the taker holds it or it lies in the chien."""
+    seen = set()
+    for number in range(200):
+        rng = random.Random(number)
+        state = GameState.from_seed(number, TableOptions(5), dealer=number % 5)
+        while state.taker is None or state.phase.value in ("bidding", "calling"):
+            if state.to_act is None:
+                break
+            apply(state, rng.choice(legal_actions(state)))
+        if state.taker is None:
+            continue
+        called = state.called_card
+        assert called is not None
+        holder = next((s for s in range(5) if state.deal.hand_masks[s] >> called & 1), None)
+        expected = 1 << state.taker | (1 << holder if holder not in (None, state.taker) else 0)
+        assert taker_side(state) == expected
+        seen.add(expected.bit_count())
+    assert seen == {1, 2}
