@@ -88,17 +88,18 @@ class TableView:
         observation = observation_asked(
             self.observation, request.phase, request.legal_actions, request.hand
         )
-        return dataclasses.replace(
-            self, observation=observation, decisions=self.decisions + 1
-        )
+        return TableView(self.table_id, self.seat, self.players, observation, self.resumed,
+                         self.next_sequence, self.decisions + 1)
 
     def apply(self, event: Event, sequence: int | None = None) -> TableView:
         """The view after ``event`` (numbered ``sequence``, if given, which then sets
         ``next_sequence``): the engine's :func:`~arena.games.french_tarot.observation_after`."""
-        observation = observation_after(self.observation, event)
-        if sequence is None:
-            return dataclasses.replace(self, observation=observation)
-        return dataclasses.replace(self, observation=observation, next_sequence=sequence + 1)
+        # The constructor rather than dataclasses.replace: this runs for every event.
+        return TableView(
+            self.table_id, self.seat, self.players, observation_after(self.observation, event),
+            self.resumed, self.next_sequence if sequence is None else sequence + 1,
+            self.decisions,
+        )
 
     def with_end(self, end: TableEnd) -> TableView:
         """The view once the deal is over: the result, and when the deal is revealed, every
