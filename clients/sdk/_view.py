@@ -1,13 +1,11 @@
-"""One seat's view of one table on the bot side: the engine's observation, kept up to date.
+"""One seat's view of one table on the bot side: the game's observation, kept up to date.
 
-The arena sends a full :class:`~arena.games.french_tarot.Observation` only in ``TableStart`` (at
-the start and after a reconnection), then events, decision requests and the table's end. The
-view applies each with the engine's own update rules, the same on both sides of the wire
-(:func:`~arena.games.french_tarot.observation_after` for an event,
-:func:`~arena.games.french_tarot.observation_asked` for a request,
-:func:`~arena.games.french_tarot.observation_at_end` for the end), and keeps beside the
-observation only what the bot side alone knows: the table id, who holds each seat, the sequence
-numbers and the decisions asked.
+The arena sends a seat's full observation only in ``TableStart`` (at the start and after a
+reconnection), then events, decision requests and the table's end. The view applies each with
+the game's own update rules, the same on both sides of the wire (``observation_after`` for an
+event, ``observation_asked`` for a request, ``observation_at_end`` for the end: see
+:class:`arena.games.base.Game`), and keeps beside the observation only what the bot side alone
+knows: the table id, who holds each seat, the sequence numbers and the decisions asked.
 
 A view is frozen: every message gives a new one. That makes it safe to hand to a decision
 running in a worker thread while the connection keeps receiving events (after a timeout, the
@@ -18,22 +16,20 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from typing import Any
 
+from arena.games import Game
 from arena.games.french_tarot import (
     Action,
     Card,
     Contract,
     Deal,
     DealResult,
-    Event,
     Observation,
     Phase,
     ShownPoignee,
     TableOptions,
     Trick,
-    observation_after,
-    observation_asked,
-    observation_at_end,
 )
 from arena.table.messages import DecisionRequest, PlayerInfo, TableEnd, TableStart
 
@@ -42,7 +38,8 @@ from arena.table.messages import DecisionRequest, PlayerInfo, TableEnd, TableSta
 class TableView:
     """What one seat knows of one table now. Seats are numbered 0..players-1 in turn order.
 
-    The game's state is :attr:`observation`; the properties below read it.
+    The game's state is :attr:`observation`; the properties below read French Tarot's (for
+    another game, read :attr:`observation` itself).
     """
 
     table_id: str
@@ -50,10 +47,13 @@ class TableView:
     """This view's seat (a bot may hold several seats of one table: one view each)."""
     players: tuple[PlayerInfo, ...]
     """By seat: the bot id and name holding each seat."""
-    observation: Observation
-    """Everything the seat may know of the deal, as the engine's ``observe`` would say it (the
-    one exception: until the next public event, the other seats cannot tell that the taker laid
-    the last card of its discard, so for them ``phase`` and ``to_act`` stay the discard's)."""
+    observation: Any
+    """Everything the seat may know of the deal, as the game's ``observe`` would say it. French
+    Tarot's one exception: until the next public event, the other seats cannot tell that the
+    taker laid the last card of its discard, so for them ``phase`` and ``to_act`` stay the
+    discard's."""
+    game: Game
+    """The game played at this table (its TableStart says which)."""
     resumed: bool = False
     """True when this view came from a TableStart re-sent after a reconnection."""
     next_sequence: int = 0
@@ -65,18 +65,23 @@ class TableView:
     @classmethod
     def from_start(cls, start: TableStart, decisions: int = 0) -> TableView:
         """The view a TableStart gives; ``decisions`` carries the count over a resumption."""
-        view = start.view
-        discard = view.discard
-        if discard is not None:
-            discard = tuple(sorted(discard))
-        elif start.seat == view.taker:
-            discard = ()  # the wire does not tell an empty discard from none
-        observation = dataclasses.replace(view, hand=tuple(sorted(view.hand)), discard=discard)
+        observation = start.view
+        if isinstance(observation, Observation):
+            # French Tarot's seat view on the wire cannot tell an empty discard from none.
+            discard = observation.discard
+            if discard is None and start.seat == observation.taker:
+                discard = ()
+            elif discard is not None:
+                discard = tuple(sorted(discard))
+            observation = dataclasses.replace(
+                observation, hand=tuple(sorted(observation.hand)), discard=discard
+            )
         return cls(
             table_id=start.table_id,
             seat=start.seat,
             players=start.players,
             observation=observation,
+            game=start.game,
             resumed=start.resumed,
             next_sequence=start.next_sequence,
             decisions=decisions,
@@ -85,27 +90,27 @@ class TableView:
     def with_request(self, request: DecisionRequest) -> TableView:
         """The view as the arena asks this seat to decide: the request is authoritative for the
         phase, the turn, the hand and the legal actions (the next event clears those)."""
-        observation = observation_asked(
+        observation = self.game.observation_asked(
             self.observation, request.phase, request.legal_actions, request.hand
         )
-        return TableView(self.table_id, self.seat, self.players, observation, self.resumed,
-                         self.next_sequence, self.decisions + 1)
+        return TableView(self.table_id, self.seat, self.players, observation, self.game,
+                         self.resumed, self.next_sequence, self.decisions + 1)
 
-    def apply(self, event: Event, sequence: int | None = None) -> TableView:
+    def apply(self, event: Any, sequence: int | None = None) -> TableView:
         """The view after ``event`` (numbered ``sequence``, if given, which then sets
-        ``next_sequence``): the engine's :func:`~arena.games.french_tarot.observation_after`."""
+        ``next_sequence``): the game's ``observation_after``."""
         # The constructor rather than dataclasses.replace: this runs for every event.
         return TableView(
-            self.table_id, self.seat, self.players, observation_after(self.observation, event),
-            self.resumed, self.next_sequence if sequence is None else sequence + 1,
-            self.decisions,
+            self.table_id, self.seat, self.players,
+            self.game.observation_after(self.observation, event), self.game, self.resumed,
+            self.next_sequence if sequence is None else sequence + 1, self.decisions,
         )
 
     def with_end(self, end: TableEnd) -> TableView:
-        """The view once the deal is over: the result, and when the deal is revealed, every
-        hand, the chien, the discard and the partner."""
-        return dataclasses.replace(self, observation=observation_at_end(
-            self.observation, end.result, end.deal, end.discard
+        """The view once the deal is over: the result, and when the deal is revealed, what the
+        game then shows (French Tarot: every hand, the chien, the discard and the partner)."""
+        return dataclasses.replace(self, observation=self.game.observation_at_end(
+            self.observation, end.result, end.cards
         ))
 
     # ------------------------------------------------------------------- the game state

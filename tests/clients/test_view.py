@@ -29,7 +29,7 @@ from arena.games.french_tarot import (
     observe,
     seeded_deal,
 )
-from arena.games.french_tarot.cards import cards_of
+from arena.games.french_tarot.definition import FRENCH_TAROT
 from arena.table import DecisionRequest, PlayerInfo, TableRunner, TableStart, TimeControl
 from arena.table.messages import TableEnd, TableEvent
 from arena.transport import convert
@@ -77,8 +77,7 @@ def assert_matches(view: TableView, state: GameState) -> None:
 
 def end_over_the_wire(state: GameState, seat: int) -> TableEnd:
     assert state.result is not None
-    end = TableEnd("t1", seat, state.result, state.deal, tuple(cards_of(state.discard)),
-                   DealRecord.of(state))
+    end = TableEnd("t1", seat, state.result, FRENCH_TAROT.revealed(state), DealRecord.of(state))
     return convert.end_from_pb(convert.end_to_pb(end).table_end)
 
 
