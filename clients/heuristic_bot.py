@@ -68,50 +68,30 @@ from arena.games.french_tarot import (
     Play,
 )
 from arena.games.french_tarot.cards import (
+    BOUTS_MASK,
+    CAVALIER,
     EXCUSE,
+    FULL_DECK,
     HALF_POINTS,
+    JACK,
     KING,
+    KINGS_MASK,
     MONDE,
     PETIT,
     QUEEN,
     SUIT_MASKS,
     TRUMP_MASK,
     cards_of,
+    is_bout,
+    is_trump,
     mask_of,
 )
 from arena.games.french_tarot.deal import CHIEN_SIZES, HAND_SIZES
+from arena.games.french_tarot.tricks import TRUMPS, beats, exclusions, higher_cards, trick_suit
 from clients.sdk import Bot, DecisionRequest, TableView
-
-TRUMPS = 4
-"""Index of trumps where suits are numbered 0..3 (void tracking, led 'suit')."""
-CAVALIER = 11
-JACK = 10
-FULL = (1 << 78) - 1
 
 SAFE = 0.8
 """Chance of winning from which a trick counts as safe (for the Excuse and the poignée)."""
-
-
-def suit_of(card: Card) -> int:
-    """0..3 for suit cards, 4 for trumps, -1 for the Excuse."""
-    if card < 56:
-        return card // 14
-    return TRUMPS if card < EXCUSE else -1
-
-
-def beats(card: Card, best: Card, led: int) -> bool:
-    """Whether ``card`` beats ``best`` (the trick's winning card so far) when ``led`` was led."""
-    if card == EXCUSE:
-        return False
-    if card >= 56:
-        return best < 56 or card > best
-    return best < 56 and card // 14 == led and card > best
-
-
-def higher_in_suit(card: Card) -> int:
-    """Mask of the cards of ``card``'s suit (or trumps) above it."""
-    top = SUIT_MASKS[card // 14] if card < 56 else TRUMP_MASK
-    return top & ~((2 << card) - 1)
 
 
 # ------------------------------------------------------------------------------- bidding
@@ -131,7 +111,7 @@ def hand_points(hand: Iterable[Card], players: int) -> float:
     """The classic club count of a hand, scaled to a 4-player hand (18 cards)."""
     cards = list(hand)
     mask = mask_of(cards)
-    trumps = [c for c in cards if 56 <= c <= 76]
+    trumps = [c for c in cards if is_trump(c)]
     t = len(trumps)
     pts = 2.0 * t + sum(1 for c in trumps if c - 55 >= 16)
     if MONDE in trumps:
@@ -158,8 +138,8 @@ def hand_points(hand: Iterable[Card], players: int) -> float:
 
 def wanted_contract(hand: Sequence[Card], players: int) -> Contract | None:
     """The contract this hand is worth, or None to pass."""
-    trumps = sum(1 for c in hand if 56 <= c <= 76)
-    bouts = sum(1 for c in hand if c in (PETIT, MONDE, EXCUSE))
+    trumps = sum(1 for c in hand if is_trump(c))
+    bouts = sum(1 for c in hand if is_bout(c))
     pts = hand_points(hand, players)
     petite, garde, sans, contre = BID_THRESHOLDS[players]
     scale = HAND_SIZES[players] / 18
@@ -221,7 +201,7 @@ class Knowledge:
         out = mask_of(view.discarded_trumps)
         if view.is_taker:
             out |= mask_of(view.discard)
-        unseen = self.unseen = FULL & ~hand & ~played & ~out
+        unseen = self.unseen = FULL_DECK & ~hand & ~played & ~out
         size = HAND_SIZES[n]
         remaining = self.remaining = [size - counts[s] for s in range(n)]
         remaining[me] = len(view.hand)
@@ -230,7 +210,7 @@ class Knowledge:
         contract = view.contract
         chien_shown = contract is not None and contract.chien_shown
         if taker is not None and taker != me and chien_shown and view.chien is not None:
-            known[taker] |= mask_of(view.chien) & (TRUMP_MASK | (1 << EXCUSE) | _KINGS)
+            known[taker] |= mask_of(view.chien) & (TRUMP_MASK | (1 << EXCUSE) | KINGS_MASK)
         for shown in view.poignees:
             if shown.seat != me:
                 known[shown.seat] |= mask_of(shown.cards)
@@ -245,7 +225,7 @@ class Knowledge:
         hidden = max(0, unseen.bit_count() - sum(remaining[s] for s in others))
         hidden_excludes = 0
         if chien_shown and taker != me:
-            hidden_excludes = TRUMP_MASK | (1 << EXCUSE) | _KINGS | BOUTS
+            hidden_excludes = TRUMP_MASK | (1 << EXCUSE) | KINGS_MASK | BOUTS_MASK
         excluded = {}
         for s in others:
             mask = TRUMP_MASK & ~((1 << caps[s]) - 1)
@@ -320,14 +300,14 @@ class Knowledge:
         if not foes:
             return 1.0
         if best >= 56:
-            higher = higher_in_suit(best)
+            higher = higher_cards(best)
             if led == TRUMPS:
                 return self.none_among(higher, foes)
             p = 1.0
             for seat in foes:
                 p *= 1.0 - self.void_chance(seat, led) * self.holds_any(seat, higher)
             return p
-        p = self.none_among(higher_in_suit(best), foes)
+        p = self.none_among(higher_cards(best), foes)
         for seat in foes:
             p *= 1.0 - self.void_chance(seat, led) * self.holds_any(seat, TRUMP_MASK)
         return p
@@ -343,31 +323,18 @@ class Knowledge:
 
     def is_master(self, card: Card) -> bool:
         """No card of its suit (or trump) above it is still out."""
-        return not higher_in_suit(card) & self.unseen
+        return not higher_cards(card) & self.unseen
 
 
-_KINGS = sum(1 << (s * 14 + KING) for s in range(4))
-BOUTS = (1 << PETIT) | (1 << MONDE) | (1 << EXCUSE)
-
-
-def _infer(plays: Iterable[tuple[int, Card]], voids: list[int], caps: list[int]) -> None:
+def _infer(plays: Sequence[tuple[int, Card]], voids: list[int], caps: list[int]) -> None:
     """Voids and trump ceilings shown by one trick's cards, given the rules of following."""
-    led = -1
-    best = -1
-    for seat, card in plays:
-        if card == EXCUSE:
-            continue
-        if led < 0:
-            led, best = suit_of(card), card
-            continue
-        if led < TRUMPS and (card >= 56 or card // 14 != led):
-            voids[seat] |= 1 << led
-        if card < 56 and (led == TRUMPS or card // 14 != led):
-            caps[seat] = 56  # did not trump when it had to: no trumps at all
-        elif card >= 56 and best >= 56 and card < best:
-            caps[seat] = min(caps[seat], best)  # could not overtrump
-        if beats(card, best, led):
-            best = card
+    for seat, shown in exclusions(plays):
+        for suit in range(4):
+            if shown & SUIT_MASKS[suit]:
+                voids[seat] |= 1 << suit
+        trumps = shown & TRUMP_MASK
+        if trumps:  # no trump from the lowest one shown on
+            caps[seat] = min(caps[seat], (trumps & -trumps).bit_length() - 1)
     for seat in range(len(caps)):
         if caps[seat] <= 56:
             voids[seat] |= 1 << TRUMPS
@@ -435,7 +402,7 @@ def _trick_of(view: TableView) -> _Trick:
             continue
         points += HALF_POINTS[card]
         if led < 0:
-            led, best, winner = suit_of(card), card, seat
+            led, best, winner = trick_suit(card), card, seat
         elif beats(card, best, led):
             best, winner = card, seat
     to_come = n - len(view.current_trick) - 1
@@ -721,7 +688,7 @@ def _choose_lead(
     best_key: tuple[float, int] | None = None
     choice = cards[0]
     for card in cards:
-        suit = suit_of(card)
+        suit = trick_suit(card)
         pts = HALF_POINTS[card]
         p = know.hold_chance(card, suit, later)
         p += (1.0 - p) * _rescue(know, later)

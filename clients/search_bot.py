@@ -43,7 +43,14 @@ from arena.games.french_tarot.cards import (
     Hand,
     cards_of,
 )
-from arena.games.french_tarot.simulate import copy_state, play_unchecked, playable, trick_status
+from arena.games.french_tarot.simulate import (
+    copy_state,
+    play_unchecked,
+    playable,
+    taker_side,
+    trick_status,
+)
+from arena.games.french_tarot.tricks import beating_mask
 from arena.table.messages import InfractionKind
 from clients.heuristic_bot import HeuristicBot, choose_card
 from clients.sdk import DecisionRequest, Notice, Sampler, TableView
@@ -219,15 +226,6 @@ def finish(state: GameState) -> None:
         play_unchecked(state, rollout_card(state))
 
 
-def _side_mask(state: GameState) -> int:
-    taker = state.taker
-    assert taker is not None
-    side = 1 << taker
-    if state.partner is not None:
-        side |= 1 << state.partner
-    return side
-
-
 def rollout_card(state: GameState) -> Card:
     """A quick, sensible card for the seat to act (it knows the sides, as in a drawn deal):
     charge points on a trick its side wins, win cheaply when it can, else throw its cheapest
@@ -246,12 +244,12 @@ def rollout_card(state: GameState) -> Card:
         return _lead(plain)
     n = state.players
     winner = (state.trick_leader + best_pos) % n
-    side = _side_mask(state)
+    side = taker_side(state)
     friend_wins = (side >> winner & 1) == (side >> seat & 1)
     last = len(state.trick) == n - 1
     if friend_wins and (last or best >= 56 + 15 or (best < 56 and _high(best))):
         return _charge(plain)
-    winners = _beating(plain, led, best)
+    winners = beating_mask(plain, led, best)
     if winners:
         low = winners & -winners
         card = low.bit_length() - 1
@@ -264,13 +262,6 @@ def rollout_card(state: GameState) -> Card:
 
 def _high(card: Card) -> bool:
     return card % 14 >= 12  # a Queen or King leading its suit
-
-
-def _beating(mask: Hand, led: int, best: Card) -> Hand:
-    if best >= 56:
-        return mask & TRUMP_MASK & ~((2 << best) - 1)
-    higher_in_suit = SUIT_MASKS[led] & ~((2 << best) - 1) if led < 4 else 0
-    return mask & (higher_in_suit | TRUMP_MASK)
 
 
 def _charge(mask: Hand) -> Card:

@@ -19,24 +19,22 @@ one gRPC stream per client, plays several tables at once, and reconnects when th
 The implementation modules are private; this module picks the public names.
 """
 
-from arena.games.french_tarot import Action, Phase
-from arena.table.messages import (
+from arena.games.french_tarot import (
+    Action,
     BidMade,
     CardCalled,
     CardDiscarded,
     CardPlayed,
     ChelemDecided,
     ChienShown,
-    DecisionRequest,
     Event,
-    Notice,
     PartnerRevealed,
-    PlayerInfo,
+    Phase,
     PoigneeShown,
-    TableEnd,
     TrickWon,
     TrumpDiscarded,
 )
+from arena.table.messages import DecisionRequest, Notice, PlayerInfo, TableEnd
 from arena.transport.convert import Goodbye, GoodbyeReason, Welcome
 
 from ._bot import Bot, as_action

@@ -83,8 +83,9 @@ class Bot:
         """The arena rejected or replaced an answer (``table`` is None if it is unknown)."""
 
     def on_table_end(self, table: TableView, end: TableEnd) -> Any:
-        """The deal is over: ``end.result`` has the scores, ``end.deal`` every hand (None in a
-        competition, whose boards are still being played at other tables)."""
+        """The deal is over: ``end.result`` has the scores, ``end.cards`` every hand (None in a
+        competition, whose boards are still being played at other tables); ``table`` already
+        includes them (French Tarot: ``table.result``, ``table.deal``)."""
 
     # --------------------------------------------------------------------------- internal
     def method_for(self, request: DecisionRequest) -> Any:

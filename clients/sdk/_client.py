@@ -396,6 +396,10 @@ class ArenaClient:
         log.info("table %r seat %d over: %s, score %+d", end.table_id, end.seat,
                  end.result.outcome.value, end.result.scores[end.seat])
         if view is not None:
+            try:
+                view = view.with_end(end)
+            except Exception:  # the hook still hears of the end, with the view as it was
+                log.exception("could not apply the end of table %r seat %d", *key)
             await self._hook(self.bot.on_table_end, view, end)
 
     async def _hook(self, fn: Any, *args: Any) -> None:

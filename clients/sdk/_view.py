@@ -1,13 +1,15 @@
-"""One seat's view of one table on the bot side, rebuilt from what the arena sends.
+"""One seat's view of one table on the bot side: the game's observation, kept up to date.
 
-The arena sends a full :class:`~arena.games.french_tarot.Observation` only in ``TableStart`` (at the
-start and after a reconnection) and then public events; this module replays those events so that a
-bot always sees the table as it is now, without keeping its own bookkeeping.
+The arena sends a seat's full observation only in ``TableStart`` (at the start and after a
+reconnection), then events, decision requests and the table's end. The view applies each with
+the game's own update rules, the same on both sides of the wire (``observation_after`` for an
+event, ``observation_asked`` for a request, ``observation_at_end`` for the end: see
+:class:`arena.games.base.Game`), and keeps beside the observation only what the bot side alone
+knows: the table id, who holds each seat, the sequence numbers and the decisions asked.
 
-A view is frozen: every event gives a new one. That makes it safe to hand to a decision running
-in a worker thread while the connection keeps receiving events (after a timeout, the arena plays
-on without waiting), and makes the update rules easy to test against the engine's own
-:func:`~arena.games.french_tarot.observe`.
+A view is frozen: every message gives a new one. That makes it safe to hand to a decision
+running in a worker thread while the connection keeps receiving events (after a timeout, the
+arena plays on without waiting).
 """
 
 from __future__ import annotations
@@ -16,80 +18,42 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
+from arena.games import Game
 from arena.games.french_tarot import (
     Action,
-    Bid,
     Card,
     Contract,
+    Deal,
+    DealResult,
     Observation,
     Phase,
     ShownPoignee,
     TableOptions,
     Trick,
 )
-from arena.games.french_tarot.deal import CHIEN_SIZES, HAND_SIZES
-from arena.table.messages import (
-    BidMade,
-    CardCalled,
-    CardDiscarded,
-    CardPlayed,
-    ChelemDecided,
-    ChienShown,
-    DecisionRequest,
-    Event,
-    PartnerRevealed,
-    PlayerInfo,
-    PoigneeShown,
-    TableStart,
-    TrickWon,
-    TrumpDiscarded,
-)
+from arena.table.messages import DecisionRequest, PlayerInfo, TableEnd, TableStart
 
 
 @dataclass(frozen=True, slots=True)
 class TableView:
-    """What one seat knows of one table now. Seats are numbered 0..players-1 in turn order."""
+    """What one seat knows of one table now. Seats are numbered 0..players-1 in turn order.
+
+    The game's state is :attr:`observation`; the properties below read French Tarot's (for
+    another game, read :attr:`observation` itself).
+    """
 
     table_id: str
     seat: int
     """This view's seat (a bot may hold several seats of one table: one view each)."""
-    options: TableOptions
-    dealer: int
     players: tuple[PlayerInfo, ...]
     """By seat: the bot id and name holding each seat."""
-    phase: Phase
-    """As far as this seat can tell: the others cannot see the taker's last discard, so for them
-    the phase stays DISCARDING until the chelem decision or the first card. POIGNEE only for
-    this seat, from the request asking it which trump to keep out of the poignée it declared."""
-    to_act: int | None
-    """Whose turn it is, as far as this seat can tell (see ``phase``); None once over."""
-    hand: tuple[Card, ...]
-    """This seat's cards now, ascending."""
-    bids: tuple[tuple[int, Action], ...]
-    """(seat, pass or bid) in the order spoken."""
-    contract: Contract | None
-    """The highest bid so far (the contract once bidding is over)."""
-    taker: int | None
-    called_card: Card | None
-    """Five players: the card the taker called."""
-    partner: int | None
-    """Five players: the taker's partner, once the called card has been played (None when the
-    taker called its own card)."""
-    partner_known: bool
-    """Five players: whether the partner is known to all (the called card was played, or it lay
-    in the chien shown to all); with ``partner`` None it then means the taker plays alone."""
-    chien: tuple[Card, ...] | None
-    """The chien once shown to all (Petite, Garde); None otherwise."""
-    discard: tuple[Card, ...]
-    """This seat's own discard, ascending; empty unless it is the taker."""
-    discarded_trumps: tuple[Card, ...]
-    """Trumps the taker had to discard, shown to all."""
-    chelem_announced: bool
-    poignees: tuple[ShownPoignee, ...]
-    tricks: tuple[Trick, ...]
-    """Finished tricks, in order."""
-    current_trick: tuple[tuple[int, Card], ...]
-    """(seat, card) of the trick being played, in play order."""
+    observation: Any
+    """Everything the seat may know of the deal, as the game's ``observe`` would say it. French
+    Tarot's one exception: until the next public event, the other seats cannot tell that the
+    taker laid the last card of its discard, so for them ``phase`` and ``to_act`` stay the
+    discard's."""
+    game: Game
+    """The game played at this table (its TableStart says which)."""
     resumed: bool = False
     """True when this view came from a TableStart re-sent after a reconnection."""
     next_sequence: int = 0
@@ -101,116 +65,159 @@ class TableView:
     @classmethod
     def from_start(cls, start: TableStart, decisions: int = 0) -> TableView:
         """The view a TableStart gives; ``decisions`` carries the count over a resumption."""
-        view = start.view
+        observation = start.view
+        if isinstance(observation, Observation):
+            # French Tarot's seat view on the wire cannot tell an empty discard from none.
+            discard = observation.discard
+            if discard is None and start.seat == observation.taker:
+                discard = ()
+            elif discard is not None:
+                discard = tuple(sorted(discard))
+            observation = dataclasses.replace(
+                observation, hand=tuple(sorted(observation.hand)), discard=discard
+            )
         return cls(
             table_id=start.table_id,
             seat=start.seat,
-            options=start.options,
-            dealer=start.dealer,
             players=start.players,
-            phase=view.phase,
-            to_act=view.to_act,
-            hand=tuple(sorted(view.hand)),
-            bids=view.bids,
-            contract=view.contract,
-            taker=view.taker,
-            called_card=view.called_card,
-            partner=view.partner,
-            partner_known=view.partner_known,
-            chien=view.chien,
-            discard=tuple(sorted(view.discard or ())),
-            discarded_trumps=view.discarded_trumps,
-            chelem_announced=view.chelem_announced,
-            poignees=view.poignees,
-            tricks=view.tricks,
-            current_trick=view.current_trick,
+            observation=observation,
+            game=start.game,
             resumed=start.resumed,
             next_sequence=start.next_sequence,
             decisions=decisions,
         )
 
     def with_request(self, request: DecisionRequest) -> TableView:
-        """The view as the arena asks this seat to decide: the request is authoritative."""
-        return dataclasses.replace(
-            self, phase=request.phase, to_act=request.seat, hand=tuple(sorted(request.hand)),
-            decisions=self.decisions + 1,
+        """The view as the arena asks this seat to decide: the request is authoritative for the
+        phase, the turn, the hand and the legal actions (the next event clears those)."""
+        observation = self.game.observation_asked(
+            self.observation, request.phase, request.legal_actions, request.hand
+        )
+        return TableView(self.table_id, self.seat, self.players, observation, self.game,
+                         self.resumed, self.next_sequence, self.decisions + 1)
+
+    def apply(self, event: Any, sequence: int | None = None) -> TableView:
+        """The view after ``event`` (numbered ``sequence``, if given, which then sets
+        ``next_sequence``): the game's ``observation_after``."""
+        # The constructor rather than dataclasses.replace: this runs for every event.
+        return TableView(
+            self.table_id, self.seat, self.players,
+            self.game.observation_after(self.observation, event), self.game, self.resumed,
+            self.next_sequence if sequence is None else sequence + 1, self.decisions,
         )
 
-    def apply(self, event: Event, sequence: int | None = None) -> TableView:
-        """The view after ``event`` (numbered ``sequence``, if given, which then sets
-        ``next_sequence``): the rules' transitions, as far as this seat can see them."""
-        changes = self._changes(event)
-        if sequence is not None:
-            changes["next_sequence"] = sequence + 1
-        return dataclasses.replace(self, **changes)
+    def with_end(self, end: TableEnd) -> TableView:
+        """The view once the deal is over: the result, and when the deal is revealed, what the
+        game then shows (French Tarot: every hand, the chien, the discard and the partner)."""
+        return dataclasses.replace(self, observation=self.game.observation_at_end(
+            self.observation, end.result, end.cards
+        ))
 
-    def _changes(self, event: Event) -> dict[str, Any]:
-        n = self.options.players
-        if isinstance(event, CardPlayed):
-            hand = _without(self.hand, event.card) if event.seat == self.seat else self.hand
-            return {"phase": Phase.PLAYING, "hand": hand, "to_act": (event.seat + 1) % n,
-                    "current_trick": (*self.current_trick, (event.seat, event.card))}
-        if isinstance(event, TrickWon):
-            tricks = (*self.tricks, event.trick)
-            over = len(tricks) == HAND_SIZES[n]
-            return {"tricks": tricks, "current_trick": (),
-                    "phase": Phase.FINISHED if over else Phase.PLAYING,
-                    "to_act": None if over else event.trick.winner}
-        if isinstance(event, BidMade):
-            changes: dict[str, Any] = {"bids": (*self.bids, (event.seat, event.action))}
-            contract, taker = self.contract, self.taker
-            if isinstance(event.action, Bid):
-                contract, taker = event.action.contract, event.seat
-                changes.update(contract=contract, taker=taker)
-            if len(changes["bids"]) < n:
-                changes["to_act"] = (event.seat + 1) % n
-            elif contract is None:
-                changes.update(phase=Phase.FINISHED, to_act=None)
-            elif n == 5:
-                changes.update(phase=Phase.CALLING, to_act=taker)
-            else:
-                changes.update(self._after_call(contract, taker))
-            return changes
-        if isinstance(event, CardCalled):
-            return {"called_card": event.card, **self._after_call(self.contract, self.taker)}
-        if isinstance(event, ChienShown):
-            changes: dict[str, Any] = {"chien": event.cards}
-            if self.called_card in event.cards:  # the taker called a card of the chien: alone
-                changes["partner_known"] = True
-            if self.seat == self.taker:
-                changes["hand"] = tuple(sorted((*self.hand, *event.cards)))
-            return changes
-        if isinstance(event, CardDiscarded):
-            discard = tuple(sorted((*self.discard, event.card)))
-            changes = {"hand": _without(self.hand, event.card), "discard": discard}
-            if len(discard) == CHIEN_SIZES[n]:
-                changes.update(self._ask_chelem(self.taker))
-            return changes
-        if isinstance(event, TrumpDiscarded):
-            return {"discarded_trumps": (*self.discarded_trumps, event.card)}
-        if isinstance(event, ChelemDecided):
-            leader = self.taker if event.announce else self.first_seat
-            return {"chelem_announced": event.announce, "phase": Phase.PLAYING, "to_act": leader}
-        if isinstance(event, PoigneeShown):
-            changes = {"poignees": (*self.poignees, event.poignee)}
-            if self.phase is Phase.POIGNEE:  # this seat hid its last extra trump: it plays now
-                changes["phase"] = Phase.PLAYING
-            return changes
-        if isinstance(event, PartnerRevealed):
-            return {"partner": None if event.seat == self.taker else event.seat,
-                    "partner_known": True}
-        raise TypeError(f"not an event: {event!r}")  # pragma: no cover - the union is closed
+    # ------------------------------------------------------------------- the game state
+    @property
+    def options(self) -> TableOptions:
+        return self.observation.options
 
-    def _after_call(self, contract: Contract | None, taker: int | None) -> dict[str, Any]:
-        assert contract is not None
-        if contract.chien_shown:  # the chien is shown next (a ChienShown event)
-            return {"phase": Phase.DISCARDING, "to_act": taker}
-        return self._ask_chelem(taker)
+    @property
+    def dealer(self) -> int:
+        return self.observation.dealer
 
-    def _ask_chelem(self, taker: int | None) -> dict[str, Any]:
-        if self.options.beginner:  # no chelem question: the seat after the dealer leads
-            return {"phase": Phase.PLAYING, "to_act": self.first_seat}
-        return {"phase": Phase.CHELEM, "to_act": taker}
+    @property
+    def phase(self) -> Phase:
+        """As far as this seat can tell (see :attr:`observation`). POIGNEE only for this seat,
+        from the request asking it which trump to keep out of the poignée it declared."""
+        return self.observation.phase
+
+    @property
+    def to_act(self) -> int | None:
+        """Whose turn it is, as far as this seat can tell (see ``phase``); None once over."""
+        return self.observation.to_act
+
+    @property
+    def hand(self) -> tuple[Card, ...]:
+        """This seat's cards now, ascending."""
+        return self.observation.hand
+
+    @property
+    def legal_actions(self) -> tuple[Action, ...]:
+        """The legal actions of the request being answered; empty otherwise."""
+        return self.observation.legal_actions
+
+    @property
+    def bids(self) -> tuple[tuple[int, Action], ...]:
+        """(seat, pass or bid) in the order spoken."""
+        return self.observation.bids
+
+    @property
+    def contract(self) -> Contract | None:
+        """The highest bid so far (the contract once bidding is over)."""
+        return self.observation.contract
+
+    @property
+    def taker(self) -> int | None:
+        return self.observation.taker
+
+    @property
+    def called_card(self) -> Card | None:
+        """Five players: the card the taker called."""
+        return self.observation.called_card
+
+    @property
+    def partner(self) -> int | None:
+        """Five players: the taker's partner, once the called card has been played (None when
+        the taker called its own card)."""
+        return self.observation.partner
+
+    @property
+    def partner_known(self) -> bool:
+        """Five players: whether the partner is known to all (the called card was played, or it
+        lay in the chien shown to all); with ``partner`` None it then means the taker plays
+        alone."""
+        return self.observation.partner_known
+
+    @property
+    def chien(self) -> tuple[Card, ...] | None:
+        """The chien once shown to all (Petite, Garde), or revealed at the end; else None."""
+        return self.observation.chien
+
+    @property
+    def discard(self) -> tuple[Card, ...]:
+        """This seat's own discard, ascending; empty unless it is the taker."""
+        return (self.observation.discard or ()) if self.is_taker else ()
+
+    @property
+    def discarded_trumps(self) -> tuple[Card, ...]:
+        """Trumps the taker had to discard, shown to all."""
+        return self.observation.discarded_trumps
+
+    @property
+    def chelem_announced(self) -> bool:
+        return self.observation.chelem_announced
+
+    @property
+    def poignees(self) -> tuple[ShownPoignee, ...]:
+        return self.observation.poignees
+
+    @property
+    def tricks(self) -> tuple[Trick, ...]:
+        """Finished tricks, in order."""
+        return self.observation.tricks
+
+    @property
+    def current_trick(self) -> tuple[tuple[int, Card], ...]:
+        """(seat, card) of the trick being played, in play order."""
+        return self.observation.current_trick
+
+    @property
+    def result(self) -> DealResult | None:
+        """How the deal ended, once the TableEnd came (only the outcome and the scores when
+        the deal is not revealed); None before."""
+        return self.observation.result
+
+    @property
+    def deal(self) -> Deal | None:
+        """Every hand and the chien as dealt, once a revealed deal is over."""
+        return self.observation.deal
 
     # ------------------------------------------------------------------------- reading
     @property
@@ -225,7 +232,8 @@ class TableView:
 
     @property
     def is_taker(self) -> bool:
-        return self.taker is not None and self.taker == self.seat
+        taker = self.observation.taker
+        return taker is not None and taker == self.seat
 
     def name_of(self, seat: int) -> str:
         """The bot name at ``seat`` ("" if unknown)."""
@@ -246,29 +254,16 @@ class TableView:
         n = self.options.players
         cards = set(self.hand) | set(self.discard)
         for trick in self.tricks:
-            mine = (self.seat - trick.leader) % n
-            cards.add(trick.cards[mine])
+            cards.add(trick.cards[(self.seat - trick.leader) % n])
         cards.update(c for s, c in self.current_trick if s == self.seat)
-        if self.taker == self.seat and self.chien:
+        contract = self.contract
+        if self.is_taker and self.chien and contract is not None and contract.chien_shown:
             cards.difference_update(self.chien)
         return tuple(sorted(cards))
 
     def as_observation(self, request: DecisionRequest | None = None) -> Observation:
-        """This view as the engine's :class:`~arena.games.french_tarot.Observation`, with the legal
-        actions of ``request`` if given, for bots written against the rules engine."""
-        return Observation(
-            seat=self.seat, options=self.options, dealer=self.dealer, phase=self.phase,
-            to_act=self.to_act, hand=self.hand,
-            legal_actions=request.legal_actions if request is not None else (),
-            bids=self.bids, contract=self.contract, taker=self.taker,
-            called_card=self.called_card, partner=self.partner,
-            partner_known=self.partner_known, chien=self.chien,
-            discard=self.discard if self.is_taker else None,
-            discarded_trumps=self.discarded_trumps, chelem_announced=self.chelem_announced,
-            poignees=self.poignees, tricks=self.tricks, current_trick=self.current_trick,
-            result=None, deal=None,
-        )
-
-
-def _without(cards: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
-    return tuple(c for c in cards if c != card)
+        """The engine's :class:`~arena.games.french_tarot.Observation` of this view, with the
+        legal actions of ``request`` if given, for bots written against the rules engine."""
+        if request is None:
+            return self.observation
+        return dataclasses.replace(self.observation, legal_actions=request.legal_actions)

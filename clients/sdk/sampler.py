@@ -59,12 +59,10 @@ from arena.games.french_tarot import (
 from arena.games.french_tarot.actions import PLAYS
 from arena.games.french_tarot.cards import (
     BOUTS_MASK,
-    EXCUSE,
     EXCUSE_BIT,
     FULL_DECK,
     KINGS_MASK,
     PETIT_BIT,
-    SUIT_MASKS,
     TRUMP_MASK,
     Card,
     Hand,
@@ -73,6 +71,7 @@ from arena.games.french_tarot.cards import (
 )
 from arena.games.french_tarot.deal import CHIEN_SIZES, HAND_SIZES
 from arena.games.french_tarot.simulate import apply_unchecked, show_poignee_unchecked
+from arena.games.french_tarot.tricks import exclusions
 
 from ._view import TableView
 
@@ -444,35 +443,14 @@ def _constraints(view: TableView) -> Constraints:
 
 
 def _exclude_by_play(view: TableView, excluded: list[int]) -> None:
-    """Voids in suits and trumps, and trump ceilings, shown by the cards played."""
+    """Voids in suits and trumps, and trump ceilings, shown by the cards played (and with five
+    players, a first lead in the called suit)."""
     tricks = [t.played_by() for t in view.tricks]
     if view.current_trick:
         tricks.append(view.current_trick)
-    called = view.called_card
     for number, plays in enumerate(tricks):
-        led = -1  # 0..3 a suit, 4 trumps
-        best = -1
-        for index, (seat, card) in enumerate(plays):
-            if number == 0 and index == 0 and called is not None and card < 56 and (
-                card // 14 == called // 14 and card != called
-            ):
-                excluded[seat] |= FULL_DECK & ~SUIT_MASKS[called // 14]  # nothing else to lead
-            if card == EXCUSE:
-                continue
-            if led < 0:
-                led = 4 if card >= 56 else card // 14
-                best = card
-                continue
-            if led < 4 and (card >= 56 or card // 14 != led):
-                excluded[seat] |= SUIT_MASKS[led]
-            if card < 56 and (led == 4 or card // 14 != led):
-                excluded[seat] |= TRUMP_MASK  # did not trump when it had to
-            elif card >= 56 and best >= 56 and card < best:
-                excluded[seat] |= TRUMP_MASK & ~((1 << best) - 1)  # could not overtrump
-            if (card >= 56 and (best < 56 or card > best)) or (
-                best < 56 and card < 56 and card // 14 == led and card > best
-            ):
-                best = card
+        for seat, shown in exclusions(plays, view.called_card if number == 0 else None):
+            excluded[seat] |= shown
 
 
 # ---------------------------------------------------------------------- combinatorics

@@ -19,7 +19,8 @@ from arena.games.french_tarot import (
     HideTrump,
     Play,
 )
-from arena.games.french_tarot.cards import EXCUSE, half_points, is_bout, is_trump, suit_of
+from arena.games.french_tarot.cards import half_points, is_bout, is_trump, suit_of
+from arena.games.french_tarot.tricks import beats, led_suit, winning_index
 from clients.sdk import Bot, DecisionRequest, TableView
 
 
@@ -73,10 +74,13 @@ class SensibleBot(Bot):
             return shown
         cards = [a.card for a in legal if isinstance(a, Play)]
         trick = [card for _, card in table.current_trick]
-        best = winning(trick)
-        winners = [c for c in cards if best is None or beats(c, best, trick)]
+        at = winning_index(trick)  # the card winning so far; -1 before the lead
+        if at < 0:
+            return Play(min(cards, key=value))  # lead: the least valuable card
+        led, best = led_suit(trick), trick[at]
+        winners = [c for c in cards if beats(c, best, led)]
         points = sum(half_points(c) for c in trick)
-        if winners and (best is None or points >= 4):  # lead, or a trick worth taking
+        if winners and points >= 4:  # a trick worth taking
             return Play(min(winners, key=value))
         return Play(min(cards, key=value))  # give the least
 
@@ -100,20 +104,3 @@ class SensibleBot(Bot):
 def value(card: Card) -> tuple[int, bool, int]:
     """What a card is worth keeping: points first, then trumps over suit cards, then rank."""
     return (half_points(card), is_trump(card), card)
-
-
-def winning(trick: list[Card]) -> Card | None:
-    """The card winning the trick so far (None before the lead)."""
-    trumps = [c for c in trick if is_trump(c)]
-    if trumps:
-        return max(trumps)
-    led = next((suit_of(c) for c in trick if c != EXCUSE), None)
-    return max((c for c in trick if c != EXCUSE and suit_of(c) == led), default=None)
-
-
-def beats(card: Card, best: Card, trick: list[Card]) -> bool:
-    if card == EXCUSE:
-        return False
-    if is_trump(card):
-        return not is_trump(best) or card > best
-    return not is_trump(best) and suit_of(card) == suit_of(best) and card > best

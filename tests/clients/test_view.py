@@ -1,8 +1,9 @@
 """TableView against the engine: a view rebuilt from TableStart and events must say what
 :func:`arena.games.french_tarot.observe` says, after every action of many random deals.
 
-Events are the genuine ones (:func:`arena.table.events.events_after`, what the table runner
-sends) and go through the protocol both ways, so the decoders are checked on the way.
+Events are the genuine ones (:func:`arena.games.french_tarot.events_after`, what the table
+runner sends) and, like the table start, the requests and the end, go through the protocol both
+ways, so the decoders are checked on the way.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import pytest
 
 from arena.games.french_tarot import (
     Contract,
+    DealRecord,
     DeclarePoignee,
     GameState,
     HideTrump,
@@ -21,13 +23,15 @@ from arena.games.french_tarot import (
     Phase,
     TableOptions,
     apply,
+    event_mark,
+    events_after,
     legal_actions,
     observe,
     seeded_deal,
 )
+from arena.games.french_tarot.definition import FRENCH_TAROT
 from arena.table import DecisionRequest, PlayerInfo, TableRunner, TableStart, TimeControl
-from arena.table.events import events_after
-from arena.table.messages import TableEvent
+from arena.table.messages import TableEnd, TableEvent
 from arena.transport import convert
 from clients.random_bot import RandomBot
 from clients.sdk import TableView
@@ -54,31 +58,27 @@ def event_over_the_wire(event: TableEvent) -> TableEvent:
     return convert.table_event_from_pb(convert.event_to_pb(event).event)
 
 
-def assert_matches(view: TableView, truth: Observation) -> None:
-    """Every field the seat can know, equal; phase and turn may lag for the other seats during
-    the taker's last discard (they cannot see it). Once the deal is over, the observation also
-    reveals what the bot learns from TableEnd only (chien, discard, partner)."""
-    assert view.hand == truth.hand
-    assert view.bids == truth.bids
-    assert view.contract == truth.contract
-    assert view.taker == truth.taker
-    assert view.called_card == truth.called_card
-    if truth.phase is not Phase.FINISHED:
-        assert view.partner == truth.partner
-        assert view.partner_known == truth.partner_known
-        assert view.chien == truth.chien
-        assert view.discard == (truth.discard or ())
-    assert view.discarded_trumps == truth.discarded_trumps
-    assert view.chelem_announced == truth.chelem_announced
-    assert view.poignees == truth.poignees
-    assert view.tricks == truth.tricks
-    assert view.current_trick == truth.current_trick
-    unseen_discard = (
-        view.phase is Phase.DISCARDING and view.seat != truth.taker
-        and truth.phase in (Phase.CHELEM, Phase.PLAYING) and not truth.current_trick
-    )
-    if not unseen_discard:
-        assert (view.phase, view.to_act) == (truth.phase, truth.to_act)
+def expected(state: GameState, seat: int, view: TableView) -> Observation:
+    """What :func:`observe` says, less what no message tells the other seats: that the taker
+    laid the last card of its discard (see :func:`arena.games.french_tarot.observation_after`)."""
+    truth = observe(state, seat)
+    if (view.phase is Phase.DISCARDING and seat not in (state.taker, state.to_act)
+            and truth.phase in (Phase.CHELEM, Phase.PLAYING) and not truth.current_trick
+            and not truth.tricks and not truth.chelem_announced):
+        return dataclasses.replace(truth, phase=Phase.DISCARDING, to_act=state.taker)
+    return truth
+
+
+def assert_matches(view: TableView, state: GameState) -> None:
+    """The view's observation is the engine's, exactly (legal actions included once asked)."""
+    assert view.observation == expected(state, view.seat, view)
+    assert view.discard == (observe(state, view.seat).discard if view.is_taker else ())
+
+
+def end_over_the_wire(state: GameState, seat: int) -> TableEnd:
+    assert state.result is not None
+    end = TableEnd("t1", seat, state.result, FRENCH_TAROT.revealed(state), DealRecord.of(state))
+    return convert.end_from_pb(convert.end_to_pb(end).table_end)
 
 
 def request_over_the_wire(state: GameState) -> DecisionRequest:
@@ -111,45 +111,52 @@ def test_view_follows_poignees_with_a_choice(players: int) -> None:
 
 def follow_a_random_deal(seed: int, state: GameState) -> None:
     """Random play (declaring every poignée on offer, hiding at random) with a view per seat,
-    fed the genuine events through the protocol, checked against :func:`observe` each step."""
+    fed the genuine events and requests through the protocol, checked against :func:`observe`
+    after every action, and once the end is told."""
     rng = random.Random(seed)
     views = [TableView.from_start(start_over_the_wire(state, s)) for s in range(state.players)]
     sequence = [0] * state.players
+    if state.to_act is not None:
+        views[state.to_act] = views[state.to_act].with_request(request_over_the_wire(state))
     while state.to_act is not None:
-        seat, tricks_before = state.to_act, len(state.tricks)
+        seat, mark = state.to_act, event_mark(state)
         legal = legal_actions(state)
         poignees = [a for a in legal if isinstance(a, DeclarePoignee)]  # rare otherwise
         action = rng.choice(poignees or legal)
         apply(state, action, seat)
-        for recipient, event in events_after(state, seat, action, tricks_before):
+        for recipient, event in events_after(state, seat, action, mark):
             for target in range(state.players) if recipient is None else (recipient,):
                 message = event_over_the_wire(
                     TableEvent("t1", target, sequence[target], event)
                 )
                 sequence[target] += 1
                 assert (message.seat, message.sequence) == (target, sequence[target] - 1)
-                views[target] = views[target].apply(message.event)
+                views[target] = views[target].apply(message.event, message.sequence)
+        if state.to_act is None:
+            break
         choosing = state.phase is Phase.POIGNEE
         if choosing:  # no event: the declarer learns from its next request what to do
             assert views[seat].phase is (
                 Phase.PLAYING if isinstance(action, DeclarePoignee) else Phase.POIGNEE
             )
-            views[seat] = views[seat].with_request(request_over_the_wire(state))
-            assert views[seat].phase is Phase.POIGNEE
-        for s, view in enumerate(views):
-            assert_matches(view, observe(state, s))
-        if state.to_act is None:
-            break
-        # a TableStart re-sent now (after a reconnection) gives the same view (while hiding,
-        # it says the play phase, and the request re-sent says the rest)
-        resumed = TableView.from_start(start_over_the_wire(state, seat, resumed=True))
+        asked = state.to_act
+        views[asked] = views[asked].with_request(request_over_the_wire(state))
+        for view in views:
+            assert_matches(view, state)
+        # A TableStart re-sent now (after a reconnection), then the request re-sent, gives the
+        # same view (while hiding, the TableStart says the play phase: the request the rest).
+        resumed = TableView.from_start(start_over_the_wire(state, asked, resumed=True))
         assert resumed.resumed
-        if choosing:
-            resumed = resumed.with_request(request_over_the_wire(state))
+        resumed = resumed.with_request(request_over_the_wire(state))
         assert dataclasses.replace(
-            resumed, resumed=False, decisions=views[seat].decisions
-        ) == views[seat] or (views[seat].phase is Phase.DISCARDING and seat != state.taker)
-    assert all(v.phase is Phase.FINISHED and v.to_act is None for v in views)
+            resumed, resumed=False, decisions=views[asked].decisions,
+            next_sequence=views[asked].next_sequence,
+        ) == views[asked]
+    for seat, view in enumerate(views):
+        assert view.phase is Phase.FINISHED and view.to_act is None
+        ended = view.with_end(end_over_the_wire(state, seat))
+        assert ended.observation == observe(state, seat)
+        assert ended.result == state.result and ended.deal == state.deal
 
 
 def test_a_request_sets_phase_turn_hand_and_counts_decisions() -> None:
@@ -194,7 +201,7 @@ class ViewCheckingSeat:
     async def ask(self, request: DecisionRequest):  # type: ignore[no-untyped-def]
         assert self.view is not None and self.truth is not None
         self.view = self.view.with_request(request)
-        assert_matches(self.view, self.truth())
+        assert self.view.observation == self.truth()  # the seat asked knows all it may
         self.checked += 1
         return self.bot.decide(self.view, request)
 

@@ -9,6 +9,7 @@ import dataclasses
 import math
 from collections import Counter
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -24,7 +25,7 @@ from arena.games.french_tarot import (
     observe,
 )
 from arena.games.french_tarot.cards import EXCUSE_BIT, PETIT_BIT, TRUMP_MASK, cards_of, mask_of
-from clients.sdk import NoConsistentDealError, Sample, Sampler
+from clients.sdk import NoConsistentDealError, Sample, Sampler, TableView
 from clients.sdk.sampler import HIDDEN, Constraints
 
 from .positions import random_position, view_of
@@ -141,11 +142,16 @@ def test_an_impossible_view_is_refused() -> None:
     view = view_of(state, 0)
     unseen = [c for c in range(78) if c not in view.hand and c not in view.played_cards()]
     with pytest.raises(NoConsistentDealError, match="unseen"):  # one card too many in hand
-        Sampler(dataclasses.replace(view, hand=(*view.hand, unseen[0])), seed=0)
+        Sampler(changed(view, hand=(*view.hand, unseen[0])), seed=0)
     other = 1
     shown = ShownPoignee(other, PoigneeLevel.SIMPLE, (EXCUSE, *range(56, 65)))
     with pytest.raises(NoConsistentDealError):  # shown cards this seat holds or saw played
-        Sampler(dataclasses.replace(view, poignees=(shown,), hand=tuple(range(56, 74))), seed=0)
+        Sampler(changed(view, poignees=(shown,), hand=tuple(range(56, 74))), seed=0)
+
+
+def changed(view: TableView, **changes: Any) -> TableView:
+    """``view`` with its observation changed (a view no deal can be consistent with)."""
+    return dataclasses.replace(view, observation=dataclasses.replace(view.observation, **changes))
 
 
 # ----------------------------------------------------------- uniformity against enumeration

@@ -17,6 +17,7 @@ from .game import (
     GameState,
     ShownPoignee,
     _play,
+    _taker_side_mask,
     _transition,
     _without_called_suit,
     legal_play_mask,
@@ -91,3 +92,9 @@ def trick_status(state: GameState) -> tuple[int, Card, int]:
     perhaps the Excuse is down; the card winning it so far, -1 if none; its index in the
     trick)."""
     return state._led, state._best, state._best_pos
+
+
+def taker_side(state: GameState) -> int:
+    """The taker's side as a mask of seats (bit ``s`` for seat ``s``): the taker and, with five
+    players, its partner once the cards are dealt (a simulation knows every hand)."""
+    return _taker_side_mask(state)
