@@ -68,7 +68,7 @@ def test_a_tournament_of_the_toy_game_through_bot_processes(tmp_path: Path) -> N
                 stderr=subprocess.STDOUT,
             ))
     try:
-        out, err = arena.communicate(timeout=90)
+        _, err = arena.communicate(timeout=90)
     finally:
         if arena.poll() is None:
             arena.kill()
