@@ -86,7 +86,10 @@ class State(Protocol):
         ...
 
     @property
-    def players(self) -> int: ...
+    def players(self) -> int:
+        """The players at the table, one bot each (a player may also decide for a seat of no
+        player of its own: see :meth:`Game.decider`)."""
+        ...
 
     @property
     def dealer(self) -> int: ...
@@ -176,6 +179,13 @@ class Game(Protocol):
         ...
 
     # -- rules --------------------------------------------------------------------------------
+    def decider(self, state: Any) -> int | None:
+        """The player who decides now: the seat to act, except where a player decides for
+        another seat (French Tarot with the dummy: the defender plays the dummy's cards). The
+        arena asks that player's bot, counts the time against it and charges it with any
+        infraction. None once the deal is over."""
+        ...
+
     def legal_actions(self, state: Any) -> tuple[Any, ...]:
         """Every action the seat to act may take now, in a fixed order; empty once over."""
         ...

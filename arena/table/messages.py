@@ -132,8 +132,13 @@ class DecisionRequest:
     """What is decided, in the protocol's words (``bid``, ``call``, ``discard``, ``chelem``,
     ``play``, ``poignee``): the game's ``decision_kind``. Left empty, it is French Tarot's for
     ``phase``."""
+    player: int = -1
+    """The player who decides, whose bot is asked: ``seat`` itself, except where a player
+    decides for another seat (the defender for French Tarot's dummy). Left -1, ``seat``."""
 
     def __post_init__(self) -> None:
+        if self.player < 0:
+            object.__setattr__(self, "player", self.seat)
         if not self.kind:
             kind = _FRENCH_KINDS.get(getattr(self.phase, "value", ""), "")
             object.__setattr__(self, "kind", kind)

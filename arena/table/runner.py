@@ -194,30 +194,34 @@ class TableRunner:
             )
             await channel.start(start, self.view(seat))
         while state.to_act is not None:
-            await self._decide(state.to_act)
+            player = game.decider(state)
+            assert player is not None
+            await self._decide(state.to_act, player)
         await self._end()
         return self.outcome
 
-    async def _decide(self, seat: int) -> None:
+    async def _decide(self, seat: int, player: int) -> None:
+        """``player`` decides for ``seat`` (the same but for a seat no bot holds, like French
+        Tarot's dummy): its bot is asked, its time bank drawn on, its infractions counted."""
         game, state = self.game, self.state
-        channel = self.seats[seat]
+        channel = self.seats[player]
         legal = game.legal_actions(state)
         limit = self.time_control.per_decision
         request = DecisionRequest(
-            self.table_id, seat, next_request_id(), state.phase, legal, limit, self.bank[seat],
-            game.hand(state, seat), game.decision_kind(state),
+            self.table_id, seat, next_request_id(), state.phase, legal, limit, self.bank[player],
+            game.hand(state, seat), game.decision_kind(state), player,
         )
         index = len(self.outcome.decisions)
         began = trio.current_time()
         answer: Answer | None = None
         problem: tuple[InfractionKind, str] | None = None
-        with trio.CancelScope(deadline=began + limit + self.bank[seat]) as scope:
+        with trio.CancelScope(deadline=began + limit + self.bank[player]) as scope:
             try:
                 answer = await channel.ask(request)
             except BotGone as exc:
                 problem = (InfractionKind.DISCONNECTED, f"the bot is gone: {exc}")
         seconds = trio.current_time() - began
-        self.bank[seat] = max(0.0, self.bank[seat] - max(0.0, seconds - limit))
+        self.bank[player] = max(0.0, self.bank[player] - max(0.0, seconds - limit))
         if scope.cancelled_caught:
             if channel.connected:
                 problem = (InfractionKind.TIMEOUT,
@@ -235,10 +239,10 @@ class TableRunner:
             action = answer
         else:
             action = game.fallback_action(state)
-            infraction = Infraction(seat, problem[0], problem[1], index)
+            infraction = Infraction(player, problem[0], problem[1], index)
             self.outcome.infractions.append(infraction)
             await channel.notice(
-                Notice(self.table_id, seat, request.request_id, problem[0], problem[1], action)
+                Notice(self.table_id, player, request.request_id, problem[0], problem[1], action)
             )
         mark = game.event_mark(state)
         game.apply(state, action, seat)

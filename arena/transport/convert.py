@@ -526,6 +526,7 @@ def request_fields_to_pb(request: DecisionRequest) -> pb.DecisionRequest:
         time_bank_ms=round(request.time_bank * 1000),
         hand=request.hand,
         seat=request.seat,
+        player=request.player if request.player != request.seat else None,
     )
 
 
@@ -540,6 +541,7 @@ def request_from_pb(message: pb.DecisionRequest, game: Game = FRENCH_TAROT) -> D
         request_id=message.request_id,
         phase=game.decision_phase(kind),
         kind=kind,
+        player=message.player if message.HasField("player") else message.seat,
         legal_actions=tuple(action_or_raise(a, game) for a in message.legal_actions),
         time_limit=message.time_limit_ms / 1000,
         time_bank=message.time_bank_ms / 1000,

@@ -343,14 +343,14 @@ class ArenaClient:
                 stream.send(answer.message)
                 answer.sent_on = stream.id
             return
-        view_key = (request.table_id, request.seat)
+        view_key = (request.table_id, request.player)
         view = self.tables.get(view_key)
         if view is None:
             log.error("request %d for table %r seat %d, which this bot does not hold: ignored",
                       request.request_id, *view_key)
             return
         view = self.tables[view_key] = view.with_request(request)
-        answer = self._answers[key] = _Answer(request.seat)
+        answer = self._answers[key] = _Answer(request.player)
         assert self._nursery is not None
         self._nursery.start_soon(self._decide, view, request, answer)
 

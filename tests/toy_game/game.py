@@ -217,6 +217,9 @@ class ToyGame:
             hands[(dealer + 1 + i) % n] = pack[i * size:(i + 1) * size]
         return State(options, dealer, hands)
 
+    def decider(self, state: State) -> int | None:
+        return state.to_act
+
     def legal_actions(self, state: State) -> tuple[Play, ...]:
         if state.to_act is None:
             return ()

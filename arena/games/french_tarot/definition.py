@@ -164,6 +164,9 @@ class FrenchTarot:
         return GameState(seeded_deal(seed, options.players, dealer), options)
 
     # -- rules --------------------------------------------------------------------------------
+    def decider(self, state: GameState) -> int | None:
+        return getattr(state, "decider", state.to_act)  # the dummy's seat: the defender
+
     def legal_actions(self, state: GameState) -> tuple[Action, ...]:
         return legal_actions(state)
 

@@ -390,7 +390,7 @@ class CardList(_message.Message):
     def __init__(self, cards: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class DecisionRequest(_message.Message):
-    __slots__ = ("table_id", "request_id", "kind", "legal_actions", "time_limit_ms", "time_bank_ms", "hand", "seat")
+    __slots__ = ("table_id", "request_id", "kind", "legal_actions", "time_limit_ms", "time_bank_ms", "hand", "seat", "player")
     TABLE_ID_FIELD_NUMBER: _ClassVar[int]
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
@@ -399,6 +399,7 @@ class DecisionRequest(_message.Message):
     TIME_BANK_MS_FIELD_NUMBER: _ClassVar[int]
     HAND_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_FIELD_NUMBER: _ClassVar[int]
     table_id: str
     request_id: int
     kind: DecisionKind
@@ -407,7 +408,8 @@ class DecisionRequest(_message.Message):
     time_bank_ms: int
     hand: _containers.RepeatedScalarFieldContainer[int]
     seat: int
-    def __init__(self, table_id: _Optional[str] = ..., request_id: _Optional[int] = ..., kind: _Optional[_Union[DecisionKind, str]] = ..., legal_actions: _Optional[_Iterable[_Union[Action, _Mapping]]] = ..., time_limit_ms: _Optional[int] = ..., time_bank_ms: _Optional[int] = ..., hand: _Optional[_Iterable[int]] = ..., seat: _Optional[int] = ...) -> None: ...
+    player: int
+    def __init__(self, table_id: _Optional[str] = ..., request_id: _Optional[int] = ..., kind: _Optional[_Union[DecisionKind, str]] = ..., legal_actions: _Optional[_Iterable[_Union[Action, _Mapping]]] = ..., time_limit_ms: _Optional[int] = ..., time_bank_ms: _Optional[int] = ..., hand: _Optional[_Iterable[int]] = ..., seat: _Optional[int] = ..., player: _Optional[int] = ...) -> None: ...
 
 class Decision(_message.Message):
     __slots__ = ("table_id", "request_id", "action")
