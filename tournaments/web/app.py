@@ -28,8 +28,16 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .plot import cumulative_plot
-from .replay import FACES, replay_steps
-from .views import BOARDS_PER_PAGE, DONE_STATUSES, NotFound, TournamentData, WebData, dumps
+from .replay import FACES, faces_of, replay_steps
+from .views import (
+    BOARDS_PER_PAGE,
+    DONE_STATUSES,
+    FRENCH_TAROT,
+    NotFound,
+    TournamentData,
+    WebData,
+    dumps,
+)
 
 log = logging.getLogger(__name__)
 HERE = Path(__file__).parent
@@ -224,13 +232,13 @@ class WebPage:
     async def table(self, request: Request) -> Response:
         info = await self._read(self.data.table, request.path_params["table_id"])
         viewer = None
-        if info["record"] is not None:
+        if info["record"] is not None and info["game"] is FRENCH_TAROT:
             viewer = await trio.to_thread.run_sync(replay_steps, info["record"],
                                                    info["decisions"])
         t = info["table"]
         title = (f"{info['head'].name}: board {t.board_number}, table {t.number}")
         return await self._render(
-            "table.html", **info, viewer=viewer,
+            "table.html", **info, viewer=viewer, faces=faces_of(info["game"]),
             viewer_json=None if viewer is None else dumps({
                 "viewer": viewer,
                 "faces": [[f.text, f.label, f.css] for f in FACES],

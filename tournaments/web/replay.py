@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from arena.games import Game
 from arena.games.french_tarot import (
     Bid,
     CallCard,
@@ -51,6 +52,14 @@ def card_face(card: int) -> CardFace:
 
 
 FACES = [card_face(c) for c in range(78)]
+
+
+def faces_of(game: Game) -> list[CardFace]:
+    """The faces of a game's cards: French Tarot's with suit symbols and colours, another
+    game's by their names."""
+    if game.name == "french-tarot":
+        return FACES
+    return [CardFace(c, game.card_name(c), game.card_name(c), "") for c in range(game.deck_size)]
 
 
 def _kind(action: object) -> str:

@@ -31,6 +31,9 @@ from sqlalchemy import func
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
+from arena import games
+from arena.games import Game
+from arena.games.base import Card, Record
 from arena.games.french_tarot import DealRecord
 from arena.storage.bots import BotRegistry, VersionSummary
 from arena.storage.models import (
@@ -84,6 +87,18 @@ class ProgressView:
     @property
     def percent(self) -> float:
         return 100.0 * self.done / self.total if self.total else 0.0
+
+
+FRENCH_TAROT = games.game(games.DEFAULT_GAME)
+
+
+@dataclass(frozen=True, slots=True)
+class BoardDeal:
+    """A board's cards as a page shows them: the dealer, every hand, the cards no hand got."""
+
+    dealer: int
+    hands: tuple[tuple[Card, ...], ...]
+    chien: tuple[Card, ...]
 
 
 @dataclass(slots=True)
@@ -382,6 +397,9 @@ class WebData:
         by_table: dict[str, list[TableSeat]] = defaultdict(list)
         for s in seats:
             by_table[s.table_id].append(s)
+        game = data.head.settings.rules
+        if game is not FRENCH_TAROT:
+            return self._board_of_any_game(game, data, number, shown, tables, by_table)
         records = {}
         if shown:
             for t in tables:
@@ -402,6 +420,33 @@ class WebData:
         summaries = {table_id: deal_summary(r) for table_id, r in records.items()}
         return {"data": data, "number": number, "shown": shown, "tables": rows, "deal": deal,
                 "summaries": summaries, "datum": datum}
+
+    def _board_of_any_game(
+        self, game: Game, data: TournamentData, number: int, shown: bool,
+        tables: list[ArenaTable], by_table: dict[str, list[TableSeat]],
+    ) -> dict[str, Any]:
+        """A board of a game other than French Tarot: the hands as dealt and every table's
+        scores (French Tarot's board also shows contracts and bids)."""
+        deal = None
+        if shown:
+            played = next((t for t in tables if t.record_json is not None), None)
+            if played is not None and played.record_json is not None:
+                state = game.replay(game.load_record(json.loads(played.record_json)))
+                cards = game.revealed(state)
+                deal = BoardDeal(state.dealer, cards.hands, cards.undealt)
+        datum = {
+            (s.entry.table_id, s.entry.seat): (s.datum, s.matchpoints)
+            for s in data.standings.scored if s.entry.board == number
+        }
+        rows = [
+            TableRow(t.id, t.board_number, t.number, t.status, t.outcome, tuple(
+                SeatResult(s.seat, s.bot_id, s.scored, s.score, s.infractions)
+                for s in by_table[t.id]
+            ))
+            for t in tables
+        ]
+        return {"data": data, "number": number, "shown": shown, "tables": rows, "deal": deal,
+                "summaries": {}, "datum": datum, "game": game}
 
     # --------------------------------------------------------------------------- tables
     def table(self, table_id: str) -> dict[str, Any]:
@@ -429,18 +474,20 @@ class WebData:
             # the same answer as an unknown id: not even whether this id exists
             raise NotFound(f"no table {table_id!r}")
         shown = board_done and table.record_json is not None
-        record = DealRecord.loads(table.record_json) if shown and table.record_json else None
+        game = head.settings.rules
+        record = (game.load_record(json.loads(table.record_json))
+                  if shown and table.record_json else None)
         decisions = self.store.decisions(table_id) if shown else []
         names = self.names(s.bot_id for s in seats)
         return {"head": head, "table": table, "seats": seats, "record": record,
                 "decisions": decisions, "names": names, "shown": shown,
-                "board_done": board_done}
+                "board_done": board_done, "game": game}
 
     def record_json(self, table_id: str) -> str:
         info = self.table(table_id)
         if info["record"] is None:
             raise NotFound(f"the record of table {table_id} is not shown yet")
-        record: DealRecord = info["record"]
+        record: Record = info["record"]
         return record.dumps(indent=1)
 
     # ----------------------------------------------------------------------------- bots
