@@ -1,7 +1,9 @@
-"""Full random deals per second for 3, 4 and 5 players, in one process on one core.
+"""Full random deals per second: French Tarot for 3, 4 and 5 players, and Tre e Venticinque,
+in one process on one core.
 
 A deal here is everything the arena does per deal: the seeded deal, every legal-action list,
-every action applied and the settlement. Actions are picked uniformly at random among the legal
+every action applied and the settlement (Tre e Venticinque: the dealer's discard, 25 tricks, the
+Matto's exchange and each player's points). Actions are picked uniformly at random among the legal
 ones. A fixed naive workload is timed in the same run as a baseline, so that runs on loaded or
 different machines compare by ratio. The last line printed is a JSON object of the figures.
 
@@ -21,6 +23,9 @@ import time
 from arena.games.french_tarot import GameState, Phase, TableOptions, apply, legal_actions
 from arena.games.french_tarot.cards import cards_of
 from arena.games.french_tarot.simulate import copy_state, play_unchecked, playable
+from arena.games.tre_e_venticinque import DealState
+from arena.games.tre_e_venticinque import apply as tre_apply
+from arena.games.tre_e_venticinque import legal_actions as tre_legal_actions
 
 
 def play_random_deals(players: int, deals: int, seed: int) -> tuple[float, int]:
@@ -34,6 +39,20 @@ def play_random_deals(players: int, deals: int, seed: int) -> tuple[float, int]:
         while state.to_act is not None:
             legal = legal_actions(state)
             apply(state, legal[int(rnd() * len(legal))])
+            decisions += 1
+    return time.perf_counter() - start, decisions
+
+
+def play_random_tre_deals(deals: int, seed: int) -> tuple[float, int]:
+    """:func:`play_random_deals` for Tre e Venticinque (three players, the dealer rotating)."""
+    rnd = random.Random(seed).random
+    decisions = 0
+    start = time.perf_counter()
+    for number in range(deals):
+        state = DealState.from_seed(seed * 1_000_003 + number, dealer=number % 3)
+        while state.to_act is not None:
+            legal = tre_legal_actions(state)
+            tre_apply(state, legal[int(rnd() * len(legal))])
             decisions += 1
     return time.perf_counter() - start, decisions
 
@@ -107,6 +126,25 @@ def main() -> None:
         figures[f"deals_per_second_{players}p"] = round(best)
         figures[f"deals_per_second_{players}p_median"] = round(median)
         figures[f"decisions_per_deal_{players}p"] = round(decisions, 1)
+    # Tre e Venticinque, its runs interleaved with French Tarot 4-player runs so that both see
+    # the same load: the target is a ratio of the two, measured side by side.
+    tre_rates, french_rates = [], []
+    for seed in range(args.repeats):
+        seconds, tre_decisions = play_random_tre_deals(args.deals, seed)
+        tre_rates.append(args.deals / seconds)
+        french_rates.append(args.deals / play_random_deals(4, args.deals, seed)[0])
+    tre_best, french_best = max(tre_rates), max(french_rates)
+    print(
+        f"Tre e Venticinque: {tre_best:8.0f} deals/s best, {statistics.median(tre_rates):8.0f} "
+        f"median ({tre_decisions / args.deals:.1f} decisions per deal); French Tarot 4 players "
+        f"in the same runs {french_best:8.0f}: ratio {tre_best / french_best:.2f}",
+        file=sys.stderr,
+    )
+    figures["tre_e_venticinque_deals_per_second"] = round(tre_best)
+    figures["tre_e_venticinque_deals_per_second_median"] = round(statistics.median(tre_rates))
+    figures["tre_e_venticinque_decisions_per_deal"] = round(tre_decisions / args.deals, 1)
+    figures["tre_e_venticinque_ratio_to_4p_same_runs"] = round(tre_best / french_best, 3)
+    figures["tre_e_venticinque_meets_target"] = tre_best >= french_best
     for players in (3, 4, 5):
         runs = [play_simulated_deals(players, args.deals, seed) for seed in range(args.repeats)]
         best = max(args.deals / seconds for seconds, _ in runs)

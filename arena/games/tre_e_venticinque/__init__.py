@@ -1,0 +1,115 @@
+"""The Piedmontese tarocco "Tre e Venticinque": three players, 25 cards each, each for themselves.
+
+Pure, like every game of the arena: no I/O, no trio, grpc, protobuf or database. The rules are
+``RULES.md`` section 2, from the seed document ``seeds/002_f54b53a154123bc4.txt``; the project's
+own account is the game's section of ``docs/rules.md``. :data:`TRE_E_VENTICINQUE` is the game as
+the arena speaks to it (:class:`arena.games.base.Game`); the names below are the engine's own.
+"""
+
+from .actions import DISCARDS, PLAYS, Action, Discard, Play, format_action, parse_action
+from .cards import (
+    MATTO,
+    THIRDS,
+    TOTAL_THIRDS,
+    Card,
+    Suit,
+    card_long_name,
+    card_name,
+    format_cards,
+    format_thirds,
+    parse_card,
+    parse_cards,
+    suit_card,
+    trump,
+)
+from .deal import Deal, deal_pack, seeded_deal
+from .game import (
+    DealOutcome,
+    DealResult,
+    DealState,
+    MattoDebt,
+    MattoExchange,
+    Phase,
+    TableOptions,
+    Trick,
+    apply,
+    explain_illegal,
+    legal_actions,
+    trick_winner_index,
+)
+from .interface import TRE_E_VENTICINQUE, TreEVenticinque
+from .observation import (
+    CardDiscarded,
+    CardPlayed,
+    DealEnded,
+    DiscardDone,
+    Event,
+    Observation,
+    TrickWon,
+    event_mark,
+    events_after,
+    observation_after,
+    observe,
+    sealed_observation,
+)
+from .record import FORMAT, DealRecord, RecordError, ReplayError, replay
+from .scoring import GameScore, score_game
+
+__all__ = [
+    "DISCARDS",
+    "FORMAT",
+    "MATTO",
+    "PLAYS",
+    "THIRDS",
+    "TOTAL_THIRDS",
+    "TRE_E_VENTICINQUE",
+    "Action",
+    "Card",
+    "CardDiscarded",
+    "CardPlayed",
+    "Deal",
+    "DealEnded",
+    "DealOutcome",
+    "DealRecord",
+    "DealResult",
+    "DealState",
+    "Discard",
+    "DiscardDone",
+    "Event",
+    "GameScore",
+    "MattoDebt",
+    "MattoExchange",
+    "Observation",
+    "Phase",
+    "Play",
+    "RecordError",
+    "ReplayError",
+    "Suit",
+    "TableOptions",
+    "TreEVenticinque",
+    "Trick",
+    "TrickWon",
+    "apply",
+    "card_long_name",
+    "card_name",
+    "deal_pack",
+    "event_mark",
+    "events_after",
+    "explain_illegal",
+    "format_action",
+    "format_cards",
+    "format_thirds",
+    "legal_actions",
+    "observation_after",
+    "observe",
+    "parse_action",
+    "parse_card",
+    "parse_cards",
+    "replay",
+    "score_game",
+    "sealed_observation",
+    "seeded_deal",
+    "suit_card",
+    "trick_winner_index",
+    "trump",
+]

@@ -1,0 +1,598 @@
+"""The Tre e Venticinque engine: one deal, from the dealer's discard to each player's points.
+
+The rules are those of ``RULES.md`` section 2, from the seed document
+``seeds/002_f54b53a154123bc4.txt``; where the seed is silent or could be read two ways, the
+engine's choice is stated where it is made, naming the seed, and in ``docs/rules.md``.
+
+``legal_actions(state)`` is the only source of legality: :func:`apply` accepts exactly the actions
+it lists and raises :class:`~arena.games.base.IllegalActionError` (saying why) for anything else.
+A :class:`DealState` is mutable and :func:`apply` changes it in place, for speed, as in French
+Tarot; :meth:`DealState.copy` branches.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Final, NamedTuple
+
+from ..base import IllegalActionError, WrongTurnError
+from .actions import DISCARDS, PLAYS, Action, Discard, Play
+from .cards import (
+    DECK_SIZE,
+    KING,
+    KINGS_MASK,
+    MATTO,
+    MATTO_BIT,
+    ONE_THIRD_MASK,
+    STRENGTH,
+    SUIT_MASKS,
+    SUIT_NAMES,
+    THIRDS,
+    TRUMP_MASK,
+    Card,
+    Hand,
+    card_long_name,
+    card_name,
+    cards_of,
+    mask_thirds,
+)
+from .deal import HAND_SIZE, PLAYERS, TALON_SIZE, Deal, seeded_deal
+
+TRICKS: Final = HAND_SIZE
+"""25 tricks: every card of every hand is played."""
+
+
+class Phase(Enum):
+    DISCARDING = "discarding"
+    PLAYING = "playing"
+    FINISHED = "finished"
+
+
+_PLAYING: Final = Phase.PLAYING  # module constants: enum attribute look-ups cost on hot paths
+_FINISHED: Final = Phase.FINISHED
+
+
+class DealOutcome(Enum):
+    """Every deal of this game is played to its end: there is no bidding to fail."""
+
+    PLAYED = "played"
+
+
+@dataclass(frozen=True, slots=True)
+class TableOptions:
+    """A table of Tre e Venticinque: always three players, and no variant."""
+
+    players: int = PLAYERS
+
+    def __post_init__(self) -> None:
+        if self.players != PLAYERS:
+            raise ValueError(
+                f"Tre e Venticinque is played by exactly 3 players, not {self.players}"
+            )
+
+
+class Trick(NamedTuple):
+    """A finished trick: ``cards`` in play order, the first led by ``leader``."""
+
+    leader: int
+    cards: tuple[Card, ...]
+    winner: int
+
+    def seat_of(self, index: int) -> int:
+        return (self.leader + index) % PLAYERS
+
+    def played_by(self) -> tuple[tuple[int, Card], ...]:
+        return tuple(((self.leader + i) % PLAYERS, c) for i, c in enumerate(self.cards))
+
+
+@dataclass(frozen=True, slots=True)
+class MattoExchange:
+    """The card the Matto's holder gave the winner of the trick the Matto was played to, from
+    its own tricks (the seed: "sostituendolo nella presa in gioco con una scartina (che toglie
+    sempre dalle sue prese)"). ``trick`` is the index of the trick after which the card changed
+    hands: the Matto's own trick, or a later one when the holder had no such card yet."""
+
+    trick: int
+    holder: int
+    winner: int
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class MattoDebt:
+    """The Matto's holder owes ``winner`` a 1/3-point card it does not have yet."""
+
+    holder: int
+    winner: int
+
+
+@dataclass(frozen=True, slots=True)
+class DealResult:
+    """How a deal ended: each seat's points, in thirds of a point (so 233 in all, 77 2/3 points).
+
+    Not zero-sum, unlike French Tarot: each player scores the card points it took (the dealer adds
+    the discard), as the seed scores a deal; a "game" of three deals adds them up
+    (:func:`~arena.games.tre_e_venticinque.scoring.score_game`).
+    """
+
+    outcome: DealOutcome
+    scores: tuple[int, ...]
+    """Points by seat, in thirds: the cards of the seat's tricks after the Matto's exchange, plus
+    the discard for the dealer."""
+    dealer: int
+    tricks_won: tuple[int, ...]
+    discard_thirds: int
+    """The dealer's discard, in thirds (included in the dealer's score)."""
+    matto_lost: bool = False
+    """The Matto's holder won no trick: it played the Matto to the last trick and lost it."""
+    matto_debt_unpaid: bool = False
+    """The Matto's holder never had a 1/3-point card in its tricks to give for it."""
+
+
+_NO_FOLLOW: Final = -1
+_FOLLOW_TRUMP: Final = 4
+
+
+def legal_play_mask(hand: Hand, follow: int, matto_free: bool) -> Hand:
+    """The cards of ``hand`` that may be played to the trick now.
+
+    ``follow`` is what the trick asks of the seat: a suit 0..3, 4 for a trump (a trump or the
+    Matto was led), -1 when the seat leads. Follow suit (no need to go higher); without the suit,
+    a trump; without either, anything. ``matto_free``: the seat has won a trick, so it may play
+    the Matto instead (the seed: "Può essere giocato solo quando chi ne è in possesso ha già
+    effettuato almeno una presa"). A hand holding only the Matto must play it (the last trick).
+    """
+    if follow < 0:
+        allowed = hand & ~MATTO_BIT
+    elif follow < 4 and hand & SUIT_MASKS[follow]:
+        allowed = hand & SUIT_MASKS[follow]
+    elif hand & TRUMP_MASK:
+        allowed = hand & TRUMP_MASK
+    else:
+        allowed = hand & ~MATTO_BIT
+    if matto_free:
+        allowed |= hand & MATTO_BIT
+    return allowed or hand
+
+
+def discardable_mask(hand: Hand, still_to_discard: int) -> Hand:
+    """The cards the dealer may lay in the discard now.
+
+    Never a King, a trump or the Matto (the seed: "con l'unica riserva di non inserirvi né Re
+    né tarocchi"). The seed does not foresee a dealer with fewer than three other cards among
+    its 28; the engine then lets it complete the discard with plain trumps (2 to 20), never the 1,
+    the 21, a King or the Matto. That takes a dealer holding every trump, every King and the
+    Matto, so it is a matter of principle more than of practice.
+    """
+    allowed = hand & ~(KINGS_MASK | TRUMP_MASK | MATTO_BIT)
+    if allowed.bit_count() < still_to_discard:
+        allowed |= hand & TRUMP_MASK & ONE_THIRD_MASK
+    return allowed
+
+
+def trick_follow(cards: list[Card] | tuple[Card, ...]) -> int:
+    """What a trick asks of the next seat, from its cards so far (see :func:`legal_play_mask`).
+
+    A led Matto asks for a trump (the seed: "i giocatori che seguono debbono comportarsi come se
+    fosse stato giocato un tarocco").
+    """
+    if not cards:
+        return _NO_FOLLOW
+    first = cards[0]
+    return _FOLLOW_TRUMP if first >= 56 else first // 14
+
+
+def trick_winner_index(cards: list[Card] | tuple[Card, ...]) -> int:
+    """The index in ``cards`` (play order) of the card that wins them: the strongest trump,
+    else the strongest card of the suit led.
+
+    After a led Matto with no trump played, the seed is silent ("La presa in cui è giocato il
+    Matto è sempre appannaggio di uno degli altri due giocatori"); the engine lets the next
+    card set the suit, as the Excuse does in French Tarot.
+    """
+    best = -1
+    best_index = -1
+    for index, card in enumerate(cards):
+        if card == MATTO:
+            continue
+        if best < 0:
+            best, best_index = card, index
+        elif card >= 56:
+            if best < 56 or STRENGTH[card] > STRENGTH[best]:
+                best, best_index = card, index
+        elif best < 56 and card // 14 == best // 14 and STRENGTH[card] > STRENGTH[best]:
+            best, best_index = card, index
+    if best_index < 0:
+        raise ValueError("a trick of the Matto alone has no winner")
+    return best_index
+
+
+def collect_trick(
+    piles: list[Hand], tricks_won: list[int], debt: MattoDebt | None, index: int, trick: Trick
+) -> tuple[MattoDebt | None, MattoExchange | None, bool]:
+    """Give a finished trick to its winner; the Matto's exchange and its debt.
+
+    Changes ``piles`` (each seat's cards taken, as masks) and ``tricks_won`` in place and returns
+    ``(debt, exchange, matto_lost)``: the debt still owed after this trick, the exchange made
+    after it (if any) and whether the Matto was lost in it. The engine and the observations of the
+    seats (:func:`~arena.games.tre_e_venticinque.observation.observation_after`) both call it,
+    so they cannot disagree.
+
+    - The trick's cards go to its winner, except the Matto played by a holder who has won a
+      trick: the holder keeps it and gives the winner a 1/3-point card from its own tricks. The
+      seed asks for a *scartina*; the engine gives the lowest-id 1/3-point card, which is a small
+      suit card (a scartina) whenever the holder has one, and a plain trump only otherwise.
+    - A holder with no such card yet owes it; the debt is paid after the first trick the holder
+      wins that brings one (as French Tarot's Excuse does). Unpaid at the end, it is forgotten
+      (the seed does not foresee it; the holder loses nothing more for it).
+    - A holder who won no trick played the Matto to the last trick, forced: it is lost, and goes
+      with the trick to its winner (the seed: "è costretto a giocare il Matto all'ultima mano, e
+      lo perde").
+    """
+    winner = trick.winner
+    cards = trick.cards
+    taken = (1 << cards[0]) | (1 << cards[1]) | (1 << cards[2])
+    exchange = None
+    lost = False
+    if taken & MATTO_BIT:
+        holder = (trick.leader + cards.index(MATTO)) % PLAYERS
+        if tricks_won[holder]:
+            taken ^= MATTO_BIT
+            piles[holder] |= MATTO_BIT
+            low = piles[holder] & ONE_THIRD_MASK
+            if low:
+                low &= -low
+                piles[holder] ^= low
+                piles[winner] |= low
+                exchange = MattoExchange(index, holder, winner, low.bit_length() - 1)
+            else:
+                debt = MattoDebt(holder, winner)
+        else:
+            lost = True
+    piles[winner] |= taken
+    tricks_won[winner] += 1
+    if debt is not None and winner == debt.holder:
+        low = piles[winner] & ONE_THIRD_MASK
+        if low:
+            low &= -low
+            piles[winner] ^= low
+            piles[debt.winner] |= low
+            exchange = MattoExchange(index, winner, debt.winner, low.bit_length() - 1)
+            debt = None
+    return debt, exchange, lost
+
+
+class DealState:
+    """One deal in progress. Read it through attributes; change it only with :func:`apply`."""
+
+    __slots__ = (
+        "_best",
+        "_best_pos",
+        "_follow",
+        "_legal",
+        "_mask",
+        "deal",
+        "debt",
+        "discard",
+        "exchange",
+        "hands",
+        "history",
+        "matto_lost",
+        "options",
+        "phase",
+        "piles",
+        "result",
+        "to_act",
+        "trick",
+        "trick_leader",
+        "tricks",
+        "tricks_won",
+    )
+
+    options: TableOptions
+    deal: Deal
+    hands: list[Hand]
+    phase: Phase
+    to_act: int | None
+    history: list[tuple[int, Action]]
+    discard: Hand
+    tricks: list[Trick]
+    trick: list[Card]
+    trick_leader: int
+    piles: list[Hand]
+    """Each seat's cards taken so far (the Matto's exchange applied; the discard apart)."""
+    tricks_won: list[int]
+    debt: MattoDebt | None
+    exchange: MattoExchange | None
+    matto_lost: bool
+    result: DealResult | None
+    _follow: int
+    _best: Card
+    _best_pos: int
+    _legal: tuple[Action, ...] | None
+    _mask: Hand
+    """The legal cards' mask (:func:`legal_mask`), -1 until computed."""
+
+    def __init__(self, deal: Deal, options: TableOptions | None = None) -> None:
+        self.options = options or TableOptions()
+        self.deal = deal
+        self.hands = list(deal.hand_masks)
+        self.hands[deal.dealer] |= deal.talon_mask  # the dealer takes up the three left
+        self.phase = Phase.DISCARDING
+        self.to_act = deal.dealer
+        self.history = []
+        self.discard = 0
+        self.tricks = []
+        self.trick = []
+        self.trick_leader = self.first_seat
+        self.piles = [0] * PLAYERS
+        self.tricks_won = [0] * PLAYERS
+        self.debt = None
+        self.exchange = None
+        self.matto_lost = False
+        self.result = None
+        self._follow = _NO_FOLLOW
+        self._best = -1
+        self._best_pos = 0
+        self._legal = None
+        self._mask = -1
+
+    @classmethod
+    def from_seed(cls, seed: int, dealer: int = 0) -> DealState:
+        return cls(seeded_deal(seed, dealer))
+
+    @property
+    def players(self) -> int:
+        return PLAYERS
+
+    @property
+    def dealer(self) -> int:
+        return self.deal.dealer
+
+    @property
+    def first_seat(self) -> int:
+        """The seat after the dealer in the order of play: it leads the first trick (the seed:
+        "colui che siede alla destra del mazziere")."""
+        return (self.deal.dealer + 1) % PLAYERS
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is _FINISHED
+
+    @property
+    def current_trick(self) -> tuple[tuple[int, Card], ...]:
+        return tuple(((self.trick_leader + i) % PLAYERS, c) for i, c in enumerate(self.trick))
+
+    def matto_free(self, seat: int) -> bool:
+        """Whether ``seat`` may play the Matto now: it has won a trick."""
+        return self.tricks_won[seat] > 0
+
+    def copy(self) -> DealState:
+        other = DealState.__new__(DealState)
+        for name in DealState.__slots__:
+            value = getattr(self, name)
+            setattr(other, name, value.copy() if isinstance(value, list) else value)
+        return other
+
+    def __repr__(self) -> str:
+        return (f"<DealState dealer={self.dealer} phase={self.phase.value} "
+                f"to_act={self.to_act} tricks={len(self.tricks)}>")
+
+
+def legal_actions(state: DealState) -> tuple[Action, ...]:
+    """Every action the seat to act may take now, lowest card id first; empty once over."""
+    legal = state._legal
+    if legal is None:
+        if state.to_act is None:
+            return ()
+        mask = state._mask
+        if mask < 0:
+            mask = legal_mask(state)
+        legal = state._legal = plays_of(mask) if state.phase is _PLAYING else tuple(
+            DISCARDS[c] for c in cards_of(mask)
+        )
+    return legal
+
+
+def legal_mask(state: DealState) -> Hand:
+    """The cards the seat to act may play or discard now, as a mask (0 once the deal is over):
+    the one rule behind :func:`legal_actions` and :func:`apply`."""
+    mask = state._mask
+    if mask < 0:
+        seat = state.to_act
+        if seat is None:
+            return 0
+        hand = state.hands[seat]
+        if state.phase is _PLAYING:
+            mask = legal_play_mask(hand, state._follow, state.tricks_won[seat] > 0)
+        else:
+            mask = discardable_mask(hand, TALON_SIZE - state.discard.bit_count())
+        state._mask = mask
+    return mask
+
+
+def _region_tables(first: Card, bits: int) -> list[tuple[Play, ...]]:
+    """``table[m]``: the plays of the cards ``first + i`` for each bit ``i`` of ``m``."""
+    table: list[tuple[Play, ...]] = [()] * (1 << bits)
+    for m in range(1, 1 << bits):
+        low = m & -m
+        table[m] = (PLAYS[first + low.bit_length() - 1], *table[m ^ low])
+    return table
+
+
+# A hand is cut into six regions (the four suits, trumps 1-11, trumps 12-21 with the Matto) so
+# that the plays of any mask are six table look-ups instead of a loop over its bits.
+_SWORDS, _CUPS, _COINS, _BATONS = (_region_tables(14 * s, 14) for s in range(4))
+_TRUMPS_LOW = _region_tables(56, 11)
+_TRUMPS_HIGH = _region_tables(67, 11)
+
+
+def plays_of(mask: Hand) -> tuple[Play, ...]:
+    """The plays of the cards in ``mask``, lowest card id first."""
+    return (
+        _SWORDS[mask & 0x3FFF]
+        + _CUPS[mask >> 14 & 0x3FFF]
+        + _COINS[mask >> 28 & 0x3FFF]
+        + _BATONS[mask >> 42 & 0x3FFF]
+        + _TRUMPS_LOW[mask >> 56 & 0x7FF]
+        + _TRUMPS_HIGH[mask >> 67]
+    )
+
+
+def apply(state: DealState, action: Action, seat: int | None = None) -> None:
+    """Apply the action of the seat to act (checked against ``seat`` when given).
+
+    Raises :class:`~arena.games.base.WrongTurnError` when ``seat`` is not the seat to act and
+    :class:`~arena.games.base.IllegalActionError` for an action :func:`legal_actions` does not
+    list; the state is left unchanged by a refused action.
+    """
+    if state.phase is _FINISHED:
+        raise IllegalActionError("the deal is over: no more actions", action, seat)
+    actor = state.to_act
+    assert actor is not None
+    if seat is not None and seat != actor:
+        raise WrongTurnError(f"it is seat {actor}'s turn, not seat {seat}'s", action, seat)
+    # The legal mask, not the list of actions: a membership test on interned dataclasses would
+    # compare field by field, the cost of the rules themselves.
+    kind = type(action)
+    mask = state._mask
+    if mask < 0:
+        mask = legal_mask(state)
+    card: object
+    if kind is Play:
+        card = action.card
+        legal = state.phase is _PLAYING
+    else:
+        card = getattr(action, "card", None)
+        legal = kind is Discard and state.phase is not _PLAYING
+    if not legal or type(card) is not int or not 0 <= card < DECK_SIZE or not mask >> card & 1:
+        raise IllegalActionError(explain_illegal(state, action), action, actor)
+    assert isinstance(card, int)
+    state._legal = None
+    state._mask = -1
+    state.history.append((actor, action))
+    if kind is Play:
+        _play(state, actor, card)
+    else:
+        _discard(state, actor, card)
+
+
+def _discard(state: DealState, dealer: int, card: Card) -> None:
+    state.hands[dealer] ^= 1 << card
+    state.discard |= 1 << card
+    if state.discard.bit_count() == TALON_SIZE:
+        state.phase = Phase.PLAYING
+        state.to_act = state.trick_leader = state.first_seat
+
+
+def _play(state: DealState, seat: int, card: Card) -> None:
+    state.hands[seat] ^= 1 << card
+    trick = state.trick
+    played = len(trick)
+    if card == MATTO:
+        if not played:
+            state._follow = _FOLLOW_TRUMP
+    elif not played:
+        state._follow = _FOLLOW_TRUMP if card >= 56 else card // 14
+        state._best = card
+        state._best_pos = 0
+    else:
+        best = state._best
+        if best < 0:  # the first card after a led Matto: it leads the trick for now
+            state._best = card
+            state._best_pos = played
+        elif card >= 56:
+            if best < 56 or STRENGTH[card] > STRENGTH[best]:
+                state._best = card
+                state._best_pos = played
+        elif best < 56 and card // 14 == best // 14 and STRENGTH[card] > STRENGTH[best]:
+            state._best = card
+            state._best_pos = played
+    trick.append(card)
+    if played < 2:
+        state.to_act = (seat + 1) % PLAYERS
+        return
+    leader = state.trick_leader
+    winner = (leader + state._best_pos) % PLAYERS
+    done = Trick(leader, tuple(trick), winner)
+    tricks = state.tricks
+    index = len(tricks)
+    tricks.append(done)
+    state.debt, exchange, lost = collect_trick(
+        state.piles, state.tricks_won, state.debt, index, done
+    )
+    if exchange is not None:
+        state.exchange = exchange
+    if lost:
+        state.matto_lost = True
+    state.trick = []
+    state._follow = _NO_FOLLOW
+    state._best = -1
+    if index == TRICKS - 1:
+        _finish(state)
+    else:
+        state.trick_leader = winner
+        state.to_act = winner
+
+
+def _finish(state: DealState) -> None:
+    dealer = state.dealer
+    discard = mask_thirds(state.discard)
+    scores = [mask_thirds(pile) for pile in state.piles]
+    scores[dealer] += discard
+    state.result = DealResult(
+        DealOutcome.PLAYED,
+        tuple(scores),
+        dealer,
+        tuple(state.tricks_won),
+        discard,
+        matto_lost=state.matto_lost,
+        matto_debt_unpaid=state.debt is not None,
+    )
+    state.phase = Phase.FINISHED
+    state.to_act = None
+
+
+def explain_illegal(state: DealState, action: object) -> str:
+    """Why ``action`` is not legal now, in the words a player would use."""
+    phase = state.phase
+    if phase is _FINISHED:
+        return "the deal is over: no more actions"
+    seat = state.to_act
+    assert seat is not None
+    if phase is Phase.DISCARDING and not isinstance(action, Discard):
+        return (f"the dealer (seat {state.dealer}) discards three cards before the first trick: "
+                f"{action} must wait")
+    if phase is _PLAYING and not isinstance(action, Play):
+        if isinstance(action, Discard):
+            return "the discard is over: play a card"
+        return f"{action!r} is not an action of Tre e Venticinque"
+    assert isinstance(action, Discard | Play)
+    card = action.card
+    hand = state.hands[seat]
+    if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < len(THIRDS):
+        return f"{card!r} is not a card"
+    if not hand >> card & 1:
+        who = "the dealer's hand" if isinstance(action, Discard) else "this hand"
+        return f"{card_name(card)} is not in {who}"
+    if isinstance(action, Discard):
+        if card == MATTO:
+            return "the Matto may never be discarded"
+        if card < 56 and card % 14 == KING:
+            return "a King may never be discarded"
+        return f"{card_long_name(card)} is a trump: trumps may never be discarded"
+    if card == MATTO:
+        if not state.tricks_won[seat]:
+            return "the Matto may be played only once its holder has won a trick"
+        return "the Matto cannot be played now"  # pragma: no cover - it always may then
+    follow = state._follow
+    if follow < 0:
+        return "the Matto must wait: lead another card"  # pragma: no cover
+    if follow < 4 and hand & SUIT_MASKS[follow]:
+        return f"must follow {SUIT_NAMES[follow]}"
+    if state.trick[0] == MATTO:
+        return "the Matto was led: must play a trump, as if a trump had been led"
+    if follow < 4:
+        return f"no {SUIT_NAMES[follow]} in hand: must play a trump"
+    return "a trump was led: must play a trump"

@@ -1,0 +1,227 @@
+"""JSON deal records of Tre e Venticinque: the deal, every action, the result; exact replay.
+
+A record is plain JSON so that anybody can read and check it::
+
+    {
+      "format": "tarot-arena/tre-e-venticinque-record/1",
+      "options": {"players": 3},
+      "seed": 42,                                   # optional: where the deal came from
+      "dealer": 0,
+      "hands": ["AS 3S ... T21", ...],              # per seat, 25 cards as dealt
+      "talon": "5H KD T7",                          # the three the dealer takes up
+      "actions": [[0, "discard 4C"], [0, "discard 2H"], [0, "discard 9D"],
+                  [1, "play 7H"], ...],
+      "result": {"outcome": "played", "scores": [86, 70, 77],   # thirds of a point, by seat
+                 "points": ["28 2/3", "23 1/3", "25 2/3"], "tricks_won": [9, 8, 8],
+                 "discard_thirds": 3, "matto_lost": false, "matto_debt_unpaid": false}
+    }
+
+``points`` says ``scores`` for people; a record whose ``points`` disagree with its ``scores`` is
+refused. :func:`replay` plays the actions through the engine: it returns the final state, or
+raises :class:`ReplayError` saying which action is illegal (and why) or how the result differs.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Final
+
+from ..base import IllegalActionError
+from ..dealing import MAX_SEED
+from .actions import Action, format_action, parse_action
+from .cards import format_cards, format_thirds, parse_cards
+from .deal import PLAYERS, Deal, seeded_deal
+from .game import DealOutcome, DealResult, DealState, TableOptions, apply
+
+FORMAT: Final = "tarot-arena/tre-e-venticinque-record/1"
+_THREE_PLAYERS: Final = TableOptions()
+
+
+class RecordError(ValueError):
+    """A record that is not well-formed JSON of this format."""
+
+
+class ReplayError(ValueError):
+    """A record whose actions or result the rules do not reproduce."""
+
+    def __init__(self, message: str, index: int | None = None) -> None:
+        super().__init__(message)
+        self.index = index
+
+
+@dataclass(frozen=True, slots=True)
+class DealRecord:
+    deal: Deal
+    actions: tuple[tuple[int, Action], ...]
+    result: DealResult | None = None
+    seed: int | None = None
+    options: TableOptions = _THREE_PLAYERS
+
+    @classmethod
+    def of(cls, state: DealState, seed: int | None = None) -> DealRecord:
+        return cls(state.deal, tuple(state.history), state.result, seed, state.options)
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"format": FORMAT, "options": {"players": self.options.players}}
+        if self.seed is not None:
+            data["seed"] = self.seed
+        data["dealer"] = self.deal.dealer
+        data["hands"] = [format_cards(h) for h in self.deal.hands]
+        data["talon"] = format_cards(self.deal.talon)
+        data["actions"] = [[seat, format_action(a)] for seat, a in self.actions]
+        data["result"] = None if self.result is None else result_to_json(self.result)
+        return data
+
+    def dumps(self, indent: int | None = None) -> str:
+        return json.dumps(self.to_json(), indent=indent, ensure_ascii=False)
+
+    @classmethod
+    def from_json(cls, data: Any) -> DealRecord:
+        try:
+            return _record_from_json(data)
+        except RecordError:
+            raise
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+            raise RecordError(f"malformed deal record: {exc}") from exc
+
+    @classmethod
+    def loads(cls, text: str) -> DealRecord:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise RecordError(f"a deal record must be JSON: {exc}") from exc
+        return cls.from_json(data)
+
+
+def _record_from_json(data: Any) -> DealRecord:
+    if not isinstance(data, dict):
+        raise RecordError("a deal record is a JSON object")
+    if data.get("format") != FORMAT:
+        raise RecordError(f"unknown record format {data.get('format')!r}, expected {FORMAT!r}")
+    raw_options = _object(_field(data, "options"), "options")
+    unknown = set(raw_options) - {"players"}
+    if unknown:
+        raise RecordError(f"unknown options {', '.join(sorted(unknown))}: "
+                          "Tre e Venticinque has no variant")
+    options = TableOptions(_int(_field(raw_options, "players", "options."), "options.players"))
+    hands = _field(data, "hands")
+    if not (isinstance(hands, list) and all(isinstance(h, str) for h in hands)):
+        raise RecordError(f"hands must be a list of strings of cards, got {hands!r}")
+    deal = Deal(
+        _int(_field(data, "dealer"), "dealer"),
+        tuple(tuple(parse_cards(h)) for h in hands),
+        tuple(parse_cards(_str(_field(data, "talon"), "talon"))),
+    )
+    raw_actions = _field(data, "actions")
+    if not isinstance(raw_actions, list):
+        raise RecordError(f"actions must be a list, got {raw_actions!r}")
+    actions = []
+    for i, item in enumerate(raw_actions):
+        if not (isinstance(item, list) and len(item) == 2 and isinstance(item[1], str)):
+            raise RecordError(f"action {i} must be [seat, \"action\"], got {item!r}")
+        actions.append((_int(item[0], f"actions[{i}] seat"), parse_action(item[1])))
+    raw_result = data.get("result")
+    result = None if raw_result is None else result_from_json(_object(raw_result, "result"))
+    seed = data.get("seed")
+    if seed is not None and not 0 <= _int(seed, "seed") <= MAX_SEED:
+        raise RecordError(f"seed {seed} is not in 0 .. 2**64 - 1")
+    return DealRecord(deal, tuple(actions), result, seed, options)
+
+
+def _field(data: dict[str, Any], key: str, where: str = "") -> Any:
+    if key not in data:
+        raise RecordError(f"missing field {where}{key}")
+    return data[key]
+
+
+def _object(value: Any, where: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise RecordError(f"{where} must be a JSON object, got {value!r}")
+    return value
+
+
+def _int(value: Any, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RecordError(f"{where} must be an integer, got {value!r}")
+    return value
+
+
+def _bool(value: Any, where: str) -> bool:
+    if not isinstance(value, bool):
+        raise RecordError(f"{where} must be true or false, got {value!r}")
+    return value
+
+
+def _str(value: Any, where: str) -> str:
+    if not isinstance(value, str):
+        raise RecordError(f"{where} must be a string, got {value!r}")
+    return value
+
+
+def _ints(value: Any, where: str) -> tuple[int, ...]:
+    if not isinstance(value, list) or len(value) != PLAYERS:
+        raise RecordError(f"{where} must be a list of {PLAYERS} integers, got {value!r}")
+    return tuple(_int(v, where) for v in value)
+
+
+def result_to_json(result: DealResult) -> dict[str, Any]:
+    return {
+        "outcome": result.outcome.value,
+        "scores": list(result.scores),
+        "points": [format_thirds(s) for s in result.scores],
+        "dealer": result.dealer,
+        "tricks_won": list(result.tricks_won),
+        "discard_thirds": result.discard_thirds,
+        "matto_lost": result.matto_lost,
+        "matto_debt_unpaid": result.matto_debt_unpaid,
+    }
+
+
+def result_from_json(data: dict[str, Any]) -> DealResult:
+    fields = {"outcome", "scores", "points", "dealer", "tricks_won", "discard_thirds",
+              "matto_lost", "matto_debt_unpaid"}
+    if set(data) != fields:
+        raise RecordError(f"result must have exactly the fields {', '.join(sorted(fields))}, "
+                          f"got {', '.join(sorted(data))}")
+    scores = _ints(data["scores"], "result.scores")
+    points = data["points"]
+    if points != [format_thirds(s) for s in scores]:
+        raise RecordError(f"result.points {points!r} do not say result.scores {list(scores)} "
+                          "(thirds of a point)")
+    return DealResult(
+        DealOutcome(_str(data["outcome"], "result.outcome")),
+        scores,
+        _int(data["dealer"], "result.dealer"),
+        _ints(data["tricks_won"], "result.tricks_won"),
+        _int(data["discard_thirds"], "result.discard_thirds"),
+        matto_lost=_bool(data["matto_lost"], "result.matto_lost"),
+        matto_debt_unpaid=_bool(data["matto_debt_unpaid"], "result.matto_debt_unpaid"),
+    )
+
+
+def replay(record: DealRecord, check_result: bool = True) -> DealState:
+    """Play a record's actions; the final state, or a :class:`ReplayError` saying where it fails."""
+    if record.seed is not None and seeded_deal(record.seed, record.deal.dealer) != record.deal:
+        raise ReplayError(f"seed {record.seed} does not deal the hands this record holds")
+    state = DealState(record.deal, record.options)
+    for index, (seat, action) in enumerate(record.actions):
+        try:
+            apply(state, action, seat)
+        except IllegalActionError as exc:
+            raise ReplayError(
+                f"action {index} ({format_action(action)} by seat {seat}) is illegal: {exc.reason}",
+                index,
+            ) from exc
+    if check_result and record.result is not None:
+        if state.result is None:
+            raise ReplayError(
+                f"the record has a result but its {len(record.actions)} actions do not finish "
+                f"the deal (phase {state.phase.value}, seat {state.to_act} to act)"
+            )
+        if state.result != record.result:
+            raise ReplayError(
+                f"the recorded result {result_to_json(record.result)} differs from the rules' "
+                f"{result_to_json(state.result)}"
+            )
+    return state
