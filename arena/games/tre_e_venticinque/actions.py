@@ -46,9 +46,9 @@ def format_action(action: Action) -> str:
 
 def parse_action(text: str) -> Action:
     """Parse the text notation of the module docstring (case-insensitive)."""
-    words = text.strip().lower().split() if isinstance(text, str) else []
+    words = text.split() if isinstance(text, str) else []
     if len(words) == 2:
-        verb, arg = words
+        verb, arg = words[0].lower(), words[1]
         if verb == "play":
             return PLAYS[parse_card(arg)]
         if verb == "discard":
