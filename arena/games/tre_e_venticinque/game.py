@@ -384,14 +384,18 @@ def legal_actions(state: DealState) -> tuple[Action, ...]:
     """Every action the seat to act may take now, lowest card id first; empty once over."""
     legal = state._legal
     if legal is None:
-        if state.to_act is None:
+        seat = state.to_act
+        if seat is None:
             return ()
-        mask = state._mask
-        if mask < 0:
-            mask = legal_mask(state)
-        legal = state._legal = plays_of(mask) if state.phase is _PLAYING else tuple(
-            DISCARDS[c] for c in cards_of(mask)
-        )
+        if state.phase is _PLAYING:  # first: 75 of a deal's 78 decisions
+            mask = state._mask
+            if mask < 0:
+                mask = state._mask = legal_play_mask(
+                    state.hands[seat], state._follow, state.tricks_won[seat] > 0
+                )
+            legal = state._legal = plays_of(mask)
+        else:
+            legal = state._legal = tuple(DISCARDS[c] for c in cards_of(legal_mask(state)))
     return legal
 
 
