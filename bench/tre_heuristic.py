@@ -29,14 +29,14 @@ Policy = Callable[[Observation], Action]
 
 
 def play(seed: int, dealer: int, policies: list[Policy]) -> tuple[int, ...]:
-    """The scores (thirds of a point, by seat) of one deal, each seat played by its policy from
-    its own observation."""
+    """The points (thirds of a point, by seat: the seed's count) of one deal, each seat played
+    by its policy from its own observation."""
     state = DealState.from_seed(seed, dealer)
     while state.to_act is not None:
         seat = state.to_act
         apply(state, policies[seat](observe(state, seat)), seat)
     assert state.result is not None
-    return state.result.scores
+    return state.result.points
 
 
 def board_margin(board: int) -> float:

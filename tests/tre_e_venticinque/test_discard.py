@@ -90,9 +90,9 @@ def test_the_discard_counts_for_the_dealer() -> None:
     assert result is not None
     assert result.discard_thirds == thirds(cards("QS CS JS")) == 27
     trick_points = [thirds(cards_of(pile)) for pile in state.piles]
-    assert result.scores[2] == trick_points[2] + 27
-    assert result.scores[:2] == tuple(trick_points[:2])
-    assert sum(result.scores) == 233
+    assert result.points[2] == trick_points[2] + 27
+    assert result.points[:2] == tuple(trick_points[:2])
+    assert sum(result.points) == 233
 
 
 def test_a_dealer_short_of_other_cards_completes_the_discard_with_plain_trumps() -> None:

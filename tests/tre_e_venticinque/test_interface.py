@@ -60,8 +60,11 @@ def test_the_decisions_are_discard_then_play_and_the_fallback_is_the_lowest_lega
     while not state.is_over:
         GAME.apply(state, GAME.fallback_action(state))
     result = GAME.result(state)
-    assert result is not None and sum(result.scores) == 233
-    assert GAME.sealed_result(result) == result
+    assert result is not None and sum(result.scores) == 0 and sum(result.points) == 233
+    sealed = GAME.sealed_result(result)
+    assert sealed == GAME.bare_result("played", result.scores)
+    assert sealed.scores == result.scores and sealed.points == result.points
+    assert sealed.dealer is None and sealed.tricks_won == ()
     with pytest.raises(ValueError, match="nobody decides"):
         GAME.decision_kind(state)
     with pytest.raises(ValueError, match="no action to fall back on"):
@@ -111,16 +114,16 @@ def test_records_and_replays_through_the_interface() -> None:
     state = GAME.new_deal(21, GAME.options(3), dealer=1)
     while not state.is_over:
         GAME.apply(state, GAME.legal_actions(state)[-1])
-    record = GAME.record(state, seed=21)
-    assert record["format"] == GAME.record_format
-    again = GAME.replay(record)
+    data = GAME.record(state, seed=21).to_json()
+    assert data["format"] == GAME.record_format
+    again = GAME.replay(GAME.load_record(data))
     assert isinstance(again, DealState) and again.phase is Phase.FINISHED
     assert GAME.result(again) == GAME.result(state)
     with pytest.raises(RecordError):
-        GAME.replay({"format": "nope"})
-    record["seed"] = 22
+        GAME.load_record({"format": "nope"})
+    data["seed"] = 22
     with pytest.raises(ReplayError):
-        GAME.replay(record)
+        GAME.replay(GAME.load_record(data))
 
 
 def test_observations_through_the_interface() -> None:

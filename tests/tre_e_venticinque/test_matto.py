@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from arena.games.base import IllegalActionError
-from arena.games.tre_e_venticinque import MATTO, MattoDebt, MattoExchange, parse_card
+from arena.games.tre_e_venticinque import MATTO, MattoDebt, MattoExchange, parse_card, settle
+from arena.games.tre_e_venticinque.cards import mask_thirds
 
 from .builders import legal_cards, mask, play, position
 
@@ -150,4 +151,5 @@ def test_the_matto_is_worth_4_points_to_whoever_ends_with_it() -> None:
     state = position({0: "5S", 1: "M", 2: "9S"}, leader=0, trick_index=24)
     play(state, "5S", "M", "9S")
     assert state.result is not None
-    assert state.result.scores[2] == 1 + 1 + 12
+    assert mask_thirds(state.piles[2]) == 1 + 1 + 12
+    assert state.result.scores == settle([0, 0, 14])  # a position: only this trick counts

@@ -10,7 +10,6 @@ from arena.games.base import EVERYONE
 from arena.games.tre_e_venticinque import (
     CardDiscarded,
     CardPlayed,
-    DealEnded,
     DealState,
     Discard,
     DiscardDone,
@@ -21,9 +20,11 @@ from arena.games.tre_e_venticinque import (
     events_after,
     legal_actions,
     observation_after,
+    observation_at_end,
     observe,
     sealed_observation,
 )
+from arena.games.tre_e_venticinque.cards import cards_of
 
 from .builders import discard_and_start, make_deal
 
@@ -91,8 +92,7 @@ def test_a_card_and_a_trick_and_the_end_are_told_to_everyone() -> None:
     assert isinstance(won, TrickWon) and won.index == 0 and won.trick == state.tricks[0]
     while state.to_act is not None:
         events = step(state)
-    assert [type(e) for _, e in events] == [CardPlayed, TrickWon, DealEnded]
-    assert events[-1][1] == DealEnded(state.result)  # type: ignore[arg-type]
+    assert [type(e) for _, e in events] == [CardPlayed, TrickWon]  # the end: the table's end
 
 
 def test_observation_after_rebuilds_every_seats_view_through_a_whole_deal() -> None:
@@ -103,8 +103,16 @@ def test_observation_after_rebuilds_every_seats_view_through_a_whole_deal() -> N
             for seat in range(3):
                 if recipient is EVERYONE or recipient == seat:
                     views[seat] = observation_after(views[seat], event)  # type: ignore[arg-type]
-        assert views == [sealed_observation(state, seat) for seat in range(3)]
-    assert all(view.phase is Phase.FINISHED for view in views)
+        if not state.is_over:
+            assert views == [sealed_observation(state, seat) for seat in range(3)]
+    result = state.result
+    assert result is not None
+    for seat in range(3):
+        assert observation_at_end(views[seat], result) == sealed_observation(state, seat)
+        revealed = observation_at_end(views[seat], result, state.deal, tuple(cards_of(
+            state.discard)))
+        assert revealed == observe(state, seat)
+        assert revealed.phase is Phase.FINISHED
 
 
 def test_observation_after_refuses_events_that_cannot_follow() -> None:

@@ -82,4 +82,4 @@ def test_the_heuristic_beats_the_random_policy_significantly_on_duplicate_boards
 def test_a_deal_played_by_policies_scores_the_whole_pack() -> None:
     rng = random.Random(1)
     scores = play(5, 1, [heuristic_choice, lambda v: random_choice(v, rng), heuristic_choice])
-    assert sum(scores) == 233
+    assert sum(scores) == 233  # points

@@ -28,6 +28,7 @@ from arena.games.tre_e_venticinque import (
     events_after,
     legal_actions,
     observation_after,
+    observation_at_end,
     observe,
     sealed_observation,
 )
@@ -139,6 +140,8 @@ def play_random_deal(number: int, check: bool = False, observe_all: bool = False
                     if recipient is EVERYONE or recipient == seat:
                         views[seat] = observation_after(views[seat], event)
                 expected = sealed_observation(state, seat)
+                if state.result is not None:  # the end is told by the table's end
+                    views[seat] = observation_at_end(views[seat], state.result)
                 assert views[seat] == expected, (number, len(state.history), seat)
     return state
 
@@ -234,8 +237,11 @@ def test_random_deals_keep_every_rule() -> None:
         assert sum(p.bit_count() for p in state.piles) == 75
         # points: recomputed from the tricks, and the table's total every deal
         points, lost, unpaid = recompute(state)
-        assert list(result.scores) == points, number
-        assert sum(result.scores) == 233
+        assert list(result.points) == points, number
+        assert sum(points) == 233
+        # the arena's scores settle the points pairwise: zero-sum, each seat's differences
+        assert list(result.scores) == [sum(p - q for q in points) for p in points]
+        assert sum(result.scores) == 0
         assert result.matto_lost == lost and result.matto_debt_unpaid == unpaid
         assert sum(result.tricks_won) == 25
         outcomes["lost" if lost else "unpaid" if unpaid else "exchanged"] += 1

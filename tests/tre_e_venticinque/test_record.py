@@ -21,6 +21,7 @@ from arena.games.tre_e_venticinque import (
     RecordError,
     ReplayError,
     apply,
+    format_thirds,
     legal_actions,
     replay,
     seeded_deal,
@@ -62,7 +63,10 @@ def test_a_record_round_trips_exactly_and_replays_to_the_same_state() -> None:
 def test_a_record_says_its_format_and_its_points_in_thirds_and_for_people() -> None:
     data = record_json()
     assert data["format"] == FORMAT == "tarot-arena/tre-e-venticinque-record/1"
-    assert sum(data["result"]["scores"]) == 233
+    assert sum(data["result"]["scores"]) == 0
+    points = DealRecord.from_json(data).result.points  # type: ignore[union-attr]
+    assert sum(points) == 233
+    assert data["result"]["points"] == [format_thirds(p) for p in points]
     assert len(data["hands"]) == 3 and len(data["talon"].split()) == 3
     assert len(data["actions"]) == 78
     assert data["actions"][0][1].startswith("discard ")
@@ -121,7 +125,8 @@ def test_a_result_that_does_not_finish_the_deal_is_refused() -> None:
         (lambda d: d.update(dealer="0"), "dealer must be an integer"),
         (lambda d: d["actions"].append([0, "bid garde"]), "unknown action 'bid garde'"),
         (lambda d: d["actions"].append("play M"), "must be \\[seat, \"action\"\\]"),
-        (lambda d: d["result"].update(points=["1", "2", "3"]), "do not say result.scores"),
+        (lambda d: d["result"].update(points=["1", "2", "3"]), "not the points behind"),
+        (lambda d: d["result"].update(scores=[1, 2, 3]), "not the zero-sum scores"),
         (lambda d: d["result"].pop("tricks_won"), "exactly the fields"),
         (lambda d: d["result"].update(scores=[1, 2]), "list of 3 integers"),
         (lambda d: d.update(seed=-4), "seed -4 is not in"),

@@ -35,13 +35,13 @@ from .game import (
     apply,
     explain_illegal,
     legal_actions,
+    settle,
     trick_winner_index,
 )
 from .interface import TRE_E_VENTICINQUE, TreEVenticinque
 from .observation import (
     CardDiscarded,
     CardPlayed,
-    DealEnded,
     DiscardDone,
     Event,
     Observation,
@@ -49,6 +49,8 @@ from .observation import (
     event_mark,
     events_after,
     observation_after,
+    observation_asked,
+    observation_at_end,
     observe,
     sealed_observation,
 )
@@ -68,7 +70,6 @@ __all__ = [
     "CardDiscarded",
     "CardPlayed",
     "Deal",
-    "DealEnded",
     "DealOutcome",
     "DealRecord",
     "DealResult",
@@ -101,6 +102,8 @@ __all__ = [
     "format_thirds",
     "legal_actions",
     "observation_after",
+    "observation_asked",
+    "observation_at_end",
     "observe",
     "parse_action",
     "parse_card",
@@ -109,6 +112,7 @@ __all__ = [
     "score_game",
     "sealed_observation",
     "seeded_deal",
+    "settle",
     "suit_card",
     "trick_winner_index",
     "trump",

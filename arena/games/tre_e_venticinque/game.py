@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import Final, NamedTuple
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from ..base import IllegalActionError, WrongTurnError
 from .actions import DISCARDS, PLAYS, Action, Discard, Play
@@ -29,6 +29,7 @@ from .cards import (
     SUIT_MASKS,
     SUIT_NAMES,
     THIRDS,
+    TOTAL_THIRDS,
     TRUMP_MASK,
     Card,
     Hand,
@@ -38,6 +39,9 @@ from .cards import (
     mask_thirds,
 )
 from .deal import HAND_SIZE, PLAYERS, TALON_SIZE, Deal, seeded_deal
+
+if TYPE_CHECKING:
+    from .interface import TreEVenticinque
 
 TRICKS: Final = HAND_SIZE
 """25 tricks: every card of every hand is played."""
@@ -109,25 +113,41 @@ class MattoDebt:
 
 @dataclass(frozen=True, slots=True)
 class DealResult:
-    """How a deal ended: each seat's points, in thirds of a point (so 233 in all, 77 2/3 points).
+    """How a deal ended: each seat's score, zero-sum, and the card points behind it.
 
-    Not zero-sum, unlike French Tarot: each player scores the card points it took (the dealer adds
-    the discard), as the seed scores a deal; a "game" of three deals adds them up
+    The seed scores a deal by the card points each player took (the dealer adds the discard):
+    :attr:`points`, in thirds of a point, 233 in all. The arena's scores sum to zero in every
+    game, so :attr:`scores` settles those points between each pair of players: a seat's score
+    is the sum of its differences with each of the two others, ``3 * points - 233`` thirds.
+    Ranking by scores is ranking by points, and a game's winner is the same either way
     (:func:`~arena.games.tre_e_venticinque.scoring.score_game`).
     """
 
     outcome: DealOutcome
     scores: tuple[int, ...]
-    """Points by seat, in thirds: the cards of the seat's tricks after the Matto's exchange, plus
-    the discard for the dealer."""
-    dealer: int
-    tricks_won: tuple[int, ...]
-    discard_thirds: int
-    """The dealer's discard, in thirds (included in the dealer's score)."""
+    """By seat, in thirds of a point: its points minus each other seat's, added up."""
+    dealer: int | None = None
+    """None in a bare result (outcome and scores only, as a sealed table end carries)."""
+    tricks_won: tuple[int, ...] = ()
+    discard_thirds: int | None = None
+    """The dealer's discard, in thirds (included in the dealer's points)."""
     matto_lost: bool = False
     """The Matto's holder won no trick: it played the Matto to the last trick and lost it."""
     matto_debt_unpaid: bool = False
     """The Matto's holder never had a 1/3-point card in its tricks to give for it."""
+
+    @property
+    def points(self) -> tuple[int, ...]:
+        """By seat, the card points it took (the discard included for the dealer), in thirds:
+        the seed's count, read back from the scores."""
+        return tuple((score + TOTAL_THIRDS) // PLAYERS for score in self.scores)
+
+
+def settle(points: tuple[int, ...] | list[int]) -> tuple[int, ...]:
+    """The zero-sum scores of card points (in thirds): each seat's differences with the others,
+    added up."""
+    total = sum(points)
+    return tuple(PLAYERS * p - total for p in points)
 
 
 _NO_FOLLOW: Final = -1
@@ -343,6 +363,12 @@ class DealState:
         return cls(seeded_deal(seed, dealer))
 
     @property
+    def game(self) -> TreEVenticinque:
+        from .interface import TRE_E_VENTICINQUE  # the interface builds on this module
+
+        return TRE_E_VENTICINQUE
+
+    @property
     def players(self) -> int:
         return PLAYERS
 
@@ -543,11 +569,11 @@ def _play(state: DealState, seat: int, card: Card) -> None:
 def _finish(state: DealState) -> None:
     dealer = state.dealer
     discard = mask_thirds(state.discard)
-    scores = [mask_thirds(pile) for pile in state.piles]
-    scores[dealer] += discard
+    points = [mask_thirds(pile) for pile in state.piles]
+    points[dealer] += discard
     state.result = DealResult(
         DealOutcome.PLAYED,
-        tuple(scores),
+        settle(points),
         dealer,
         tuple(state.tricks_won),
         discard,

@@ -11,11 +11,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from ..base import WIRE_KINDS, WireAction
+from ..base import WIRE_KINDS, Revealed, WireAction
+from ..jsonform import JsonForm
 from .actions import DISCARDS, PLAYS, Action, Discard, Play, format_action, parse_action
-from .cards import DECK_SIZE, Card, card_name, cards_of, parse_card
-from .deal import PLAYERS, seeded_deal
+from .cards import DECK_SIZE, TOTAL_THIRDS, Card, card_name, cards_of, parse_card
+from .deal import PLAYERS, Deal, seeded_deal
 from .game import (
+    DealOutcome,
     DealResult,
     DealState,
     Phase,
@@ -25,17 +27,28 @@ from .game import (
     legal_actions,
 )
 from .observation import (
+    CardDiscarded,
+    CardPlayed,
+    DiscardDone,
     Event,
     Observation,
+    TrickWon,
     event_mark,
     events_after,
     observation_after,
+    observation_asked,
+    observation_at_end,
     observe,
     sealed_observation,
 )
-from .record import FORMAT, DealRecord, RecordError, replay
+from .record import FORMAT, DealRecord, replay
 
 _KINDS: Final[dict[str, tuple[Action, ...]]] = {"discard": DISCARDS, "play": PLAYS}
+_PHASES: Final = {"discard": Phase.DISCARDING, "play": Phase.PLAYING}
+_JSON: Final = JsonForm(
+    (Discard, Play), format_action, parse_action,
+    (CardDiscarded, DiscardDone, CardPlayed, TrickWon),
+)
 
 
 class TreEVenticinque:
@@ -97,11 +110,22 @@ class TreEVenticinque:
             return "play"
         raise ValueError("the deal is over: nobody decides")
 
+    def decision_phase(self, kind: str) -> Phase:
+        phase = _PHASES.get(kind)
+        if phase is None:
+            raise ValueError(f"Tre e Venticinque has no {kind!r} decision: only discard and play")
+        return phase
+
     def hand(self, state: DealState, seat: int) -> tuple[Card, ...]:
         return tuple(cards_of(state.hands[seat]))
 
     def result(self, state: DealState) -> DealResult | None:
         return state.result
+
+    def revealed(self, state: DealState) -> Revealed:
+        """The hands as dealt, the talon (the three cards the dealer took up) as the cards dealt
+        to no hand, and the dealer's discard."""
+        return Revealed(state.deal.hands, state.deal.talon, tuple(cards_of(state.discard)))
 
     # -- what seats see -----------------------------------------------------------------------
     def observe(self, state: DealState, seat: int) -> Observation:
@@ -111,10 +135,19 @@ class TreEVenticinque:
         return sealed_observation(state, seat)
 
     def sealed_result(self, result: DealResult) -> DealResult:
-        """The result itself: every field of it is public once the deal is over (the tricks
-        were played in view, and the discard's points follow from the dealer's score), so it
-        reveals no hand and no card of the discard."""
-        return result
+        """The outcome and the scores. (The rest tells nothing hidden either: the tricks were
+        played in view and the discard's points follow from the dealer's score; but a sealed end
+        says no more than the arena's generic one.) The points still read back from the
+        scores."""
+        return self.bare_result(result.outcome.value, result.scores)
+
+    def bare_result(self, outcome: str, scores: Sequence[int]) -> DealResult:
+        values = [int(score) for score in scores]
+        if len(values) != PLAYERS or sum(values) != 0 or any(
+            (score + TOTAL_THIRDS) % PLAYERS for score in values
+        ):
+            raise ValueError(f"{list(scores)} are not the scores of a deal of Tre e Venticinque")
+        return DealResult(DealOutcome(outcome), tuple(scores))
 
     def events_after(
         self, state: DealState, actor: int, action: Action, before: Any
@@ -126,6 +159,36 @@ class TreEVenticinque:
 
     def observation_after(self, observation: Observation, event: Event) -> Observation:
         return observation_after(observation, event)
+
+    def observation_asked(
+        self, observation: Observation, phase: Phase, legal: tuple[Action, ...],
+        hand: tuple[Card, ...],
+    ) -> Observation:
+        return observation_asked(observation, phase, legal, hand)
+
+    def observation_at_end(
+        self, observation: Observation, result: DealResult, cards: Revealed | None = None
+    ) -> Observation:
+        if cards is None:
+            return observation_at_end(observation, result)
+        deal = Deal(observation.dealer, cards.hands, cards.undealt)
+        return observation_at_end(observation, result, deal, cards.discard)
+
+    def observation_to_json(self, observation: Observation) -> dict[str, Any]:
+        data = _JSON.to_json(observation)
+        assert isinstance(data, dict)
+        return data
+
+    def observation_from_json(self, data: Any) -> Observation:
+        observation: Observation = _JSON.from_json(Observation, data)
+        return observation
+
+    def event_to_json(self, event: Event) -> tuple[str, dict[str, Any]]:
+        return _JSON.event_to_json(event)
+
+    def event_from_json(self, kind: str, data: Any) -> Event:
+        event: Event = _JSON.event_from_json(kind, data)
+        return event
 
     # -- notation and records -----------------------------------------------------------------
     def card_name(self, card: Card) -> str:
@@ -160,19 +223,17 @@ class TreEVenticinque:
             raise ValueError(f"{wire.kind} {card!r}: a card id is 0..{DECK_SIZE - 1}")
         return table[card]
 
-    def record(self, state: DealState, seed: int | None = None) -> dict[str, Any]:
-        return DealRecord.of(state, seed).to_json()
+    def record(self, state: DealState, seed: int | None = None) -> DealRecord:
+        return DealRecord.of(state, seed)
 
-    def replay(self, record: Mapping[str, Any], check_result: bool = True) -> DealState:
-        """Raises :class:`~.record.RecordError` or :class:`~.record.ReplayError` (both
-        ValueError)."""
-        try:
-            parsed = DealRecord.from_json(dict(record))
-        except (TypeError, ValueError) as exc:
-            if isinstance(exc, RecordError):
-                raise
-            raise RecordError(f"malformed deal record: {exc}") from exc
-        return replay(parsed, check_result)
+    def load_record(self, data: Mapping[str, Any]) -> DealRecord:
+        """Raises :class:`~.record.RecordError` (a ValueError) naming what is malformed."""
+        return DealRecord.from_json(dict(data) if isinstance(data, Mapping) else data)
+
+    def replay(self, record: DealRecord, check_result: bool = True) -> DealState:
+        """Raises :class:`~.record.ReplayError` (a ValueError) naming the illegal action or
+        what differs."""
+        return replay(record, check_result)
 
 
 TRE_E_VENTICINQUE: Final = TreEVenticinque()

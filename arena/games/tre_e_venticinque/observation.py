@@ -10,13 +10,15 @@ Events (each with its recipient: a seat, or :data:`~arena.games.base.EVERYONE`):
 
 - :class:`CardDiscarded` to the dealer alone, one per card laid face down;
 - :class:`DiscardDone` to everyone once the third is laid: play begins;
-- :class:`CardPlayed` and, after the third card of a trick, :class:`TrickWon`, to everyone;
-- :class:`DealEnded` to everyone after the last trick: the result, without the hands.
+- :class:`CardPlayed` and, after the third card of a trick, :class:`TrickWon`, to everyone.
+
+The end of the deal is told by the arena's table end: :func:`observation_at_end` adds the result
+(and the cards, when they are revealed).
 
 :func:`observation_after` is a seat's observation after one event it received, built with the
 engine's own helpers (:func:`~.game.collect_trick`, :func:`~.game.legal_play_mask`); after the
-events of each action it equals :func:`observe` (:func:`sealed_observation` once the deal is
-over), which a property test checks over thousands of deals.
+events of each action it equals :func:`observe`, the legal actions of the seat to act included,
+which a property test checks over thousands of deals.
 """
 
 from __future__ import annotations
@@ -97,14 +99,7 @@ class TrickWon:
     trick: Trick
 
 
-@dataclass(frozen=True, slots=True)
-class DealEnded:
-    """The deal's result (each seat's points), without the hands."""
-
-    result: DealResult
-
-
-Event = CardDiscarded | DiscardDone | CardPlayed | TrickWon | DealEnded
+Event = CardDiscarded | DiscardDone | CardPlayed | TrickWon
 
 
 def observe(state: DealState, seat: int) -> Observation:
@@ -163,8 +158,6 @@ def events_after(
         out.append((EVERYONE, CardPlayed(actor, action.card)))
         if len(state.tricks) > tricks_before:
             out.append((EVERYONE, TrickWon(tricks_before, state.tricks[tricks_before])))
-        if state.result is not None:
-            out.append((EVERYONE, DealEnded(state.result)))
     return out
 
 
@@ -231,8 +224,34 @@ def observation_after(view: Observation, event: Event) -> Observation:
     if isinstance(event, DiscardDone):
         first = (event.dealer + 1) % PLAYERS
         return _with_legal(replace(view, phase=Phase.PLAYING, to_act=first))
-    if isinstance(event, DealEnded):
-        return replace(
-            view, phase=Phase.FINISHED, to_act=None, result=event.result, legal_actions=()
-        )
     raise ValueError(f"{event!r} is not an event of Tre e Venticinque")
+
+
+def observation_asked(
+    view: Observation, phase: Phase, legal: tuple[Action, ...], hand: tuple[Card, ...]
+) -> Observation:
+    """``view`` as the arena asks its seat to decide: the request is authoritative for the
+    phase, the turn, the hand and the legal actions (it agrees with the events when nothing
+    was lost on the way)."""
+    return replace(view, phase=phase, to_act=view.seat, hand=tuple(sorted(hand)),
+                   legal_actions=legal)
+
+
+def observation_at_end(
+    view: Observation,
+    result: DealResult,
+    deal: Deal | None = None,
+    discard: tuple[Card, ...] = (),
+) -> Observation:
+    """``view`` once the deal is over and its seat is told how it ended.
+
+    With the ``deal`` and the dealer's ``discard`` revealed, it is exactly :func:`observe` of the
+    finished deal; without them (a board still played at other tables), :func:`sealed_observation`
+    but for the result, which is what the seat was told.
+    """
+    changes: dict[str, object] = {
+        "phase": Phase.FINISHED, "to_act": None, "legal_actions": (), "result": result,
+    }
+    if deal is not None:
+        changes.update(deal=deal, discard=tuple(sorted(discard)))
+    return replace(view, **changes)  # type: ignore[arg-type]

@@ -11,14 +11,17 @@ A record is plain JSON so that anybody can read and check it::
       "talon": "5H KD T7",                          # the three the dealer takes up
       "actions": [[0, "discard 4C"], [0, "discard 2H"], [0, "discard 9D"],
                   [1, "play 7H"], ...],
-      "result": {"outcome": "played", "scores": [86, 70, 77],   # thirds of a point, by seat
+      "result": {"outcome": "played", "scores": [25, -23, -2],  # zero-sum, thirds
                  "points": ["28 2/3", "23 1/3", "25 2/3"], "tricks_won": [9, 8, 8],
                  "discard_thirds": 3, "matto_lost": false, "matto_debt_unpaid": false}
     }
 
-``points`` says ``scores`` for people; a record whose ``points`` disagree with its ``scores`` is
-refused. :func:`replay` plays the actions through the engine: it returns the final state, or
-raises :class:`ReplayError` saying which action is illegal (and why) or how the result differs.
+``scores`` are the arena's zero-sum scores, in thirds of a point (each seat's points minus each
+other seat's, added up); ``points`` are the card points behind them, the seed's count, written
+for people. A record whose ``points`` disagree with its ``scores`` is refused.
+
+:func:`replay` plays the actions through the engine: it returns the final state, or raises
+:class:`ReplayError` saying which action is illegal (and why) or how the result differs.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from typing import Any, Final
 from ..base import IllegalActionError
 from ..dealing import MAX_SEED
 from .actions import Action, format_action, parse_action
-from .cards import format_cards, format_thirds, parse_cards
+from .cards import TOTAL_THIRDS, format_cards, format_thirds, parse_cards
 from .deal import PLAYERS, Deal, seeded_deal
 from .game import DealOutcome, DealResult, DealState, TableOptions, apply
 
@@ -169,7 +172,7 @@ def result_to_json(result: DealResult) -> dict[str, Any]:
     return {
         "outcome": result.outcome.value,
         "scores": list(result.scores),
-        "points": [format_thirds(s) for s in result.scores],
+        "points": [format_thirds(p) for p in result.points],
         "dealer": result.dealer,
         "tricks_won": list(result.tricks_won),
         "discard_thirds": result.discard_thirds,
@@ -185,11 +188,9 @@ def result_from_json(data: dict[str, Any]) -> DealResult:
         raise RecordError(f"result must have exactly the fields {', '.join(sorted(fields))}, "
                           f"got {', '.join(sorted(data))}")
     scores = _ints(data["scores"], "result.scores")
-    points = data["points"]
-    if points != [format_thirds(s) for s in scores]:
-        raise RecordError(f"result.points {points!r} do not say result.scores {list(scores)} "
-                          "(thirds of a point)")
-    return DealResult(
+    if sum(scores) != 0 or any((s + TOTAL_THIRDS) % PLAYERS for s in scores):
+        raise RecordError(f"result.scores {list(scores)} are not the zero-sum scores of a deal")
+    result = DealResult(
         DealOutcome(_str(data["outcome"], "result.outcome")),
         scores,
         _int(data["dealer"], "result.dealer"),
@@ -198,6 +199,11 @@ def result_from_json(data: dict[str, Any]) -> DealResult:
         matto_lost=_bool(data["matto_lost"], "result.matto_lost"),
         matto_debt_unpaid=_bool(data["matto_debt_unpaid"], "result.matto_debt_unpaid"),
     )
+    points = data["points"]
+    if points != [format_thirds(p) for p in result.points]:
+        raise RecordError(f"result.points {points!r} are not the points behind result.scores "
+                          f"{list(scores)}: {[format_thirds(p) for p in result.points]}")
+    return result
 
 
 def replay(record: DealRecord, check_result: bool = True) -> DealState:

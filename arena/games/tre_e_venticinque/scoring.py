@@ -4,7 +4,7 @@ The seed document (``seeds/002_f54b53a154123bc4.txt``): "Dopo che sono state gio
 smazzate, e che quindi ogni giocatore è stato mazziere per un turno, si sommano i punti fatti
 da ogni giocatore. Vince chi ne ha totalizzato di più." So a game is exactly three deals among
 the same three players in the same seats, each seat dealing once, and each seat's total is the
-sum of its points (:attr:`~.game.DealResult.scores`, in thirds). The seed says nothing of a tie
+sum of its points (:attr:`~.game.DealResult.points`, in thirds). The seed says nothing of a tie
 for the highest total: the engine lets the tied players share the win (``winners`` lists them
 all) rather than invent a tie-break.
 
@@ -44,11 +44,13 @@ def score_game(deals: Sequence[DealResult]) -> GameScore:
         raise ValueError(
             f"a game of Tre e Venticinque is three deals, one per dealer, not {len(deals)}"
         )
-    dealers = sorted(result.dealer for result in deals)
-    if dealers != list(range(PLAYERS)):
+    dealers = [result.dealer for result in deals]
+    if None in dealers:
+        raise ValueError("a bare result (outcome and scores only) does not say who dealt")
+    if sorted(d for d in dealers if d is not None) != list(range(PLAYERS)):
         raise ValueError(
             f"each seat deals once in a game: these deals were dealt by seats {dealers}"
         )
-    totals = tuple(sum(result.scores[seat] for result in deals) for seat in range(PLAYERS))
+    totals = tuple(sum(result.points[seat] for result in deals) for seat in range(PLAYERS))
     best = max(totals)
     return GameScore(totals, tuple(s for s, t in enumerate(totals) if t == best))
