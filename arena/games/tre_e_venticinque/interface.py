@@ -9,9 +9,10 @@ this file holds no rule. On the wire an action is ``discard`` or ``play`` with i
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Final
+from enum import Enum
+from typing import TYPE_CHECKING, Any, Final
 
-from ..base import WIRE_KINDS, Revealed, WireAction
+from ..base import WIRE_KINDS, Game, Revealed, WireAction
 from ..jsonform import JsonForm
 from .actions import DISCARDS, PLAYS, Action, Discard, Play, format_action, parse_action
 from .cards import DECK_SIZE, TOTAL_THIRDS, Card, card_name, cards_of, parse_card
@@ -161,9 +162,11 @@ class TreEVenticinque:
         return observation_after(observation, event)
 
     def observation_asked(
-        self, observation: Observation, phase: Phase, legal: tuple[Action, ...],
+        self, observation: Observation, phase: Enum, legal: tuple[Action, ...],
         hand: tuple[Card, ...],
     ) -> Observation:
+        if not isinstance(phase, Phase):
+            raise ValueError(f"{phase!r} is not a phase of Tre e Venticinque")
         return observation_asked(observation, phase, legal, hand)
 
     def observation_at_end(
@@ -238,3 +241,6 @@ class TreEVenticinque:
 
 TRE_E_VENTICINQUE: Final = TreEVenticinque()
 """The game, as the arena's registry of games holds it."""
+
+if TYPE_CHECKING:
+    _IS_A_GAME: Game = TRE_E_VENTICINQUE  # mypy checks that the interface is implemented in full
