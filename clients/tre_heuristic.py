@@ -18,7 +18,8 @@ The heuristic plays to the seed's scoring, card points in one's own tricks:
   others' trumps, the 1 and the 21 among them.
 - **Follow the points**: last to play, take the trick when a card wins it and it is worth
   taking, with the card that brings most points; earlier, win only with a card nobody left can
-  beat; when not winning, give the card worth least.
+  beat, or the King of the suit led when the next seat has not shown a void in it; when not
+  winning, give the card worth least.
 """
 
 from __future__ import annotations
@@ -162,6 +163,9 @@ def _follow(observation: Observation, cards: list[Card], trick: list[Card]) -> C
         else:
             unseen, voids = _unseen(observation), _voids(observation)
             sure = [c for c in winners if _sure(c, after, unseen, voids)]
+            if not sure:  # a King the next seat must follow, as far as anyone knows
+                sure = [c for c in winners if c < 56 and c % 14 == KING
+                        and c // 14 not in voids[after[0]]]
         needs_a_trick = MATTO in observation.hand and not observation.tricks_won[seat]
         if sure and (value + max(THIRDS[c] for c in sure) > 3 or needs_a_trick or last):
             return max(sure, key=lambda c: (THIRDS[c], -STRENGTH[c]))
