@@ -23,7 +23,7 @@ from collections.abc import Callable
 
 from arena.games.tre_e_venticinque import Action, DealState, Observation, apply, observe
 from clients.tre_heuristic import heuristic_choice, random_choice
-from tournaments.stats import mean_interval
+from tournaments.duplicate.stats import mean_interval
 
 Policy = Callable[[Observation], Action]
 

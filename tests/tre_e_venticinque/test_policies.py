@@ -18,7 +18,7 @@ from arena.games.tre_e_venticinque import (
 from arena.games.tre_e_venticinque.cards import MATTO, THIRDS, parse_card
 from bench.tre_heuristic import board_margin, play
 from clients.tre_heuristic import heuristic_choice, random_choice
-from tournaments.stats import mean_interval
+from tournaments.duplicate.stats import mean_interval
 
 from .builders import make_deal, position
 from .builders import play as play_cards

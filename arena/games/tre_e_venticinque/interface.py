@@ -88,6 +88,10 @@ class TreEVenticinque:
         return DealState(seeded_deal(seed, dealer), options)
 
     # -- rules --------------------------------------------------------------------------------
+    def decider(self, state: DealState) -> int | None:
+        """The seat to act: every player decides for its own seat."""
+        return state.to_act
+
     def legal_actions(self, state: DealState) -> tuple[Action, ...]:
         return legal_actions(state)
 
