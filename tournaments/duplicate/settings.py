@@ -120,7 +120,9 @@ class TournamentSettings:
             return [str(exc)]
         counts = rules.seat_counts()
         if self.players not in counts:
-            allowed = ", ".join(map(str, counts[:-1])) + f" or {counts[-1]}"
+            allowed = f"exactly {counts[0]}" if len(counts) == 1 else (
+                ", ".join(map(str, counts[:-1])) + f" or {counts[-1]}"
+            )
             return [f"{rules.title} is played by {allowed} players, not {self.players}"]
         if rules is not games.game(games.DEFAULT_GAME) and (
             self.beginner or self.direction is not Direction.COUNTER_CLOCKWISE
