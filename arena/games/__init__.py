@@ -39,8 +39,10 @@ def names() -> tuple[str, ...]:
 
 def _register_bundled() -> None:
     from .french_tarot.definition import FRENCH_TAROT
+    from .tre_e_venticinque import TRE_E_VENTICINQUE
 
     register(FRENCH_TAROT)
+    register(TRE_E_VENTICINQUE)
 
 
 _register_bundled()

@@ -147,13 +147,24 @@ class Game(Protocol):
     """One card game of the arena. Implementations are stateless singletons; every method that
     takes a state reads or changes only that state."""
 
-    name: str
-    """Stable identifier, on the wire, in storage and on the command line (``french-tarot``)."""
-    title: str
-    """For people (``French Tarot``)."""
-    deck_size: int
-    record_format: str
-    """The ``format`` field of this game's deal records (``tarot-arena/deal-record/1``)."""
+    @property
+    def name(self) -> str:
+        """Stable identifier, on the wire, in storage and on the command line
+        (``french-tarot``)."""
+        ...
+
+    @property
+    def title(self) -> str:
+        """For people (``French Tarot``)."""
+        ...
+
+    @property
+    def deck_size(self) -> int: ...
+
+    @property
+    def record_format(self) -> str:
+        """The ``format`` field of this game's deal records (``tarot-arena/deal-record/1``)."""
+        ...
 
     # -- tables -------------------------------------------------------------------------------
     def seat_counts(self) -> tuple[int, ...]:
@@ -209,7 +220,7 @@ class Game(Protocol):
         ``call``, ``discard``, ``chelem``, ``play``, ``poignee``)."""
         ...
 
-    def decision_phase(self, kind: str) -> Enum:
+    def decision_phase(self, kind: str) -> Any:
         """The phase in which decisions of ``kind`` are made (a bot hears only the kind);
         ValueError for a kind this game has not."""
         ...
@@ -262,7 +273,7 @@ class Game(Protocol):
         ...
 
     def observation_asked(
-        self, observation: Any, phase: Enum, legal: tuple[Any, ...], hand: tuple[Card, ...]
+        self, observation: Any, phase: Any, legal: tuple[Any, ...], hand: tuple[Card, ...]
     ) -> Any:
         """A seat's observation as the arena asks it to decide: the request is authoritative
         for the phase, the turn, the hand and the legal actions. From there, the seat to act
@@ -317,4 +328,35 @@ class Game(Protocol):
     def replay(self, record: Any, check_result: bool = True) -> State:
         """The final state of a deal record played through the rules; ValueError says which
         action is illegal or what differs."""
+        ...
+
+
+class MatchScore(Protocol):
+    """The totals of a match (see :class:`ScoresMatches`)."""
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The seats that won the match (more than one on a tie)."""
+        ...
+
+    def points(self, seat: int) -> str:
+        """A seat's total, written as the game writes points."""
+        ...
+
+
+@runtime_checkable
+class ScoresMatches(Protocol):
+    """A game whose own rules score a match of several deals, beside the arena's duplicate
+    ranking (Tre e Venticinque: a game is three deals, one per dealer). Optional: the reports
+    show matches for the games that have this."""
+
+    @property
+    def match_deals(self) -> int:
+        """Deals in a match, dealt by seats 0, 1, 2... in turn (boards k, k+1... of a
+        tournament whose first board ``k`` is a multiple of it)."""
+        ...
+
+    def score_match(self, results: Sequence[Any]) -> MatchScore:
+        """The match of these deals' results, in dealing order; ValueError if they are not
+        one."""
         ...

@@ -1,7 +1,6 @@
 """Tre e Venticinque plays a whole tournament through real processes over gRPC: created with the
 CLI (``--game tre-e-venticinque``), served by ``tournament run``, three SDK bot processes (the
-heuristic and two random bots). The game is not registered in the arena yet: the processes learn
-of it from ``TAROT_ARENA_GAMES``, as any game from outside the arena is made known."""
+heuristic and two random bots)."""
 
 from __future__ import annotations
 
@@ -17,11 +16,9 @@ from tests.toy_game.test_tournament import ROOT, free_port
 from tests.toy_game.test_tournament import environment as toy_environment
 from tournaments.store import TournamentStore
 
-PLUGIN = "arena.games.tre_e_venticinque:TRE_E_VENTICINQUE"
-
 
 def environment(**extra: str) -> dict[str, str]:
-    return toy_environment(TAROT_ARENA_GAMES=PLUGIN, **extra)
+    return toy_environment(TAROT_ARENA_GAMES="", **extra)
 
 
 def cli(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
@@ -104,9 +101,20 @@ def test_a_tournament_of_tre_e_venticinque_through_bot_processes(tmp_path: Path)
 
     standings = cli("--db", db, "standings", tid, "--json")
     assert standings.returncode == 0, standings.stderr
-    rows = json.loads(standings.stdout)["standings"]
+    data = json.loads(standings.stdout)
+    rows = data["standings"]
     assert {row["bot"] for row in rows} == {"heuristic", "random1", "random2"}, rows
     assert rows[0]["bot"] == "heuristic", rows  # every hand of every board, and still ahead
+    # The seed's own reckoning: boards 0-2 (dealers 0, 1, 2) make one game at each of the 3
+    # rotations; board 3 starts a game that is not finished.
+    matches = data["matches"]
+    assert matches["deals"] == 3 and len(matches["matches"]) == 3
+    assert all(m["boards"] == [0, 1, 2] for m in matches["matches"])
+    assert {r["bot"]: r["played"] for r in matches["standings"]} == {
+        "heuristic": 3, "random1": 3, "random2": 3}
+    assert sum(r["won"] for r in matches["standings"]) == 3
+    text = cli("--db", db, "standings", tid)
+    assert "Tre e Venticinque's own reckoning" in text.stdout, text.stdout
 
     table_id = store.tables(tid)[0][0].id
     replayed = cli("--db", db, "replay", table_id)

@@ -67,6 +67,7 @@ from .report import (
     id_column,
     new_table,
     print_fitting,
+    print_matches,
     print_standings,
     print_tables,
     standings_json,
@@ -668,6 +669,7 @@ def tournament_run(
         web_port=web_port,
     )
     print_standings(console, store, tournament_id, standings)
+    print_matches(console, store, tournament_id)
 
 
 @app.command("games")
@@ -745,6 +747,7 @@ def standings_cmd(tournament_id: str, as_json: JsonOption = False) -> None:
         _print_json(standings_json(store, tournament_id, standings))
     else:
         print_standings(console, store, tournament_id, standings)
+        print_matches(console, store, tournament_id)
 
 
 @app.command("export")

@@ -33,6 +33,7 @@ from arena.games.french_tarot.actions import (
 from arena.games.french_tarot.game import Direction
 from arena.storage.models import ArenaTable, TableSeat
 
+from ..duplicate.matches import match_standings
 from ..duplicate.scoring import Standings
 from ..duplicate.settings import PenaltyKind, ScoringMethod, TournamentSettings
 from ..duplicate.stats import Interval, mean_interval
@@ -265,7 +266,7 @@ def standings_json(
         finite = interval is not None and math.isfinite(interval.half_width)
         row["matchpoint_ci95_low"] = round(interval.low, 3) if finite and interval else None
         row["matchpoint_ci95_high"] = round(interval.high, 3) if finite and interval else None
-    return {
+    out: dict[str, Any] = {
         "tournament": tournament_id,
         "name": settings.name,
         "scoring": standings.method.value,
@@ -274,6 +275,43 @@ def standings_json(
         "standings": rows,
         "crosstable": crosstable_rows(standings),
     }
+    matches = match_standings(store, tournament_id)
+    if matches is not None:
+        out["matches"] = {
+            "deals": matches.deals,
+            "standings": [{"bot_id": r.bot_id, "bot": names.get(r.bot_id, r.bot_id),
+                           "played": r.played, "won": round(r.won, 3),
+                           "won_pct": round(r.won_pct, 1)} for r in matches.rows],
+            "matches": [{"boards": list(m.boards), "table": m.table, "bots": list(m.bots),
+                         "points": list(m.points), "winners": list(m.winners)}
+                        for m in matches.matches],
+        }
+    return out
+
+
+def print_matches(console: Console, store: TournamentStore, tournament_id: str) -> None:
+    """A game's own reckoning of matches (Tre e Venticinque: a game of three deals), if it has
+    one: how many each bot played and won."""
+    matches = match_standings(store, tournament_id)
+    if matches is None:
+        return
+    settings = store.settings(tournament_id)
+    names = bot_names(store, list(settings.bots))
+    console.print()
+    console.print(f"[bold]{settings.rules.title}'s own reckoning[/bold]: a match is "
+                  f"{matches.deals} deals, one per dealer, by the same bots in the same seats "
+                  f"({len(matches.matches)} finished)")
+    if not matches.rows:
+        console.print("[dim]no match finished yet[/dim]")
+        return
+    table = new_table()
+    text_column(table, "bot", values=list(names.values()), most=18)
+    for header in ("played", "won", "won %"):
+        number_column(table, header)
+    for row in matches.rows:
+        table.add_row(escape(names.get(row.bot_id, row.bot_id)), str(row.played),
+                      f"{row.won:g}", f"{row.won_pct:.1f}")
+    console.print(table)
 
 
 # ------------------------------------------------------------------------------ tables

@@ -75,6 +75,9 @@ _DECISION_KINDS: Final = {
     Phase.BIDDING: "bid", Phase.CALLING: "call", Phase.DISCARDING: "discard",
     Phase.CHELEM: "chelem", Phase.PLAYING: "play", Phase.POIGNEE: "poignee",
 }
+_CARD_ACTIONS: Final[dict[str, tuple[Action, ...]]] = {
+    "call": CALLS, "discard": DISCARDS, "play": PLAYS, "hide": HIDES,
+}
 _PHASES_BY_KIND: Final = {kind: phase for phase, kind in _DECISION_KINDS.items()}
 _SETTINGS: Final = frozenset({"beginner", "direction"})
 _LEVELS: Final = tuple(PoigneeLevel)
@@ -300,7 +303,7 @@ class FrenchTarot:
             if not 1 <= argument <= len(_LEVELS):
                 raise ValueError(f"unknown poignee level {argument}")
             return POIGNEES[_LEVELS[argument - 1]]
-        table = {"call": CALLS, "discard": DISCARDS, "play": PLAYS, "hide": HIDES}.get(kind)
+        table = _CARD_ACTIONS.get(kind)
         if table is None:
             raise ValueError(f"{kind!r} is not a French Tarot action")
         if not 0 <= argument < DECK_SIZE:

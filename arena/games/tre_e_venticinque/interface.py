@@ -43,6 +43,7 @@ from .observation import (
     sealed_observation,
 )
 from .record import FORMAT, DealRecord, replay
+from .scoring import GameScore, score_game
 
 _KINDS: Final[dict[str, tuple[Action, ...]]] = {"discard": DISCARDS, "play": PLAYS}
 _PHASES: Final = {"discard": Phase.DISCARDING, "play": Phase.PLAYING}
@@ -59,6 +60,12 @@ class TreEVenticinque:
     title: str = "Tre e Venticinque"
     deck_size: int = DECK_SIZE
     record_format: str = FORMAT
+    match_deals: int = PLAYERS
+    """A game, as the seed counts it: three deals, one per dealer (:meth:`score_match`)."""
+
+    def score_match(self, results: Sequence[DealResult]) -> GameScore:
+        """The seed's score of a game of three deals (:func:`.scoring.score_game`)."""
+        return score_game(results)
 
     # -- tables -------------------------------------------------------------------------------
     def seat_counts(self) -> tuple[int, ...]:

@@ -31,6 +31,9 @@ class GameScore:
     winners: tuple[int, ...]
     """The seats with the highest total (more than one on a tie)."""
 
+    def points(self, seat: int) -> str:
+        return format_thirds(self.totals[seat])
+
     def describe(self) -> str:
         parts = [f"seat {s}: {format_thirds(t)}" for s, t in enumerate(self.totals)]
         won = " and ".join(f"seat {s}" for s in self.winners)
