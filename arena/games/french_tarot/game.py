@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Final, NamedTuple
 
-from ..base import IllegalActionError, WrongTurnError
+from ..base import IllegalActionError as IllegalActionError  # re-exported: the engine raises it
+from ..base import WrongTurnError as WrongTurnError
 from .actions import (
     ANNOUNCE_CHELEM,
     BIDS,
