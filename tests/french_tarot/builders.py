@@ -42,7 +42,7 @@ from arena.games.french_tarot import (
     parse_cards,
 )
 from arena.games.french_tarot.cards import DECK_SIZE, HALF_POINTS, mask_of
-from arena.games.french_tarot.deal import CHIEN_SIZES, HAND_SIZES
+from arena.games.french_tarot.deal import CHIEN_SIZES, HAND_SIZES, SEATS, dealer_seats
 
 
 def cards(text: str) -> list[Card]:
@@ -65,7 +65,7 @@ def half_points(card_list: Iterable[Card]) -> int:
 
 def make_deal(
     players: int,
-    dealer: int = 0,
+    dealer: int | None = None,
     hands: Mapping[int, str] | None = None,
     chien: str = "",
     *,
@@ -78,31 +78,37 @@ def make_deal(
     still lack cards (seat 0, 1, ...) and then the chien, skipping any part that is full, so the
     same arguments always give the same deal. Raises ValueError for a repeated card, a part
     given too many cards, or (unless ``allow_petit_sec``) a hand that is petit sec.
+
+    With two players the deal has a third hand, the dummy's (seat 2), and seat 1 deals;
+    ``dealer`` None is the first seat that may deal (0; with two players 1).
     """
+    if dealer is None:
+        dealer = dealer_seats(players)[0]
     hand_size, chien_size = HAND_SIZES[players], CHIEN_SIZES[players]
-    parts: list[list[Card]] = [parse_cards((hands or {}).get(s, "")) for s in range(players)]
+    seats = SEATS[players]
+    parts: list[list[Card]] = [parse_cards((hands or {}).get(s, "")) for s in range(seats)]
     parts.append(parse_cards(chien))
     for seat in hands or {}:
-        if not 0 <= seat < players:
+        if not 0 <= seat < seats:
             raise ValueError(f"seat {seat} is not a seat of a {players}-player table")
     named = [c for part in parts for c in part]
     repeated = {c for c in named if named.count(c) > 1}
     if repeated:
         raise ValueError(f"named more than once: {names(repeated)}")
-    sizes = [hand_size] * players + [chien_size]
+    sizes = [hand_size] * seats + [chien_size]
     for index, part in enumerate(parts):
         if len(part) > sizes[index]:
-            where = "the chien" if index == players else f"seat {index}"
+            where = "the chien" if index == seats else f"seat {index}"
             raise ValueError(f"{len(part)} cards named for {where}, it holds {sizes[index]}")
     used = set(named)
     rest = [c for c in range(DECK_SIZE) if c not in used]
     target = 0
     for card in rest:
         while len(parts[target]) >= sizes[target]:
-            target = (target + 1) % (players + 1)
+            target = (target + 1) % (seats + 1)
         parts[target].append(card)
-        target = (target + 1) % (players + 1)
-    deal = Deal(players, dealer, tuple(tuple(p) for p in parts[:players]), tuple(parts[players]))
+        target = (target + 1) % (seats + 1)
+    deal = Deal(players, dealer, tuple(tuple(p) for p in parts[:seats]), tuple(parts[seats]))
     if not allow_petit_sec and deal.petit_sec_seats():
         raise ValueError(f"seats {deal.petit_sec_seats()} are petit sec:\n{deal.describe()}")
     return deal

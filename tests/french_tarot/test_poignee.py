@@ -64,6 +64,7 @@ def first_to_play(players: int, hand: str, *, beginner: bool = False) -> GameSta
 
 def test_thresholds_table() -> None:
     assert POIGNEE_THRESHOLDS == {
+        2: {SIMPLE: 13, DOUBLE: 15, TRIPLE: 18},  # with the dummy: 3-player hands
         3: {SIMPLE: 13, DOUBLE: 15, TRIPLE: 18},
         4: {SIMPLE: 10, DOUBLE: 13, TRIPLE: 15},
         5: {SIMPLE: 8, DOUBLE: 10, TRIPLE: 13},

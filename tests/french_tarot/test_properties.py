@@ -3,7 +3,8 @@
 Every deal is played by picking uniformly among ``legal_actions`` with a seeded
 :class:`random.Random` (half of the deals hold the Excuse back to their last card, which is what
 brings the Excuse into the last trick of a chelem), so a failure names a (players, number) pair
-that reproduces it: ``play_random_deal(players, number)``. What the
+that reproduces it: ``play_random_deal(players, number)`` (2 players: the game with the dummy,
+a third hand at seat 2 that the defender plays). What the
 engine reports (trick winners, card points, petit au bout, chelem, scores) is recomputed here
 from the tricks alone, straight from RULES.md, without the engine's helpers.
 
@@ -67,6 +68,12 @@ for _suit in range(4):
 assert sum(HALF_POINTS) == 182
 BOUTS = (PETIT, 76, EXCUSE)
 TRICKS = {3: 24, 4: 18, 5: 15}
+"""By the number of hands at the table (two players and the dummy: 3)."""
+
+
+def hands_at(state: GameState) -> int:
+    """The hands at the table, one per seat: the players', and with two players the dummy's."""
+    return len(state.deal.hands)
 
 
 def is_trump(card: int) -> bool:
@@ -81,7 +88,8 @@ def deal_setup(players: int, number: int) -> tuple[GameState, random.Random]:
     beginner = number % BEGINNER_EVERY == 0
     options = TableOptions(players=players, beginner=beginner)
     seed = players * 1_000_000_007 + number
-    state = GameState.from_seed(seed, options, dealer=number % players)
+    dealers = options.dealer_seats  # with the dummy, seat 1 always deals
+    state = GameState.from_seed(seed, options, dealer=dealers[number % len(dealers)])
     return state, random.Random(f"{players}/{number}")
 
 
@@ -106,7 +114,7 @@ def check_played_deal(state: GameState) -> None:
     """Tricks, card points, bouts, petit au bout, chelem and scores, recomputed from scratch."""
     result = state.result
     assert result is not None and result.outcome is DealOutcome.PLAYED
-    n = state.players
+    n = hands_at(state)
     taker = state.taker
     assert taker is not None and result.taker == taker
     summary = result.summary
@@ -120,7 +128,7 @@ def check_played_deal(state: GameState) -> None:
         assert state.partner == expected_partner == result.partner
     else:
         assert state.partner is None and state.called_card is None
-    side = {taker} if state.partner is None else {taker, state.partner}
+    side = {taker} if state.partner is None else {taker, state.partner}  # never the dummy
 
     tricks = state.tricks
     assert len(tricks) == TRICKS[n]
@@ -224,7 +232,7 @@ def check_played_deal(state: GameState) -> None:
             expected_chelem = Side.DEFENCE
     assert summary.chelem is expected_chelem
     assert summary.chelem_announced == state.chelem_announced
-    assert summary.contract is contract and summary.players == n
+    assert summary.contract is contract and summary.players == state.options.players
     assert summary.taker_alone == (n == 5 and state.partner is None)
     assert summary.poignees == tuple(p.level for p in state.poignees)
 
@@ -233,9 +241,13 @@ def check_played_deal(state: GameState) -> None:
 
 
 def check_bids_and_poignees(state: GameState) -> None:
-    n = state.players
+    n = hands_at(state)
     first = state.first_seat
     assert [seat for seat, _ in state.bids] == [(first + i) % n for i in range(len(state.bids))]
+    assert len(state.bids) <= state.options.players  # the dummy never bids
+    if state.options.players == 2:
+        assert first == 0 and state.dealer == 1
+        assert all(p.seat != 2 for p in state.poignees)  # nor shows a poignée
     contracts = [a.contract for _, a in state.bids if isinstance(a, Bid)]
     assert contracts == sorted(set(contracts))  # each bid higher than the one before
     if state.options.beginner:
@@ -325,7 +337,7 @@ def play_random_deal(players: int, number: int) -> GameState:
             tricks += 1
             for card in state.tricks[-1].cards:
                 played |= 1 << card
-            played_count += players
+            played_count += hands_at(state)
             conservation(state, played, played_count)
         elif type(action) is not Play or len(state.trick) == 1:
             conservation(state, played, played_count)
@@ -338,7 +350,7 @@ def play_random_deal(players: int, number: int) -> GameState:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("players", [3, 4, 5])
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_random_deals(players: int) -> None:
     outcomes: dict[DealOutcome, int] = dict.fromkeys(DealOutcome, 0)
     features = dict.fromkeys(
@@ -424,11 +436,12 @@ def snapshot(state: GameState) -> tuple[Any, ...]:
 def reference_legal(state: GameState) -> set[Action]:
     """RULES.md restated plainly, for the seat to act."""
     phase = state.phase
-    n = state.players
+    n = hands_at(state)
     seat = state.to_act
     assert seat is not None
     hand = cards(state.hands[seat])
     if phase is Phase.BIDDING:
+        assert seat < state.options.players  # only players bid
         allowed = [Contract.PETITE, Contract.GARDE] if state.options.beginner else list(Contract)
         highest = max((a.contract for _, a in state.bids if isinstance(a, Bid)), default=0)
         return {PASS, *(Bid(c) for c in allowed if c > highest)}
@@ -479,7 +492,8 @@ def reference_legal(state: GameState) -> set[Action]:
     options: set[Action] = {Play(c) for c in allowed}
     first_card = not any(s == seat for s, a in state.history if isinstance(a, Play))
     shown = any(p.seat == seat for p in state.poignees)
-    if first_card and not shown and not state.options.beginner:
+    dummy = state.options.players == 2 and seat == 2  # the dummy never shows a poignée
+    if first_card and not shown and not state.options.beginner and not dummy:
         for level, need in POIGNEE_THRESHOLDS[n].items():
             if len(trumps) >= need or (len(trumps) == need - 1 and excuse):
                 options.add(DeclarePoignee(level))
@@ -512,15 +526,15 @@ def check_every_candidate(state: GameState) -> None:
         else:
             raise AssertionError(f"{action} was accepted but is not in {legal}")
     assert snapshot(probe) == before
-    other = (seat + 1) % state.players
-    with pytest.raises(WrongTurnError, match=f"it is seat {seat}'s turn, not seat {other}'s"):
+    other = (seat + 1) % hands_at(state)
+    with pytest.raises(WrongTurnError, match=f"it is seat {seat}'s turn.*, not seat {other}'s"):
         apply(probe, legal[0], other)
     assert snapshot(probe) == before
     assert snapshot(state) == before
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("players", [3, 4, 5])
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_legal_actions_are_exactly_the_accepted_ones(players: int) -> None:
     steps = 0
     for number in range(EXHAUSTIVE_DEALS_PER_PLAYER_COUNT):
@@ -545,7 +559,8 @@ def trump_rich_deal(players: int, number: int) -> tuple[Deal, random.Random]:
     """A random deal where one random seat holds between the simple's threshold less one and
     all 21 trumps (and the Excuse half the time), so that poignées with a choice are common."""
     rnd = random.Random(f"poignee/{players}/{number}")
-    size = {3: 24, 4: 18, 5: 15}[players]
+    size = {2: 24, 3: 24, 4: 18, 5: 15}[players]
+    seats = max(players, 3)  # two players: a third hand, the dummy's
     low = POIGNEE_THRESHOLDS[players][PoigneeLevel.SIMPLE] - 1
     rich = rnd.sample(range(56, 77), rnd.randint(low, min(21, size)))
     if rnd.random() < 0.5 and len(rich) < size:
@@ -555,14 +570,15 @@ def trump_rich_deal(players: int, number: int) -> tuple[Deal, random.Random]:
     fill = size - len(rich)
     rich += others[:fill]
     others = others[fill:]
-    hands = [tuple(others[i * size:(i + 1) * size]) for i in range(players - 1)]
-    hands.insert(rnd.randrange(players), tuple(rich))
-    chien = tuple(others[(players - 1) * size:])
-    return Deal(players, number % players, tuple(hands), chien), rnd
+    hands = [tuple(others[i * size:(i + 1) * size]) for i in range(seats - 1)]
+    hands.insert(rnd.randrange(seats), tuple(rich))
+    chien = tuple(others[(seats - 1) * size:])
+    dealer = 1 if players == 2 else number % players
+    return Deal(players, dealer, tuple(hands), chien), rnd
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("players", [3, 4, 5])
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_random_poignee_choices(players: int) -> None:
     """Thousands of deals with a trump-rich hand: every poignée on offer is declared at a random
     level and its hidden trumps are drawn at random; the shown cards are always a legal handful
@@ -595,7 +611,7 @@ def test_random_poignee_choices(players: int) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("players", [3, 4, 5])
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_legal_actions_are_exact_while_choosing_a_poignee(players: int) -> None:
     """The exhaustive check of every candidate action, on trump-rich deals where the seat
     declares whenever it may: the hiding decisions offer exactly what :func:`apply` accepts."""

@@ -59,6 +59,10 @@ GOLDEN_DIR = Path(__file__).parent / "golden"
 
 GOLDEN_CASES: dict[str, tuple[int, TableOptions, int]] = {
     # file name: (seed, options, dealer); the policy's random.Random is seeded with the seed too
+    "2p-all-passed.json": (28, TableOptions(players=2), 1),
+    "2p-garde-sans-chelem-announced.json": (10, TableOptions(players=2), 1),
+    "2p-petite-poignee.json": (284, TableOptions(players=2), 1),
+    "2p-beginner-dummy-petit-au-bout.json": (157, TableOptions(players=2, beginner=True), 1),
     "3p-all-passed.json": (224, TableOptions(players=3), 2),
     "3p-garde-contre-petit-au-bout.json": (59, TableOptions(players=3), 2),
     "3p-garde-sans-chelem-announced.json": (26, TableOptions(players=3), 2),
@@ -419,7 +423,8 @@ MALFORMED: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
     ("scores", _set("result.scores", None), "result.scores must be a list, got None"),
     ("score float", _set("result.scores", [1.5, 0, 0, 0]), "result.scores must be an integer"),
     ("3 scores", _set("result.scores", [0, 0, 0]), "result.scores has 3 scores for 4 players"),
-    ("7 scores", _set("result.scores", [0] * 7), "scored for 3, 4 or 5 players, not 7"),
+    ("7 scores", _set("result.scores", [0] * 7),
+     r"scored for 2 \(with the dummy\), 3, 4 or 5 players, not 7"),
     ("petit-sec seat", lambda d: d.update(result={"outcome": "petit-sec", "scores": [0] * 4,
                                                   "petit_sec_seat": "2"}),
      "result.petit_sec_seat must be an integer"),
@@ -628,7 +633,7 @@ def test_golden_cases_cover_the_features() -> None:
         for name in GOLDEN_CASES
     }
     summaries = {n: r.summary for n, r in results.items() if r and r.summary}
-    assert {s.players for s in summaries.values()} == {3, 4, 5}
+    assert {s.players for s in summaries.values()} == {2, 3, 4, 5}
     assert any(s.chelem_announced for s in summaries.values())
     assert any(s.poignees for s in summaries.values())
     assert any(  # a poignée whose player chose the trumps to hide

@@ -260,8 +260,8 @@ def test_settle_rejects_bad_seats() -> None:
 @pytest.mark.parametrize(
     ("fields", "message"),
     [
-        ({"players": 6}, "scored for 3, 4 or 5 players, not 6"),
-        ({"players": 2}, "scored for 3, 4 or 5 players, not 2"),
+        ({"players": 6}, r"scored for 2 \(with the dummy\), 3, 4 or 5 players, not 6"),
+        ({"players": 1}, r"scored for 2 \(with the dummy\), 3, 4 or 5 players, not 1"),
         ({"contract": 2}, "2 is not a contract"),
         ({"contract": "garde"}, "'garde' is not a contract"),
         ({"taker_half_points": -1}, r"taker points -1/2 are not within 0\.\.91"),

@@ -102,7 +102,7 @@ def replay_steps(record: DealRecord, decisions: list[Decision]) -> dict[str, Any
     """Everything the viewer needs, as plain JSON: the steps and the deal's public facts."""
     state = GameState(record.deal, record.options)
     timing = {d.index: d for d in decisions}
-    players = record.options.players
+    players = record.options.seats  # the hands drawn: two players' tables have the dummy's too
 
     def snapshot() -> dict[str, Any]:
         trick: list[list[int]]

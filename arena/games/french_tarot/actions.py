@@ -61,11 +61,13 @@ class PoigneeLevel(IntEnum):
 
 
 POIGNEE_THRESHOLDS: Final = {
+    2: {PoigneeLevel.SIMPLE: 13, PoigneeLevel.DOUBLE: 15, PoigneeLevel.TRIPLE: 18},
     3: {PoigneeLevel.SIMPLE: 13, PoigneeLevel.DOUBLE: 15, PoigneeLevel.TRIPLE: 18},
     4: {PoigneeLevel.SIMPLE: 10, PoigneeLevel.DOUBLE: 13, PoigneeLevel.TRIPLE: 15},
     5: {PoigneeLevel.SIMPLE: 8, PoigneeLevel.DOUBLE: 10, PoigneeLevel.TRIPLE: 13},
 }
-"""Exact number of trumps shown for each level, by player count."""
+"""Exact number of trumps shown for each level, by player count (two players, with the dummy,
+hold 3-player hands of 24 cards and show as three players do)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,6 +15,17 @@ deal from its seed (golden vectors in ``tests/french_tarot/test_deal.py`` pin it
 5. **Petit sec.** If a hand holds the Petit as its only trump and not the Excuse, the deal would be
    annulled: the pack is shuffled again from card-id order (step 3), continuing the same stream,
    until no hand is petit sec.
+
+**Two players and the dummy.** The table has three hands, and seat numbers name the roles of
+the deal: seat 0 is the non-dealer (speaks and leads first), seat 1 the dealer, seat 2 the
+dummy (:data:`DUMMY`), so that the turn order the rules ask for (non-dealer, dealer, dummy) is
+the plain seat order 0, 1, 2 and every "next seat" is ``(seat + 1) % 3`` as at any table. The
+dealer is therefore always seat 1 (:data:`DUMMY_DEALER`); the two players take turns at dealing
+by changing seats from one deal to the next. The pack is dealt exactly as for three players
+(steps 1-5, packets of 4, a chien of 6) to seats 0, 1 and 2 in that order: the same three hands,
+seat for seat, as the 3-player deal of the same seed dealt by seat 2. The dummy's hand is a hand
+like any other for step 5: a petit sec there is skipped too (a Petit without a trump or the
+Excuse to keep it is lost by force, whoever plays it).
 """
 
 from __future__ import annotations
@@ -36,14 +47,35 @@ from .cards import (
     mask_of,
 )
 
-HAND_SIZES: Final = {3: 24, 4: 18, 5: 15}
-CHIEN_SIZES: Final = {3: 6, 4: 6, 5: 3}
-PACKET_SIZES: Final = {3: 4, 4: 3, 5: 3}
+SEATS: Final = {2: 3, 3: 3, 4: 4, 5: 5}
+"""Hands at the table, by number of players: two players play with a third hand, the dummy."""
+HAND_SIZES: Final = {2: 24, 3: 24, 4: 18, 5: 15}
+CHIEN_SIZES: Final = {2: 6, 3: 6, 4: 6, 5: 3}
+PACKET_SIZES: Final = {2: 4, 3: 4, 4: 3, 5: 3}
+DUMMY: Final = 2
+"""The dummy's seat at a two-player table (see the module docstring)."""
+DUMMY_DEALER: Final = 1
+"""The dealer's seat at a two-player table: the seat before the dummy."""
+
+
+def player_count_error(players: object) -> str:
+    return f"French Tarot is played by 2 (with the dummy), 3, 4 or 5 players, not {players}"
+
+
+def first_seat(players: int, dealer: int) -> int:
+    """The seat that receives the first packet, speaks first and leads first (without a chelem):
+    the seat after the dealer, which with two players is the non-dealer, seat 0."""
+    return 0 if players == 2 else (dealer + 1) % players
+
+
+def dealer_seats(players: int) -> tuple[int, ...]:
+    """The seats that may deal: any, except with two players, where seat 1 always deals."""
+    return (DUMMY_DEALER,) if players == 2 else tuple(range(players))
 
 
 def _chien_after_packets(players: int) -> frozenset[int]:
     chien = CHIEN_SIZES[players]
-    packets = HAND_SIZES[players] * players // PACKET_SIZES[players]
+    packets = HAND_SIZES[players] * SEATS[players] // PACKET_SIZES[players]
     return frozenset(k * packets // (chien + 1) for k in range(1, chien + 1))
 
 
@@ -57,7 +89,11 @@ def is_petit_sec(hand: Hand) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class Deal:
-    """Who holds what before bidding: ``hands[seat]`` and the ``chien``, as sorted card tuples."""
+    """Who holds what before bidding: ``hands[seat]`` and the ``chien``, as sorted card tuples.
+
+    ``players`` is the number of players; with two, ``hands`` holds a third hand, the dummy's
+    (seat :data:`DUMMY`), and the dealer is seat :data:`DUMMY_DEALER`.
+    """
 
     players: int
     dealer: int
@@ -69,10 +105,20 @@ class Deal:
     def __post_init__(self) -> None:
         n = self.players
         if n not in HAND_SIZES:
-            raise ValueError(f"French Tarot is played by 3, 4 or 5 players, not {n}")
+            raise ValueError(player_count_error(n))
+        seats = SEATS[n]
+        if n == 2 and self.dealer != DUMMY_DEALER:
+            raise ValueError(
+                f"dealer seat {self.dealer}: with two players seat {DUMMY_DEALER} deals (seat 0 "
+                f"is the non-dealer, seat {DUMMY} the dummy); the players take turns at dealing "
+                "by changing seats"
+            )
         if not 0 <= self.dealer < n:
             raise ValueError(f"dealer seat {self.dealer} is not a seat of a {n}-player table")
-        if len(self.hands) != n:
+        if len(self.hands) != seats:
+            if n == 2:
+                raise ValueError(f"{len(self.hands)} hands for 2 players: with the dummy a deal "
+                                 "has 3")
             raise ValueError(f"{len(self.hands)} hands for {n} players")
         for seat, hand in enumerate(self.hands):
             if len(hand) != HAND_SIZES[n]:
@@ -103,39 +149,54 @@ class Deal:
         object.__setattr__(self, "hand_masks", masks[:-1])
         object.__setattr__(self, "chien_mask", masks[-1])
 
+    @property
+    def seats(self) -> int:
+        """Hands at the table: the players', and with two players the dummy's."""
+        return SEATS[self.players]
+
     def petit_sec_seats(self) -> list[int]:
         return [seat for seat, hand in enumerate(self.hand_masks) if is_petit_sec(hand)]
 
     def describe(self) -> str:
-        lines = [f"seat {s}: {format_cards(h)}" for s, h in enumerate(self.hands)]
+        lines = [
+            f"{'dummy' if self.players == 2 and s == DUMMY else 'seat'} {s}: {format_cards(h)}"
+            for s, h in enumerate(self.hands)
+        ]
         return "\n".join([*lines, f"chien: {format_cards(self.chien)}"])
 
 
 def deal_pack(pack: list[Card], players: int, dealer: int) -> Deal:
     """Step 4: distribute a pack (top card first) in packets, chien cards one at a time."""
     if players not in HAND_SIZES:
-        raise ValueError(f"French Tarot is played by 3, 4 or 5 players, not {players}")
+        raise ValueError(player_count_error(players))
     if sorted(pack) != list(range(DECK_SIZE)):
         raise ValueError("a pack must hold each of the 78 cards once")
     size = PACKET_SIZES[players]
     chien_after = _CHIEN_AFTER[players]
-    hands: list[list[Card]] = [[] for _ in range(players)]
+    seats = SEATS[players]
+    hands: list[list[Card]] = [[] for _ in range(seats)]
     chien: list[Card] = []
-    seat = (dealer + 1) % players
+    seat = first_seat(players, dealer) % seats
     pos = 0
-    packets = HAND_SIZES[players] * players // size
+    packets = HAND_SIZES[players] * seats // size
     for number in range(1, packets + 1):
         hands[seat].extend(pack[pos:pos + size])
         pos += size
-        seat = (seat + 1) % players
+        seat = (seat + 1) % seats
         if number in chien_after:
             chien.append(pack[pos])
             pos += 1
     return Deal(players, dealer, tuple(map(tuple, hands)), tuple(chien))
 
 
-def seeded_deal(seed: int, players: int, dealer: int = 0) -> Deal:
-    """The deal for ``seed`` (steps 1-5 of the module docstring); never petit sec."""
+def seeded_deal(seed: int, players: int, dealer: int | None = None) -> Deal:
+    """The deal for ``seed`` (steps 1-5 of the module docstring); never petit sec.
+
+    ``dealer`` None: the first seat that may deal (seat 0; with two players seat 1)."""
+    if players not in HAND_SIZES:
+        raise ValueError(player_count_error(players))
+    if dealer is None:
+        dealer = dealer_seats(players)[0]
     stream = DealStream(seed)
     while True:
         deal = deal_pack(shuffled_pack(stream), players, dealer)

@@ -124,7 +124,9 @@ class FrenchTarot:
 
     # -- tables -------------------------------------------------------------------------------
     def seat_counts(self) -> tuple[int, ...]:
-        return tuple(sorted(HAND_SIZES))
+        """3, 4 and 5. The engine also plays two players with the dummy (``TableOptions(2)``),
+        which the arena offers once its table runner lets one bot answer for two seats."""
+        return tuple(n for n in sorted(HAND_SIZES) if not TableOptions(n).has_dummy)
 
     def options(self, players: int, settings: Mapping[str, Any] | None = None) -> TableOptions:
         settings = dict(settings or {})

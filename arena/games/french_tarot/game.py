@@ -61,7 +61,18 @@ from .cards import (
     card_name,
     cards_of,
 )
-from .deal import CHIEN_SIZES, HAND_SIZES, Deal, is_petit_sec, seeded_deal
+from .deal import (
+    CHIEN_SIZES,
+    DUMMY,
+    HAND_SIZES,
+    SEATS,
+    Deal,
+    dealer_seats,
+    first_seat,
+    is_petit_sec,
+    player_count_error,
+    seeded_deal,
+)
 from .scoring import DealSummary, ScoreBreakdown, Side, score_deal, settle
 
 if TYPE_CHECKING:
@@ -77,19 +88,40 @@ class Direction(Enum):
 
 @dataclass(frozen=True, slots=True)
 class TableOptions:
-    """The table's variant. ``beginner``: Petite and Garde only, no poignée, no chelem."""
+    """The table's variant. ``beginner``: Petite and Garde only, no poignée, no chelem.
+
+    ``players=2`` is the two-player form "with the dummy" (RULES.md, "Variants to offer"): three
+    hands at the table, the third (seat :data:`~.deal.DUMMY`) played by the defender. A player
+    count rather than a flag, because it is what the table needs: two players; and 3-5 player
+    tables, their records included, are spelled as they always were.
+    """
 
     players: int = 4
     beginner: bool = False
     direction: Direction = Direction.COUNTER_CLOCKWISE
 
     def __post_init__(self) -> None:
-        if self.players not in HAND_SIZES:
-            raise ValueError(f"French Tarot is played by 3, 4 or 5 players, not {self.players}")
+        if isinstance(self.players, bool) or self.players not in HAND_SIZES:
+            raise ValueError(player_count_error(self.players))
 
     @property
     def contracts(self) -> tuple[Contract, ...]:
         return (Contract.PETITE, Contract.GARDE) if self.beginner else tuple(Contract)
+
+    @property
+    def has_dummy(self) -> bool:
+        return self.players == 2
+
+    @property
+    def seats(self) -> int:
+        """Hands at the table: one per player, plus the dummy's with two players."""
+        return SEATS[self.players]
+
+    @property
+    def dealer_seats(self) -> tuple[int, ...]:
+        """The seats that may deal: every seat, except with the dummy, where seat 1 always deals
+        and the players take turns at dealing by changing seats."""
+        return dealer_seats(self.players)
 
 
 class Phase(Enum):
@@ -235,6 +267,8 @@ class GameState:
         "deal",
         "discard",
         "discarded_trumps",
+        "dummy_seat",
+        "first_seat",
         "hands",
         "history",
         "options",
@@ -247,6 +281,7 @@ class GameState:
         "poignee_level",
         "poignees",
         "result",
+        "seats",
         "taker",
         "to_act",
         "trick",
@@ -257,6 +292,13 @@ class GameState:
     options: TableOptions
     deal: Deal
     players: int
+    """The number of players: with two, the table has a third hand, the dummy's."""
+    seats: int
+    """The hands at the table, in turn order ``0 .. seats - 1``: ``players``, plus the dummy."""
+    dummy_seat: int | None
+    """The dummy's seat with two players (:data:`~.deal.DUMMY`), None otherwise."""
+    first_seat: int
+    """The seat after the dealer: speaks first and, without a chelem, leads first."""
     hands: list[Hand]
     phase: Phase
     to_act: int | None
@@ -294,6 +336,9 @@ class GameState:
         self.options = options
         self.deal = deal
         self.players = deal.players
+        self.seats = SEATS[deal.players]
+        self.dummy_seat = DUMMY if options.has_dummy else None
+        self.first_seat = first_seat(deal.players, deal.dealer)
         self.hands = list(deal.hand_masks)
         self.history = []
         self.bids = []
@@ -306,7 +351,10 @@ class GameState:
         self.discarded_trumps = []
         self.chelem_announced = False
         self.poignees = []
-        self.poignee_done = (1 << deal.players) - 1 if options.beginner else 0
+        # a set bit: that seat may no longer show a poignée (the dummy never shows one)
+        self.poignee_done = (1 << self.seats) - 1 if options.beginner else 0
+        if self.dummy_seat is not None:
+            self.poignee_done |= 1 << self.dummy_seat
         self.poignee_level = None
         self.poignee_hidden = 0
         self.tricks = []
@@ -330,8 +378,10 @@ class GameState:
 
     @classmethod
     def from_seed(
-        cls, seed: int, options: TableOptions | None = None, dealer: int = 0
+        cls, seed: int, options: TableOptions | None = None, dealer: int | None = None
     ) -> GameState:
+        """The deal of ``seed``; ``dealer`` None: the first seat that may deal (seat 0; with the
+        dummy, seat 1)."""
         options = options or TableOptions()
         return cls(seeded_deal(seed, options.players, dealer), options)
 
@@ -346,9 +396,43 @@ class GameState:
         return self.deal.dealer
 
     @property
-    def first_seat(self) -> int:
-        """The seat after the dealer: speaks first and, without a chelem, leads first."""
-        return (self.deal.dealer + 1) % self.players
+    def defender(self) -> int | None:
+        """With the dummy, the player who is not the taker, once there is a taker."""
+        if self.dummy_seat is None or self.taker is None:
+            return None
+        return 1 - self.taker
+
+    def controller(self, seat: int) -> int | None:
+        """The player who decides for ``seat``: the seat itself, except the dummy's, which the
+        defender plays (None before a player has taken, and for good if both passed).
+
+        An arena asks this player's bot, counts the time against it, and charges it with an
+        infraction made in the dummy's turn."""
+        if not 0 <= seat < self.seats:
+            raise ValueError(f"seat {seat} is not a seat of this table (0 .. {self.seats - 1})")
+        if seat == self.dummy_seat:
+            return self.defender
+        return seat
+
+    @property
+    def decider(self) -> int | None:
+        """The player who decides now: :meth:`controller` of the seat to act; None once over."""
+        seat = self.to_act
+        if seat is None or seat != self.dummy_seat:
+            return seat
+        return self.defender
+
+    @property
+    def dummy_shown(self) -> bool:
+        """With the dummy: whether its hand is shown to both players. It is from the end of
+        the discard (right after bidding for Garde Sans and Garde Contre) to the end of the
+        deal; a deal both players passed never shows it."""
+        return (
+            self.dummy_seat is not None
+            and self.taker is not None
+            and self.phase is not Phase.BIDDING
+            and self.phase is not Phase.DISCARDING
+        )
 
     @property
     def chien(self) -> Hand:
@@ -360,7 +444,7 @@ class GameState:
 
     @property
     def current_trick(self) -> tuple[tuple[int, Card], ...]:
-        n = self.players
+        n = self.seats
         return tuple(((self.trick_leader + i) % n, c) for i, c in enumerate(self.trick))
 
     def copy(self) -> GameState:
@@ -372,7 +456,8 @@ class GameState:
 
     def __repr__(self) -> str:
         return (
-            f"<GameState {self.players}p dealer={self.dealer} phase={self.phase.value} "
+            f"<GameState {self.players}p{'+dummy' if self.dummy_seat is not None else ''} "
+            f"dealer={self.dealer} phase={self.phase.value} "
             f"to_act={self.to_act} tricks={len(self.tricks)}>"
         )
 
@@ -496,13 +581,20 @@ def apply(state: GameState, action: Action, seat: int | None = None) -> None:
     actor = state.to_act
     assert actor is not None
     if seat is not None and seat != actor:
-        raise WrongTurnError(f"it is seat {actor}'s turn, not seat {seat}'s", action, seat)
+        raise WrongTurnError(_wrong_turn(state, actor, seat), action, seat)
     legal = state._legal
     if legal is None:
         legal = state._legal = _compute_legal(state)
     if action not in legal:
         raise IllegalActionError(explain_illegal(state, action), action, actor)
     _transition(state, actor, action)
+
+
+def _wrong_turn(state: GameState, actor: int, seat: int) -> str:
+    if actor == state.dummy_seat:
+        return (f"it is seat {actor}'s turn (the dummy, played by seat {state.defender}), not "
+                f"seat {seat}'s")
+    return f"it is seat {actor}'s turn, not seat {seat}'s"
 
 
 def _transition(state: GameState, actor: int, action: Action) -> None:
@@ -566,9 +658,9 @@ def _bid(state: GameState, seat: int, action: Action) -> None:
     if isinstance(action, Bid):
         state.contract = action.contract
         state.taker = seat
-    n = state.players
+    n = state.players  # only players bid: never the dummy, which the turn order puts last
     if len(state.bids) < n:
-        state.to_act = (seat + 1) % n
+        state.to_act = (seat + 1) % state.seats
         return
     if state.contract is None:
         state.phase = Phase.FINISHED
@@ -642,7 +734,7 @@ def _play(state: GameState, seat: int, card: Card) -> None:
     if card == state.called_card:
         state.partner_revealed = True
     trick.append(card)
-    n = state.players
+    n = state.seats
     if len(trick) < n:
         state.to_act = (seat + 1) % n
         return
@@ -707,6 +799,7 @@ def summarize(state: GameState) -> tuple[DealSummary, bool]:
     unless its side is making a chelem (it won every trick, the Excuse's own trick included):
     then it stays, and the Petit is au bout in the second-to-last trick as well as in the last
     (an addition: a Petit in the last trick itself still counts for the side that wins it).
+    With the dummy, its hand defends: its tricks, its Excuse and its Petit are the defence's.
     """
     assert state.contract is not None and state.taker is not None
     side = _taker_side_mask(state)
@@ -829,6 +922,8 @@ def _explain_discard(state: GameState, hand: Hand, card: Card) -> str:
 def _explain_poignee(state: GameState, seat: int, hand: Hand, level: PoigneeLevel) -> str:
     if state.options.beginner:
         return "the beginner variant has no poignée"
+    if seat == state.dummy_seat:
+        return "the dummy never shows a poignée"
     if state.poignee_done >> seat & 1:
         return "a poignée is shown just before one's first card, and only once"
     need = POIGNEE_THRESHOLDS[state.players][level]

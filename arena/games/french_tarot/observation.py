@@ -5,6 +5,12 @@ Contre), the taker's discard (except the trumps in it, which are shown to all; t
 the whole discard), with five players, who holds the called card until it is played, and a
 poignée until it is shown (while its player chooses the trumps to hide, the others see the
 playing phase).
+
+With two players and the dummy, each player also sees the dummy's hand from the moment it is
+shown (:attr:`GameState.dummy_shown`: the end of the discard, or the end of bidding for Garde
+Sans and Garde Contre), and nothing else of it before. The dummy is nobody's observer: its
+"observation" is its controller's, the defender's, who is also the seat whose ``legal_actions``
+are listed in the dummy's turn (``to_act`` then names the dummy's seat).
 """
 
 from __future__ import annotations
@@ -50,7 +56,8 @@ class Observation:
     to_act: int | None
     hand: tuple[Card, ...]
     legal_actions: tuple[Action, ...]
-    """Empty unless this seat is to act."""
+    """Empty unless this seat decides now: it is to act, or (the defender, with the dummy) the
+    dummy it plays is; ``to_act`` says which."""
     bids: tuple[tuple[int, Action], ...]
     contract: Contract | None
     taker: int | None
@@ -72,12 +79,24 @@ class Observation:
     result: DealResult | None
     deal: Deal | None
     """The whole deal, revealed once it is over."""
+    dummy: tuple[Card, ...] | None = None
+    """With the dummy: its cards now, once shown to both players; None before (and at 3-5
+    player tables)."""
 
 
 def observe(state: GameState, seat: int) -> Observation:
-    """The view of ``seat``: its own cards and everything public, nothing else."""
-    if not 0 <= seat < state.players:
+    """The view of ``seat``: its own cards and everything public, nothing else.
+
+    With the dummy, the dummy's seat has its controller's view (ValueError before a player has
+    taken: nobody plays it yet)."""
+    if not 0 <= seat < state.seats:
         raise ValueError(f"seat {seat} is not a seat of a {state.players}-player table")
+    if seat == state.dummy_seat:
+        controller = state.controller(seat)
+        if controller is None:
+            raise ValueError(f"seat {seat} is the dummy: it sees nothing of its own, and nobody "
+                             "plays it before a player takes")
+        seat = controller
     over = state.phase is Phase.FINISHED
     phase = state.phase
     if phase is Phase.POIGNEE and seat != state.to_act:
@@ -97,7 +116,7 @@ def observe(state: GameState, seat: int) -> Observation:
         phase=phase,
         to_act=state.to_act,
         hand=tuple(cards_of(state.hands[seat])),
-        legal_actions=legal_actions(state) if state.to_act == seat else (),
+        legal_actions=legal_actions(state) if state.decider == seat else (),
         bids=tuple(state.bids),
         contract=state.contract,
         taker=state.taker,
@@ -113,6 +132,11 @@ def observe(state: GameState, seat: int) -> Observation:
         current_trick=state.current_trick,
         result=state.result,
         deal=state.deal if over else None,
+        dummy=(
+            tuple(cards_of(state.hands[state.dummy_seat]))
+            if state.dummy_seat is not None and (over or state.dummy_shown)
+            else None
+        ),
     )
 
 

@@ -14,6 +14,10 @@ A record is plain JSON so that anybody can read and check it::
       "result": {"outcome": "played", "scores": [-106, -106, 318, -106], ...}
     }
 
+With two players (``"players": 2``, the game with the dummy) ``hands`` holds three hands, the
+third the dummy's; the dummy's cards are recorded as its own seat's actions (``[2, "play
+7H"]``), whoever chose them (the defender); ``result.scores`` has the two players' scores.
+
 :func:`replay` plays the actions through the engine: it returns the final state, or raises
 :class:`ReplayError` saying which action is illegal (and why) or how the result differs.
 
@@ -82,7 +86,9 @@ class DealRecord:
         return cls(state.options, state.deal, tuple(state.history), state.result, seed)
 
     @classmethod
-    def from_seed(cls, seed: int, options: TableOptions, dealer: int = 0) -> DealRecord:
+    def from_seed(
+        cls, seed: int, options: TableOptions, dealer: int | None = None
+    ) -> DealRecord:
         return cls(options, seeded_deal(seed, options.players, dealer), (), None, seed)
 
     def to_json(self) -> dict[str, Any]:

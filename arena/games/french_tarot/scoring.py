@@ -16,6 +16,7 @@ from typing import Final
 
 from .actions import Contract, PoigneeLevel
 from .cards import TOTAL_HALF_POINTS
+from .deal import player_count_error
 
 TARGETS: Final = {0: 56, 1: 51, 2: 41, 3: 36}
 """Points the taker's side needs, by the number of bouts in its cards."""
@@ -42,7 +43,8 @@ class DealSummary:
     ``petit_au_bout`` is the side that won the Petit in the last trick (or, in a chelem with the
     Excuse played to the last trick, in the second-to-last), if any; ``poignees`` the
     levels shown by anyone (the bonus goes to the winner, whoever showed it); ``chelem`` the side
-    that took every trick, if one did.
+    that took every trick, if one did. ``players`` 2 is the game with the dummy: scored as for
+    three players, the defender paying for both defending hands.
     """
 
     players: int
@@ -56,8 +58,8 @@ class DealSummary:
     taker_alone: bool = False
 
     def __post_init__(self) -> None:
-        if self.players not in (3, 4, 5):
-            raise ValueError(f"French Tarot is scored for 3, 4 or 5 players, not {self.players}")
+        if self.players not in (2, 3, 4, 5):
+            raise ValueError(player_count_error(self.players).replace("played by", "scored for"))
         if not isinstance(self.contract, Contract):
             raise ValueError(f"{self.contract!r} is not a contract")
         if not 0 <= self.taker_half_points <= TOTAL_HALF_POINTS:
@@ -99,10 +101,11 @@ class ScoreBreakdown:
     poignee: int
     chelem: int
     per_defender: int
-    """X: what each defender pays (or receives when negative)."""
+    """X: what each defending hand pays (or receives when negative)."""
     taker: int
     partner: int
     defender: int
+    """What each defender pays: -X, or with the dummy -2X (its own hand's and the dummy's)."""
 
 
 def score_deal(summary: DealSummary) -> ScoreBreakdown:
@@ -129,6 +132,7 @@ def score_deal(summary: DealSummary) -> ScoreBreakdown:
         chelem -= DEFENCE_CHELEM
     x = contract_points + petit + poignee + chelem
     taker_factor, partner_factor = _shares(summary.players, summary.taker_alone)
+    defender_factor = 2 if summary.players == 2 else 1
     return ScoreBreakdown(
         target=target,
         won=won,
@@ -140,7 +144,7 @@ def score_deal(summary: DealSummary) -> ScoreBreakdown:
         per_defender=x,
         taker=taker_factor * x,
         partner=partner_factor * x,
-        defender=-x,
+        defender=-defender_factor * x,
     )
 
 
@@ -148,11 +152,16 @@ def _shares(players: int, taker_alone: bool) -> tuple[int, int]:
     """(taker, partner) multiples of X so that the table sums to zero."""
     if players == 5:
         return (4, 0) if taker_alone else (2, 1)
+    if players == 2:
+        return 2, 0  # as for three players: X from each defending hand, the dummy's included
     return players - 1, 0
 
 
 def settle(summary: DealSummary, taker: int, partner: int | None = None) -> tuple[int, ...]:
-    """Each seat's score for a deal, zero-sum. ``partner`` is the 5-player partner's seat."""
+    """Each player's score for a deal, zero-sum. ``partner`` is the 5-player partner's seat.
+
+    With the dummy the scores are the two players' (the dummy scores nothing): taker +2X,
+    defender -2X."""
     n = summary.players
     if not 0 <= taker < n:
         raise ValueError(f"taker seat {taker} is not a seat of a {n}-player table")
