@@ -1,157 +1,104 @@
-"""grpc.aio's asyncio loop, stepped by a trio task in trio's own thread.
+"""Calls between the arena's trio core and grpc.aio's asyncio loop: one interface, two bridges.
 
-grpc.aio runs on asyncio only, and the arena's core is trio. ``../shared/TRANSPORT.md`` measured
-the ways to join them and found a separate asyncio thread the best of those it tried; this is a
-design it did not try: one thread, where a trio task runs the asyncio loop one iteration at a
-time and waits for its file descriptors in trio. No second thread means no GIL hand-over and no
-cross-thread wake-up per message: with the same batching on both sides, ``bench/arena.py`` at 16
-tables went from 0.41-0.45 of the echo floor (thread) to 0.48-0.50 (stepped), and in one thread
-the tables and the stream writers can share plain lists instead of thread-safe queues.
+grpc.aio runs on asyncio only, and the arena's core is trio. The rest of the transport speaks
+only :class:`Bridge`: :meth:`~Bridge.drive` runs the gRPC side's main coroutine on the loop,
+:meth:`~Bridge.to_trio` / :meth:`~Bridge.call_in_trio` / :meth:`~Bridge.run_in_trio` go from
+asyncio to trio, :meth:`~Bridge.to_asyncio` the other way; calls in one direction keep their
+order. Two bridges implement it:
 
-The loop is a plain :class:`asyncio.SelectorEventLoop` whose selector never blocks: the driver
-(:meth:`Bridge.drive`) runs one iteration (``_run_once``: due timers, I/O ready now, callbacks),
-then the calls the asyncio side made for trio, then yields to trio; when asyncio has nothing
-ready it waits in trio until the loop's epoll descriptor is readable, its next timer is due, or
-trio code queues a call for it. Calls between the two sides are plain function calls queued on
-one thread, in order.
+* :class:`SteppedBridge`, the fast one: one thread, where a trio task runs the asyncio loop one
+  iteration at a time and waits for its file descriptors in trio. No second thread means no GIL
+  hand-over and no cross-thread wake-up per message: with the same batching on both sides,
+  ``bench/arena.py`` at 16 tables went from 0.41-0.45 of the echo floor (thread) to 0.48-0.50
+  (stepped). It needs what asyncio does not make public: ``BaseEventLoop._run_once``,
+  ``_ready``, ``_scheduled`` and ``asyncio.events._set_running_loop`` (there since Python 3.5),
+  and a selector with a file descriptor trio can wait on (epoll, kqueue). Its price: trio code
+  that blocks the thread (it never should) also holds up gRPC's reads, writes and keepalives.
+* :class:`ThreadBridge`, the fallback: the loop runs in a thread of its own (the design
+  ``../shared/TRANSPORT.md`` measured best among those it tried), calls crossing with
+  ``TrioToken.run_sync_soon`` and ``loop.call_soon_threadsafe``, one wake-up per burst. Public
+  API only: slower, never wrong.
 
-The price: trio code in the arena's process that blocks the thread (it never should) now also
-holds up gRPC's reads, writes and keepalives. Only ``BaseEventLoop._run_once``, ``_ready``,
-``_scheduled`` and ``asyncio.events._set_running_loop`` are used beyond asyncio's public API;
-they have been there since Python 3.5 and ``tests/transport/test_bridge.py`` would notice a
-change. Needs a selector with a file descriptor (epoll on Linux, kqueue on macOS).
+:func:`open_bridge` picks one: the stepped bridge when :func:`stepped_bridge_problem` finds the
+private names present and working (a real smoke step on a real loop, not a version number),
+else the thread bridge, and says once in the log which it took and why. The environment
+variable ``TAROT_ARENA_BRIDGE`` (``stepped``, ``thread`` or ``auto``) forces one, for tests,
+benches and anyone hitting a bug in one of them. A Python upgrade that changes asyncio's
+insides thus costs speed, never correctness.
+
+Both sides may share plain objects only where every write is atomic or guarded by a lock: on
+the thread bridge they really do run at the same time (see ``connections.Outbox``).
 """
 
 from __future__ import annotations
 
+import abc
 import asyncio
+import contextlib
 import logging
 import math
+import os
+import select
 import selectors
+import threading
 from asyncio import events
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import Any, TypeVar
+from typing import Any, ClassVar, Final, TypeVar
 
 import trio
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
-YIELDS_BEFORE_STEP = 8
-"""At most this many trio scheduling rounds between two loop iterations."""
+
+ENV_VAR: Final = "TAROT_ARENA_BRIDGE"
+CHOICES: Final = ("auto", "stepped", "thread")
+YIELDS_BEFORE_STEP: Final = 8
+"""At most this many trio scheduling rounds between two loop iterations (stepped bridge)."""
+CLOSE_ITERATIONS: Final = 3
+"""Loop iterations given to cancelled tasks to unwind before the loop is closed."""
+THREAD_STOP_WAIT: Final = 10.0
+"""Seconds the thread bridge waits for its loop thread to finish once told to stop; a loop
+stuck in a blocking call past that is left behind (a daemon thread) rather than hang trio."""
 
 
-class _NonBlockingSelector(selectors.DefaultSelector):
-    """The loop's selector: polls, never blocks (trio does the waiting)."""
-
-    def select(self, timeout: float | None = None) -> list[tuple[selectors.SelectorKey, int]]:
-        return super().select(0)
+class BridgeChoiceError(ValueError):
+    """``TAROT_ARENA_BRIDGE`` names no bridge, or one that cannot run on this Python."""
 
 
-class Bridge:
+class Bridge(abc.ABC):
     """The asyncio loop grpc.aio runs on, and calls between it and trio.
 
-    Create it in trio and run :meth:`drive` as a task for as long as gRPC is served.
+    Create it in trio (with :func:`open_bridge`) and run :meth:`drive` as a task for as long
+    as gRPC is served. ``nursery`` takes the tasks :meth:`run_in_trio` starts.
     """
+
+    name: ClassVar[str]
+    loop: asyncio.AbstractEventLoop
 
     def __init__(self, nursery: trio.Nursery) -> None:
         self.nursery = nursery
-        self._selector = _NonBlockingSelector()
-        self.loop: asyncio.AbstractEventLoop = asyncio.SelectorEventLoop(self._selector)
-        self._trio_calls: list[tuple[Callable[..., Any], tuple[Any, ...]]] = []
-        self._waiting: trio.CancelScope | None = None
 
-    # ------------------------------------------------------------------------ the driver
-    @trio.lowlevel.enable_ki_protection
+    @abc.abstractmethod
     async def drive(self, main: Coroutine[Any, Any, T], grace: float = 5.0) -> T:
-        """Run ``main`` on the loop to completion, stepping the loop from trio; then close it.
+        """Run ``main`` on the loop to completion; then close the loop.
 
         When this task is cancelled, ``main`` (told to stop by its owner) gets ``grace``
         seconds to end by itself, is then cancelled in asyncio, and the loop is closed.
-
-        Protected from KeyboardInterrupt: a Ctrl-C raised in the middle of grpc.aio's own code
-        (which ran in a thread of its own before, where signals never land) left it broken and
-        crashed the process at exit; trio hands it to the main task instead, whose
-        cancellation then stops the gRPC side in order.
         """
-        task = self.loop.create_task(main)
-        try:
-            await self._step_until(task)
-        except trio.Cancelled:
-            with trio.CancelScope(shield=True) as scope:
-                scope.deadline = trio.current_time() + grace
-                await self._step_until(task)
-            if not task.done():
-                task.cancel()
-                with trio.CancelScope(shield=True) as scope:
-                    scope.deadline = trio.current_time() + 1.0
-                    await self._step_until(task)
-            raise
-        finally:
-            self._close()
-        return task.result()
 
-    async def _step_until(self, task: asyncio.Future[Any]) -> None:
-        loop: Any = self.loop
-        ready = loop._ready
-        scheduled = loop._scheduled
-        epoll_fd = self._selector.fileno()
-        statistics = trio.lowlevel.current_statistics
-        while not task.done():
-            # Let the trio tasks that are ready run first (a batch of answers wakes many
-            # tables), so that what they post goes out in as few stream writes as possible.
-            for _ in range(YIELDS_BEFORE_STEP):
-                if not statistics().tasks_runnable:
-                    break
-                await trio.lowlevel.checkpoint()
-            self._step()
-            if task.done():
-                break
-            if ready or self._trio_calls:
-                await trio.lowlevel.checkpoint()
-                continue
-            timeout = max(0.0, scheduled[0].when() - loop.time()) if scheduled else math.inf
-            with trio.CancelScope() as self._waiting:
-                if timeout < math.inf:
-                    self._waiting.deadline = trio.current_time() + timeout
-                await trio.lowlevel.wait_readable(epoll_fd)
-            self._waiting = None
-
-    def _step(self) -> None:
-        """One loop iteration, then the calls it queued for trio (errors logged, not raised)."""
-        loop: Any = self.loop
-        events._set_running_loop(loop)
-        try:
-            loop._run_once()
-        finally:
-            events._set_running_loop(None)
-        while self._trio_calls:
-            calls, self._trio_calls = self._trio_calls, []
-            for fn, args in calls:
-                try:
-                    fn(*args)
-                except Exception:
-                    log.exception("error in a call from the gRPC side")
-
-    def _close(self) -> None:
-        loop: Any = self.loop
-        for task in asyncio.all_tasks(loop):
-            task.cancel()
-        events._set_running_loop(loop)
-        try:
-            for _ in range(3):  # let cancelled tasks unwind
-                loop._run_once()
-        finally:
-            events._set_running_loop(None)
-        loop.close()
-
-    # --------------------------------------------------------------------- asyncio -> trio
+    @abc.abstractmethod
     def to_trio(self, fn: Callable[..., Any], *args: Any) -> None:
-        """Run ``fn(*args)`` in trio right after the current loop iteration, in call order."""
-        self._trio_calls.append((fn, args))
-        self._wake()
+        """Run ``fn(*args)`` in trio soon, after the calls queued before it (from asyncio).
+
+        Its errors are logged, not raised: one bad hand-over must not take the server down."""
+
+    @abc.abstractmethod
+    def to_asyncio(self, fn: Callable[..., Any], *args: Any) -> None:
+        """Run ``fn(*args)`` in the asyncio loop soon, in call order (from trio or asyncio);
+        nothing once the loop is closed."""
 
     def call_in_trio(self, fn: Callable[..., T], *args: Any) -> asyncio.Future[T]:
-        """Run a sync ``fn(*args)`` in trio; an asyncio future of its result."""
+        """Run a sync ``fn(*args)`` in trio; an asyncio future of its result (from asyncio)."""
         future: asyncio.Future[T] = self.loop.create_future()
 
         def run() -> None:
@@ -166,7 +113,8 @@ class Bridge:
         return future
 
     def run_in_trio(self, fn: Callable[..., Awaitable[T]], *args: Any) -> asyncio.Future[T]:
-        """Start ``await fn(*args)`` as a task of the server's nursery; an asyncio future."""
+        """Start ``await fn(*args)`` as a task of :attr:`nursery`; an asyncio future of its
+        outcome (cancelled when the task is)."""
         future: asyncio.Future[T] = self.loop.create_future()
 
         async def task() -> None:
@@ -196,9 +144,123 @@ class Bridge:
 
         self.to_asyncio(settle)
 
-    # --------------------------------------------------------------------- trio -> asyncio
+
+def _run_calls(calls: list[tuple[Callable[..., Any], tuple[Any, ...]]], where: str) -> None:
+    """Run queued calls in order; each one's errors are logged and the next runs (in trio, a
+    raising ``run_sync_soon`` callback would crash the whole run: TRANSPORT.md, pitfall 2)."""
+    for fn, args in calls:
+        try:
+            fn(*args)
+        except Exception:
+            log.exception("error in a call from the %s side", where)
+
+
+def _cancel_and_close(loop: asyncio.AbstractEventLoop, iterate: Callable[[], None]) -> None:
+    """Cancel the tasks still on ``loop``, give them a few iterations to unwind, close it."""
+    try:
+        for task in asyncio.all_tasks(loop):
+            task.cancel()
+        for _ in range(CLOSE_ITERATIONS):
+            iterate()
+    finally:
+        loop.close()
+
+
+# ------------------------------------------------------------------------------ stepped
+class _NonBlockingSelector(selectors.DefaultSelector):
+    """The loop's selector: polls, never blocks (trio does the waiting)."""
+
+    def select(self, timeout: float | None = None) -> list[tuple[selectors.SelectorKey, int]]:
+        return super().select(0)
+
+
+class SteppedBridge(Bridge):
+    """grpc.aio's loop stepped by a trio task in trio's own thread (see the module's notes).
+
+    The loop is a plain :class:`asyncio.SelectorEventLoop` whose selector never blocks: the
+    driver runs one iteration (``_run_once``: due timers, I/O ready now, callbacks), then the
+    calls the asyncio side made for trio, then yields to trio; when asyncio has nothing ready
+    it waits in trio until the loop's selector descriptor is readable, its next timer is due,
+    or trio code queues a call for it. Calls between the two sides are plain function calls
+    queued on one thread, in order: a call to trio runs right after the loop iteration that
+    made it.
+    """
+
+    name = "stepped"
+
+    def __init__(self, nursery: trio.Nursery) -> None:
+        super().__init__(nursery)
+        self._selector = _NonBlockingSelector()
+        self.loop = asyncio.SelectorEventLoop(self._selector)
+        self._trio_calls: list[tuple[Callable[..., Any], tuple[Any, ...]]] = []
+        self._waiting: trio.CancelScope | None = None
+
+    @trio.lowlevel.enable_ki_protection
+    async def drive(self, main: Coroutine[Any, Any, T], grace: float = 5.0) -> T:
+        """See :meth:`Bridge.drive`.
+
+        Protected from KeyboardInterrupt: a Ctrl-C raised in the middle of grpc.aio's own code
+        (which ran in a thread of its own before, where signals never land) left it broken and
+        crashed the process at exit; trio hands it to the main task instead, whose
+        cancellation then stops the gRPC side in order.
+        """
+        task = self.loop.create_task(main)
+        try:
+            await self._step_until(task)
+        except trio.Cancelled:
+            with trio.CancelScope(shield=True) as scope:
+                scope.deadline = trio.current_time() + grace
+                await self._step_until(task)
+            if not task.done():
+                task.cancel()
+                with trio.CancelScope(shield=True) as scope:
+                    scope.deadline = trio.current_time() + 1.0
+                    await self._step_until(task)
+            raise
+        finally:
+            # Calls for trio made while closing are dropped: trio is done with this side.
+            _cancel_and_close(self.loop, lambda: _one_iteration(self.loop))
+        return task.result()
+
+    async def _step_until(self, task: asyncio.Future[Any]) -> None:
+        loop: Any = self.loop
+        ready = loop._ready
+        scheduled = loop._scheduled
+        selector_fd = self._selector.fileno()
+        statistics = trio.lowlevel.current_statistics
+        while not task.done():
+            # Let the trio tasks that are ready run first (a batch of answers wakes many
+            # tables), so that what they post goes out in as few stream writes as possible.
+            for _ in range(YIELDS_BEFORE_STEP):
+                if not statistics().tasks_runnable:
+                    break
+                await trio.lowlevel.checkpoint()
+            self._step()
+            if task.done():
+                break
+            if ready or self._trio_calls:
+                await trio.lowlevel.checkpoint()
+                continue
+            timeout = max(0.0, scheduled[0].when() - loop.time()) if scheduled else math.inf
+            with trio.CancelScope() as self._waiting:
+                if timeout < math.inf:
+                    self._waiting.deadline = trio.current_time() + timeout
+                await trio.lowlevel.wait_readable(selector_fd)
+            self._waiting = None
+
+    def _step(self) -> None:
+        """One loop iteration, then the calls it queued for trio (errors logged, not raised)."""
+        _one_iteration(self.loop)
+        while self._trio_calls:
+            calls, self._trio_calls = self._trio_calls, []
+            _run_calls(calls, "gRPC")
+
+    def to_trio(self, fn: Callable[..., Any], *args: Any) -> None:
+        """See :meth:`Bridge.to_trio`: here, right after the current loop iteration."""
+        self._trio_calls.append((fn, args))
+        self._wake()
+
     def to_asyncio(self, fn: Callable[..., Any], *args: Any) -> None:
-        """Run ``fn(*args)`` soon in the asyncio loop, in call order."""
         loop = self.loop
         if loop.is_closed():
             return
@@ -208,3 +270,280 @@ class Bridge:
     def _wake(self) -> None:
         if self._waiting is not None:
             self._waiting.cancel()
+
+
+def _one_iteration(loop: asyncio.AbstractEventLoop) -> None:
+    """One iteration of ``loop`` (not running), as the running loop meanwhile: what asyncio
+    does inside ``run_forever``, by its private names."""
+    stepped: Any = loop
+    events._set_running_loop(loop)
+    try:
+        stepped._run_once()
+    finally:
+        events._set_running_loop(None)
+
+
+def stepped_bridge_problem() -> str | None:
+    """Why the stepped bridge cannot run on this Python and platform, or None when it can.
+
+    Not a version check: the private names must be there, and one real loop stepped by them
+    must behave as the stepped bridge relies on (a callback runs in a step, with the loop
+    running; a timer shows in ``_scheduled``; a wake-up from another thread makes the
+    selector's descriptor readable, which is what trio waits on).
+    """
+    for owner, name in ((asyncio.BaseEventLoop, "_run_once"), (events, "_set_running_loop")):
+        if not callable(getattr(owner, name, None)):
+            return f"{owner.__name__}.{name} is missing"
+    selector = _NonBlockingSelector()
+    try:
+        loop = asyncio.SelectorEventLoop(selector)
+    except Exception as exc:
+        selector.close()
+        return f"no selector event loop: {exc!r}"
+    try:
+        return _smoke_step(loop, selector)
+    except Exception as exc:
+        return f"a smoke step failed: {exc!r}"
+    finally:
+        loop.close()
+
+
+def _smoke_step(loop: asyncio.AbstractEventLoop, selector: selectors.BaseSelector) -> str | None:
+    ready = getattr(loop, "_ready", None)
+    scheduled = getattr(loop, "_scheduled", None)
+    if ready is None or scheduled is None:
+        return "the loop has no _ready or _scheduled"
+    try:
+        selector_fd = selector.fileno()  # type: ignore[attr-defined]
+    except (AttributeError, OSError, ValueError):
+        return f"the selector ({type(selector).__name__}) has no file descriptor to wait on"
+    seen: list[object] = []
+
+    def callback() -> None:
+        seen.append(asyncio.get_running_loop())
+
+    loop.call_soon(callback)
+    if not ready:
+        return "call_soon did not fill _ready"
+    timer = loop.call_later(3600, seen.append, "timer")
+    if not scheduled or abs(scheduled[0].when() - timer.when()) > 1e-6:
+        return "call_later did not show in _scheduled"
+    _one_iteration(loop)
+    if seen != [loop]:
+        return "a step did not run the ready callback with the loop running"
+    if ready:
+        return "_ready was not emptied by a step"
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        pass
+    else:
+        return "the running loop was not reset after a step"
+    timer.cancel()
+    thread = threading.Thread(target=loop.call_soon_threadsafe, args=(seen.append, "thread"))
+    thread.start()
+    thread.join()
+    readable, _, _ = select.select([selector_fd], [], [], 1.0)
+    if not readable:
+        return "a wake-up from another thread did not make the selector's descriptor readable"
+    _one_iteration(loop)
+    _one_iteration(loop)  # the self-pipe read, then its callback (whichever order it takes)
+    if "thread" not in seen:
+        return "a call from another thread did not run in a step"
+    return None
+
+
+# ------------------------------------------------------------------------------- thread
+class _Calls:
+    """Calls for another thread's loop, run there in order, one wake-up per burst: waking
+    the other thread costs tens of microseconds, and a decision posts several messages."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._calls: list[tuple[Callable[..., Any], tuple[Any, ...]]] = []
+        self._scheduled = False
+
+    def add(self, fn: Callable[..., Any], args: tuple[Any, ...]) -> bool:
+        """Queue a call; True when the caller must schedule :meth:`take` on the other side."""
+        with self._lock:
+            self._calls.append((fn, args))
+            if self._scheduled:
+                return False
+            self._scheduled = True
+            return True
+
+    def take(self) -> list[tuple[Callable[..., Any], tuple[Any, ...]]]:
+        with self._lock:
+            calls, self._calls = self._calls, []
+            self._scheduled = False
+            return calls
+
+
+class ThreadBridge(Bridge):
+    """grpc.aio's loop in a thread of its own; trio in its thread (public API only).
+
+    asyncio -> trio: ``TrioToken.run_sync_soon`` (run KI-protected in trio); trio -> asyncio:
+    ``loop.call_soon_threadsafe``. Each direction queues its calls and wakes the other thread
+    once per burst. Signals land in the main thread only, so a Ctrl-C never interrupts
+    grpc.aio's own code here either.
+    """
+
+    name = "thread"
+
+    def __init__(self, nursery: trio.Nursery) -> None:
+        super().__init__(nursery)
+        self.loop = asyncio.SelectorEventLoop()
+        self._token = trio.lowlevel.current_trio_token()
+        self._for_trio = _Calls()
+        self._for_asyncio = _Calls()
+        self._thread_error: BaseException | None = None
+        self._closing = False
+
+    @trio.lowlevel.enable_ki_protection
+    async def drive(self, main: Coroutine[Any, Any, T], grace: float = 5.0) -> T:
+        """See :meth:`Bridge.drive`. Protected from KeyboardInterrupt, so that a Ctrl-C cannot
+        leave the loop thread running: trio hands it to the main task instead."""
+        loop = self.loop
+        task = loop.create_task(main)  # the loop does not run yet: safe from this thread
+        ended = trio.Event()  # main is done, or the loop thread is
+        stopped = trio.Event()  # the loop thread is done and the loop closed
+        task.add_done_callback(lambda _: self.to_trio(ended.set))
+
+        def thread_done() -> None:
+            ended.set()
+            stopped.set()
+
+        def deliver(_: object) -> None:  # in the loop thread, as it ends
+            with contextlib.suppress(trio.RunFinishedError):  # trio is gone: nothing to tell
+                self._token.run_sync_soon(thread_done)
+
+        trio.lowlevel.start_thread_soon(self._run_loop, deliver, name="arena gRPC loop")
+        try:
+            try:
+                await ended.wait()
+            except trio.Cancelled:
+                with trio.CancelScope(shield=True) as scope:
+                    scope.deadline = trio.current_time() + grace
+                    await ended.wait()
+                if not task.done():
+                    self.to_asyncio(task.cancel)
+                    with trio.CancelScope(shield=True) as scope:
+                        scope.deadline = trio.current_time() + 1.0
+                        await ended.wait()
+                raise
+        finally:
+            self.to_asyncio(loop.stop)
+            with trio.CancelScope(shield=True) as scope:
+                scope.deadline = trio.current_time() + THREAD_STOP_WAIT
+                await stopped.wait()
+            if not stopped.is_set():
+                log.error("the gRPC loop thread did not stop within %g s: left behind",
+                          THREAD_STOP_WAIT)
+        if self._thread_error is not None:
+            raise self._thread_error
+        return task.result()
+
+    def _run_loop(self) -> None:
+        """The loop thread: run until told to stop, then cancel what is left and close."""
+        loop = self.loop
+
+        def iterate() -> None:  # one iteration, by public API: stop() before run_forever()
+            loop.call_soon(loop.stop)
+            loop.run_forever()
+
+        try:
+            loop.run_forever()
+        except BaseException as exc:
+            self._thread_error = exc
+        finally:
+            # As on the stepped bridge, calls for trio made while closing are dropped.
+            self._closing = True
+            try:
+                _cancel_and_close(loop, iterate)
+            except BaseException as exc:
+                self._thread_error = self._thread_error or exc
+
+    def to_trio(self, fn: Callable[..., Any], *args: Any) -> None:
+        if self._closing:
+            return
+        if self._for_trio.add(fn, args):
+            with contextlib.suppress(trio.RunFinishedError):  # trio is gone: nobody to call
+                self._token.run_sync_soon(self._run_for_trio)
+
+    def _run_for_trio(self) -> None:
+        _run_calls(self._for_trio.take(), "gRPC")
+
+    def to_asyncio(self, fn: Callable[..., Any], *args: Any) -> None:
+        loop = self.loop
+        if loop.is_closed():
+            return
+        if self._for_asyncio.add(fn, args):
+            with contextlib.suppress(RuntimeError):  # the loop closed in between
+                loop.call_soon_threadsafe(self._run_for_asyncio)
+
+    def _run_for_asyncio(self) -> None:
+        _run_calls(self._for_asyncio.take(), "trio")
+
+
+# ------------------------------------------------------------------------------ choice
+BRIDGES: Final[dict[str, type[Bridge]]] = {"stepped": SteppedBridge, "thread": ThreadBridge}
+_probed: list[str | None] = []
+_logged: set[tuple[str, str]] = set()
+
+
+def _stepped_problem_once() -> str | None:
+    if not _probed:
+        _probed.append(stepped_bridge_problem())
+    return _probed[0]
+
+
+def choose_bridge() -> type[Bridge]:
+    """The bridge :func:`open_bridge` makes: ``TAROT_ARENA_BRIDGE`` if set, else the stepped
+    one where it works, else the thread one. Says once in the log which, and why.
+
+    Raises :class:`BridgeChoiceError` for a value that names no bridge, or that forces the
+    stepped bridge where it cannot run."""
+    wanted = os.environ.get(ENV_VAR, "").strip().lower() or "auto"
+    if wanted not in CHOICES:
+        raise BridgeChoiceError(
+            f"{ENV_VAR}={os.environ[ENV_VAR]!r} names no bridge: expected "
+            f"{', '.join(CHOICES[:-1])} or {CHOICES[-1]}"
+        )
+    if wanted == "thread":
+        _log_once(logging.INFO, "thread", f"the thread bridge, as {ENV_VAR} asks")
+        return ThreadBridge
+    problem = _stepped_problem_once()
+    if wanted == "stepped":
+        if problem is not None:
+            raise BridgeChoiceError(
+                f"{ENV_VAR}=stepped, but the stepped bridge cannot run on this Python "
+                f"({problem}): unset it, or set it to thread or auto"
+            )
+        _log_once(logging.INFO, "stepped", f"the stepped bridge, as {ENV_VAR} asks")
+        return SteppedBridge
+    if problem is not None:
+        _log_once(logging.WARNING, "thread",
+                  f"the thread bridge (slower): the stepped one cannot run on this Python "
+                  f"({problem})")
+        return ThreadBridge
+    _log_once(logging.INFO, "stepped",
+              "the stepped bridge (asyncio's private names it needs are present and work)")
+    return SteppedBridge
+
+
+def _log_once(level: int, name: str, why: str) -> None:
+    if (name, why) not in _logged:
+        _logged.add((name, why))
+        log.log(level, "gRPC <-> trio: %s", why)
+
+
+def open_bridge(nursery: trio.Nursery) -> Bridge:
+    """The bridge :func:`choose_bridge` picks, on ``nursery`` (see :class:`Bridge`)."""
+    return choose_bridge()(nursery)
+
+
+def reset_choice() -> None:
+    """Forget the probe's result and what was logged (for tests that change asyncio)."""
+    _probed.clear()
+    _logged.clear()
+

@@ -11,6 +11,7 @@ from __future__ import annotations
 import collections
 import itertools
 import logging
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -87,8 +88,10 @@ class BotNotConnectedError(LookupError):
 class Outbox:
     """Encoded ArenaMessages waiting for one stream's writer, in order, at most ``limit`` bytes.
 
-    The tables (trio) and the stream's writer (asyncio) run on one thread (see :mod:`.bridge`),
-    so this is a plain list; ``wake`` is called when it stops being empty, or closes. Once
+    The tables (trio) put, the stream's writer (asyncio) takes; on the thread bridge (see
+    :mod:`.bridge`) they run at the same time, so every change holds a lock (uncontended on the
+    stepped bridge, where both sides share one thread). ``wake`` is called when it stops
+    being empty, or closes. Once
     closed it takes nothing more, and :class:`BotConnection` counts as closed from that moment
     (so a TableEnd posted after it is kept for the bot, not lost). ``failure`` is the status
     the stream is to end with when the arena ends it for a fault: (gRPC status name, details).
@@ -103,46 +106,57 @@ class Outbox:
         self.connection_id = 0
         """The :class:`BotConnection` registered for this stream (0 before, or never)."""
         self._wake = wake
+        self._lock = threading.Lock()
 
     def put(self, message: bytes) -> bool:
         return self.extend([message])
 
     def extend(self, messages: list[bytes]) -> bool:
         """Queue ``messages``; False when they were not queued (closed, or now overflowing)."""
-        if self.closed:
-            return False
         if not messages:
-            return True
+            return not self.closed
         size = sum(len(m) for m in messages)
-        if self.queued_bytes + size > self.limit:
-            self.fail("RESOURCE_EXHAUSTED",
-                      f"the bot reads too slowly: more than {self.limit} bytes waited to be "
-                      "sent to it; stream closed")
-            return False
-        if not self.items:
-            self._wake()
-        self.items.extend(messages)
-        self.queued_bytes += size
-        return True
+        with self._lock:
+            if self.closed:
+                return False
+            if self.queued_bytes + size > self.limit:
+                self._fail("RESOURCE_EXHAUSTED",
+                           f"the bot reads too slowly: more than {self.limit} bytes waited to "
+                           "be sent to it; stream closed")
+                return False
+            if not self.items:
+                self._wake()
+            self.items.extend(messages)
+            self.queued_bytes += size
+            return True
 
     def take(self) -> list[bytes]:
-        items, self.items = self.items, []
-        self.queued_bytes = 0
-        return items
+        with self._lock:
+            items, self.items = self.items, []
+            self.queued_bytes = 0
+            return items
 
     def close(self) -> None:
         """No more messages: the writer writes what is queued, then ends the stream."""
+        with self._lock:
+            self._close()
+
+    def fail(self, code: str, details: str) -> None:
+        """End the stream with status ``code`` at once, dropping what is queued."""
+        with self._lock:
+            self._fail(code, details)
+
+    def _close(self) -> None:
         if not self.closed:
             self.closed = True
             self._wake()
 
-    def fail(self, code: str, details: str) -> None:
-        """End the stream with status ``code`` at once, dropping what is queued."""
+    def _fail(self, code: str, details: str) -> None:
         if self.failure is None and not self.closed:
             self.failure = (code, details)
             self.items = []
             self.queued_bytes = 0
-        self.close()
+        self._close()
 
 
 @dataclass(eq=False)

@@ -32,7 +32,7 @@ from arena.storage.bots import BotRegistry, BotSummary
 from arena.table import PlayerInfo, TableOutcome, TableRunner, TimeControl
 
 from . import convert, wire
-from .bridge import Bridge
+from .bridge import Bridge, open_bridge
 from .connections import (
     OUTBOX_LIMIT_BYTES,
     Allowance,
@@ -108,7 +108,7 @@ class ArenaServer:
     async def serve(self, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
         """Run until cancelled; ``task_status.started(port)`` once listening."""
         async with trio.open_nursery() as nursery:
-            self.bridge = bridge = Bridge(nursery)
+            self.bridge = bridge = open_bridge(nursery)
             listening: list[int] = []
             ready = trio.Event()
             stop: list[Any] = []  # the asyncio stop event, once the loop runs

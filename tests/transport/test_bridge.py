@@ -1,10 +1,11 @@
-"""The trio-driven asyncio loop of :mod:`arena.transport.bridge`.
+"""The bridges between trio and grpc.aio's asyncio loop (:mod:`arena.transport.bridge`).
 
-grpc.aio only runs on asyncio, and the arena steps that loop from a trio task in trio's own
-thread. These tests pin down what the arena relies on: asyncio's timers and wake-ups still fire
-although the loop never blocks by itself, calls between the two sides keep their order and carry
-results and errors, neither side starves the other, shutdown gives the gRPC side its grace, and
-a real grpc.aio server and client work on the stepped loop.
+grpc.aio only runs on asyncio, and the arena's core is trio. Every test here but the last few
+runs on both bridges (the stepped one, and the thread one it falls back to): they pin down what
+the arena relies on, whichever runs: asyncio's timers and wake-ups fire, calls between the two
+sides keep their order and carry results and errors, neither side starves the other, shutdown
+gives the gRPC side its grace, and a real grpc.aio server and client work on the loop. Then
+what only one bridge promises, and how :func:`choose_bridge` picks one.
 
 Clocks are real (trio's MockClock cannot see asyncio's timers), so every wait is short.
 """
@@ -23,25 +24,37 @@ import pytest
 import trio
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
-from arena.transport.bridge import Bridge
+from arena.transport.bridge import (
+    BRIDGES,
+    Bridge,
+)
 
 T = TypeVar("T")
+MakeBridge = Callable[[trio.Nursery], Bridge]
 
 # A hung driver must fail the test, not hang the suite.
 TIMEOUT = 5.0
 
 
-async def drive(main: Callable[[Bridge], Coroutine[Any, Any, T]], grace: float = 5.0) -> T:
+@pytest.fixture(params=sorted(BRIDGES))
+def make_bridge(request: pytest.FixtureRequest) -> MakeBridge:
+    """Each bridge in turn: every test that takes this runs on both."""
+    return BRIDGES[request.param]
+
+
+async def run_on(
+    make_bridge: MakeBridge, main: Callable[[Bridge], Coroutine[Any, Any, T]], grace: float = 5.0
+) -> T:
     """Run ``main(bridge)`` on a fresh bridge, whose trio tasks go to a nursery of their own."""
     with trio.fail_after(TIMEOUT):
         async with trio.open_nursery() as nursery:
-            bridge = Bridge(nursery)
+            bridge = make_bridge(nursery)
             result = await bridge.drive(main(bridge), grace=grace)
             assert bridge.loop.is_closed()
             return result
 
 
-async def test_drive_returns_when_its_coroutine_ends() -> None:
+async def test_drive_returns_when_its_coroutine_ends(make_bridge: MakeBridge) -> None:
     """``drive`` returns once its coroutine ends, even when asyncio has nothing else to do
     (it once waited for a wake-up that never came: forever, or a server's whole grace)."""
 
@@ -50,14 +63,16 @@ async def test_drive_returns_when_its_coroutine_ends() -> None:
         return "result"
 
     async with trio.open_nursery() as nursery:
-        bridge = Bridge(nursery)
+        bridge = make_bridge(nursery)
         with trio.move_on_after(0.5) as scope:
             result = await bridge.drive(main())
     assert not scope.cancelled_caught, "drive did not return after its coroutine ended"
     assert result == "result"
 
 
-async def test_drive_raises_the_coroutine_exception_and_closes_the_loop() -> None:
+async def test_drive_raises_the_coroutine_exception_and_closes_the_loop(
+    make_bridge: MakeBridge,
+) -> None:
     """A gRPC side that fails (e.g. cannot bind) surfaces in trio, and leaves no open loop."""
 
     async def main() -> None:
@@ -66,14 +81,14 @@ async def test_drive_raises_the_coroutine_exception_and_closes_the_loop() -> Non
 
     with trio.fail_after(TIMEOUT):
         async with trio.open_nursery() as nursery:
-            bridge = Bridge(nursery)
+            bridge = make_bridge(nursery)
             with pytest.raises(OSError, match="cannot listen"):
                 await bridge.drive(main())
     assert bridge.loop.is_closed()
 
 
 # ----------------------------------------------------------------------------- asyncio timers
-async def test_asyncio_sleep_completes_while_trio_is_idle() -> None:
+async def test_asyncio_sleep_completes_while_trio_is_idle(make_bridge: MakeBridge) -> None:
     """asyncio timers (grpc.aio's deadlines, the server's grace) fire though trio does the wait."""
 
     async def main(bridge: Bridge) -> float:
@@ -82,11 +97,11 @@ async def test_asyncio_sleep_completes_while_trio_is_idle() -> None:
         await asyncio.sleep(0.05)
         return loop.time() - start
 
-    elapsed = await drive(main)
+    elapsed = await run_on(make_bridge, main)
     assert 0.05 - 1e-6 <= elapsed < 0.5
 
 
-async def test_call_later_fires() -> None:
+async def test_call_later_fires(make_bridge: MakeBridge) -> None:
     """``loop.call_later`` callbacks run on time, in the order of their delays."""
 
     async def main(bridge: Bridge) -> list[tuple[str, float]]:
@@ -100,14 +115,14 @@ async def test_call_later_fires() -> None:
         await done
         return fired
 
-    fired = await drive(main)
+    fired = await run_on(make_bridge, main)
     assert [name for name, _ in fired] == ["early", "late"]
     assert fired[0][1] >= 0.02 - 1e-6
     assert fired[1][1] >= 0.04 - 1e-6
 
 
 # ------------------------------------------------------------------- wake-ups from threads
-async def test_run_in_executor_wakes_the_loop() -> None:
+async def test_run_in_executor_wakes_the_loop(make_bridge: MakeBridge) -> None:
     """A worker thread's result reaches the loop: the driver must not wait in trio forever."""
 
     async def main(bridge: Bridge) -> str:
@@ -115,10 +130,10 @@ async def test_run_in_executor_wakes_the_loop() -> None:
         await loop.run_in_executor(None, time.sleep, 0.05)
         return await loop.run_in_executor(None, str.upper, "done")
 
-    assert await drive(main) == "DONE"
+    assert await run_on(make_bridge, main) == "DONE"
 
 
-async def test_call_soon_threadsafe_from_a_thread_wakes_the_loop() -> None:
+async def test_call_soon_threadsafe_from_a_thread_wakes_the_loop(make_bridge: MakeBridge) -> None:
     """grpc.aio's poller hands events over from its own thread; nothing else is pending here."""
 
     async def main(bridge: Bridge) -> int:
@@ -137,32 +152,39 @@ async def test_call_soon_threadsafe_from_a_thread_wakes_the_loop() -> None:
         finally:
             thread.join()
 
-    assert await drive(main) == 42
+    assert await run_on(make_bridge, main) == 42
 
 
 # ----------------------------------------------------------------------- calls and ordering
-async def test_to_trio_runs_in_order_after_the_iteration() -> None:
-    """Servicers hand messages to trio with ``to_trio``; reordering would corrupt a stream."""
+async def test_to_trio_runs_in_order_in_trio(make_bridge: MakeBridge) -> None:
+    """Servicers hand messages to trio with ``to_trio``; reordering would corrupt a stream.
+    A later ``call_in_trio`` answers only once every call queued before it has run, in trio."""
     seen: list[int] = []
+    in_trio: list[bool] = []
+
+    def note(i: int) -> None:
+        seen.append(i)
+        in_trio.append(trio.lowlevel.current_trio_token() is token)
 
     async def main(bridge: Bridge) -> list[int]:
         for i in range(5):
-            bridge.to_trio(seen.append, i)
-        assert seen == []  # not during the iteration...
-        await asyncio.sleep(0)
-        assert seen == [0, 1, 2, 3, 4]  # ...but right after it
+            bridge.to_trio(note, i)
+        await bridge.call_in_trio(lambda: None)
+        assert seen == [0, 1, 2, 3, 4]
         for i in range(5, 10):
-            bridge.to_trio(seen.append, i)
+            bridge.to_trio(note, i)
             await asyncio.sleep(0)
-        for i in range(10, 15):
-            bridge.to_trio(seen.append, i)
-        await asyncio.sleep(0.01)
+        for i in range(10, 1000):
+            bridge.to_trio(note, i)
+        assert await bridge.call_in_trio(len, seen) == 1000
         return list(seen)
 
-    assert await drive(main) == list(range(15))
+    token = trio.lowlevel.current_trio_token()
+    assert await run_on(make_bridge, main) == list(range(1000))
+    assert all(in_trio)
 
 
-async def test_to_asyncio_runs_in_order() -> None:
+async def test_to_asyncio_runs_in_order(make_bridge: MakeBridge) -> None:
     """Trio pushes messages to the gRPC side with ``to_asyncio``; they must arrive in order."""
     seen: list[int] = []
 
@@ -182,10 +204,10 @@ async def test_to_asyncio_runs_in_order() -> None:
         await done.wait()
         return list(seen)
 
-    assert await drive(main) == list(range(20))
+    assert await run_on(make_bridge, main) == list(range(20))
 
 
-async def test_call_in_trio_round_trip() -> None:
+async def test_call_in_trio_round_trip(make_bridge: MakeBridge) -> None:
     """``call_in_trio`` returns a sync trio function's value, and its exception, to asyncio."""
 
     def double(x: int) -> int:
@@ -201,10 +223,10 @@ async def test_call_in_trio_round_trip() -> None:
         values.append(await bridge.call_in_trio(double, 21))  # still works after an error
         return values
 
-    assert await drive(main) == [0, 2, 4, 42]
+    assert await run_on(make_bridge, main) == [0, 2, 4, 42]
 
 
-async def test_run_in_trio_returns_value_and_exception() -> None:
+async def test_run_in_trio_returns_value_and_exception(make_bridge: MakeBridge) -> None:
     """``run_in_trio`` awaits trio code (e.g. a table's reply) and brings back its outcome."""
 
     async def slow_double(x: int) -> int:
@@ -220,7 +242,7 @@ async def test_run_in_trio_returns_value_and_exception() -> None:
             await bridge.run_in_trio(slow_fail)
         return await bridge.run_in_trio(slow_double, 21)
 
-    assert await drive(main) == 42
+    assert await run_on(make_bridge, main) == 42
 
 
 async def _host_nursery(*, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
@@ -229,12 +251,12 @@ async def _host_nursery(*, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
         await trio.sleep_forever()
 
 
-async def test_run_in_trio_cancelled_task_gives_cancelled_future() -> None:
+async def test_run_in_trio_cancelled_task_gives_cancelled_future(make_bridge: MakeBridge) -> None:
     """A trio task cancelled under the gRPC side (server shutdown) cancels its future."""
     with trio.fail_after(TIMEOUT):
         async with trio.open_nursery() as outer:
             tasks: trio.Nursery = await outer.start(_host_nursery)
-            bridge = Bridge(tasks)  # run_in_trio's tasks, apart from the driver
+            bridge = make_bridge(tasks)  # run_in_trio's tasks, apart from the driver
             started = asyncio.Event()
 
             async def wait_forever() -> None:
@@ -253,7 +275,7 @@ async def test_run_in_trio_cancelled_task_gives_cancelled_future() -> None:
 
 # --------------------------------------------------------------------------- failing calls
 async def test_failing_to_trio_call_is_logged_and_driver_goes_on(
-    caplog: pytest.LogCaptureFixture,
+    make_bridge: MakeBridge, caplog: pytest.LogCaptureFixture
 ) -> None:
     """One bad hand-over must not take the gRPC server down: it is logged and skipped."""
     seen: list[str] = []
@@ -271,7 +293,7 @@ async def test_failing_to_trio_call_is_logged_and_driver_goes_on(
         return "result"
 
     with caplog.at_level(logging.ERROR, logger="arena.transport.bridge"):
-        assert await drive(main) == "result"
+        assert await run_on(make_bridge, main) == "result"
     assert seen == ["before", "same iteration", "later"]
     errors = [r for r in caplog.records if r.name == "arena.transport.bridge"]
     assert len(errors) == 1
@@ -296,7 +318,7 @@ async def _ticks_in_asyncio(ticks: list[float], period: float, duration: float) 
         await asyncio.sleep(period)
 
 
-async def test_both_sides_tick_together() -> None:
+async def test_both_sides_tick_together(make_bridge: MakeBridge) -> None:
     """Tables (trio) and streams (asyncio) run side by side: both make progress."""
     trio_ticks: list[float] = []
     asyncio_ticks: list[float] = []
@@ -307,14 +329,14 @@ async def test_both_sides_tick_together() -> None:
     with trio.fail_after(TIMEOUT):
         async with trio.open_nursery() as nursery:
             nursery.start_soon(_ticks_in_trio, trio_ticks, 0.005, 0.1)
-            bridge = Bridge(nursery)
+            bridge = make_bridge(nursery)
             await bridge.drive(main(bridge))
     # 20 ticks each if idle; a loaded machine still gives several.
     assert len(trio_ticks) >= 5
     assert len(asyncio_ticks) >= 5
 
 
-async def test_trio_runs_while_asyncio_is_busy() -> None:
+async def test_trio_runs_while_asyncio_is_busy(make_bridge: MakeBridge) -> None:
     """An asyncio side that always has work ready must still yield to trio every iteration."""
     trio_ticks: list[float] = []
 
@@ -330,13 +352,13 @@ async def test_trio_runs_while_asyncio_is_busy() -> None:
     with trio.fail_after(TIMEOUT):
         async with trio.open_nursery() as nursery:
             nursery.start_soon(_ticks_in_trio, trio_ticks, 0.005, 0.1)
-            bridge = Bridge(nursery)
+            bridge = make_bridge(nursery)
             spins = await bridge.drive(main(bridge))
     assert spins > 10
     assert len(trio_ticks) >= 5
 
 
-async def test_asyncio_runs_while_trio_is_busy() -> None:
+async def test_asyncio_runs_while_trio_is_busy(make_bridge: MakeBridge) -> None:
     """A trio side that always has work ready must not starve asyncio's timers."""
     asyncio_ticks: list[float] = []
     spins = 0
@@ -354,21 +376,23 @@ async def test_asyncio_runs_while_trio_is_busy() -> None:
     with trio.fail_after(TIMEOUT):
         async with trio.open_nursery() as nursery:
             nursery.start_soon(spin, 0.1)
-            bridge = Bridge(nursery)
+            bridge = make_bridge(nursery)
             await bridge.drive(main(bridge))
     assert spins > 10
     assert len(asyncio_ticks) >= 5
 
 
 # --------------------------------------------------------------------------- cancellation
-async def test_cancel_lets_the_coroutine_clean_up_then_closes_the_loop() -> None:
+async def test_cancel_lets_the_coroutine_clean_up_then_closes_the_loop(
+    make_bridge: MakeBridge,
+) -> None:
     """On shutdown the gRPC side, told to stop, ends by itself (server.stop's own awaits)."""
     cleaned: list[str] = []
     with trio.fail_after(TIMEOUT):
         cancelled_at = trio.current_time() + 0.05
         with trio.move_on_after(0.05) as scope:
             async with trio.open_nursery() as nursery:
-                bridge = Bridge(nursery)
+                bridge = make_bridge(nursery)
                 stop = asyncio.Event()
 
                 async def main() -> None:
@@ -390,13 +414,15 @@ async def test_cancel_lets_the_coroutine_clean_up_then_closes_the_loop() -> None
     assert bridge.loop.is_closed()
 
 
-async def test_cancel_cancels_a_coroutine_that_ignores_the_stop_after_grace() -> None:
+async def test_cancel_cancels_a_coroutine_that_ignores_the_stop_after_grace(
+    make_bridge: MakeBridge,
+) -> None:
     """A gRPC side that does not stop is cancelled after ``grace``, and its handlers run."""
     events: list[str] = []
     with trio.fail_after(TIMEOUT):
         with trio.CancelScope() as scope:
             async with trio.open_nursery() as nursery:
-                bridge = Bridge(nursery)
+                bridge = make_bridge(nursery)
 
                 async def main() -> None:
                     try:
@@ -423,30 +449,35 @@ async def test_cancel_cancels_a_coroutine_that_ignores_the_stop_after_grace() ->
 
 
 # ----------------------------------------------------------------------------- Ctrl-C
-async def test_grpc_side_code_is_protected_from_keyboard_interrupt() -> None:
+async def test_grpc_side_code_is_protected_from_keyboard_interrupt(
+    make_bridge: MakeBridge,
+) -> None:
     """A KeyboardInterrupt raised in the middle of grpc.aio's own code breaks it (the process
-    crashed at exit): asyncio code and the calls it makes to trio run KI-protected, so trio
-    hands a Ctrl-C to the main task, and shutdown then goes through cancellation."""
+    crashed at exit): asyncio code and the calls it makes to trio cannot be interrupted (they
+    run KI-protected, or in a thread where signals never land), so trio hands a Ctrl-C to the
+    main task, and shutdown then goes through cancellation."""
     seen: dict[str, bool] = {}
 
+    def safe() -> bool:
+        in_main_thread = threading.current_thread() is threading.main_thread()
+        return not in_main_thread or trio.lowlevel.currently_ki_protected()
+
     def in_trio() -> None:
-        seen["call from asyncio"] = trio.lowlevel.currently_ki_protected()
+        seen["call from asyncio"] = safe()
 
     async def main(bridge: Bridge) -> None:
-        seen["asyncio task"] = trio.lowlevel.currently_ki_protected()
-        asyncio.get_running_loop().call_soon(
-            lambda: seen.setdefault("asyncio callback", trio.lowlevel.currently_ki_protected())
-        )
+        seen["asyncio task"] = safe()
+        asyncio.get_running_loop().call_soon(lambda: seen.setdefault("asyncio callback", safe()))
         await asyncio.sleep(0.01)
         await bridge.call_in_trio(in_trio)
 
-    await drive(main)
+    await run_on(make_bridge, main)
     assert seen == {"asyncio task": True, "asyncio callback": True, "call from asyncio": True}
     assert not trio.lowlevel.currently_ki_protected()  # only the driver, not all of trio
 
 
 # ------------------------------------------------------------------------ running loop
-async def test_running_loop_is_the_bridge_loop_only_inside_a_step() -> None:
+async def test_running_loop_is_the_bridge_loop_only_inside_a_step(make_bridge: MakeBridge) -> None:
     """grpc.aio finds its loop with get_running_loop; trio code must not see asyncio running."""
     outside: list[str] = []
 
@@ -470,7 +501,7 @@ async def test_running_loop_is_the_bridge_loop_only_inside_a_step() -> None:
 
     with trio.fail_after(TIMEOUT):
         async with trio.open_nursery() as nursery:
-            bridge = Bridge(nursery)
+            bridge = make_bridge(nursery)
 
             async def trio_probe() -> None:
                 await trio.sleep(0.005)  # while the driver is in the middle of driving
@@ -483,7 +514,7 @@ async def test_running_loop_is_the_bridge_loop_only_inside_a_step() -> None:
 
 
 # ----------------------------------------------------------------------------------- gRPC
-async def test_grpc_aio_server_and_client_on_the_driven_loop() -> None:
+async def test_grpc_aio_server_and_client_on_the_driven_loop(make_bridge: MakeBridge) -> None:
     """grpc.aio's poller integrates with the stepped loop: a real Check call is answered."""
 
     async def main(bridge: Bridge) -> int:
@@ -505,4 +536,4 @@ async def test_grpc_aio_server_and_client_on_the_driven_loop() -> None:
         finally:
             await server.stop(0)
 
-    assert await drive(main) == health_pb2.HealthCheckResponse.SERVING
+    assert await run_on(make_bridge, main) == health_pb2.HealthCheckResponse.SERVING
