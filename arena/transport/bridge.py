@@ -313,9 +313,9 @@ def _smoke_step(loop: asyncio.AbstractEventLoop, selector: selectors.BaseSelecto
     scheduled = getattr(loop, "_scheduled", None)
     if ready is None or scheduled is None:
         return "the loop has no _ready or _scheduled"
-    try:
+    try:  # epoll and kqueue have one; select and poll (Windows, some BSDs) do not
         selector_fd = selector.fileno()  # type: ignore[attr-defined]
-    except (AttributeError, OSError, ValueError):
+    except Exception:
         return f"the selector ({type(selector).__name__}) has no file descriptor to wait on"
     seen: list[object] = []
 

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sys
 import threading
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Iterator
 from typing import Any, TypeVar
 
 import grpc
@@ -24,10 +25,20 @@ import pytest
 import trio
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
+from arena.transport import bridge as bridges
 from arena.transport.bridge import (
     BRIDGES,
+    ENV_VAR,
     Bridge,
+    BridgeChoiceError,
+    SteppedBridge,
+    ThreadBridge,
+    choose_bridge,
+    open_bridge,
+    reset_choice,
+    stepped_bridge_problem,
 )
+from arena.transport.connections import Outbox
 
 T = TypeVar("T")
 MakeBridge = Callable[[trio.Nursery], Bridge]
@@ -515,25 +526,236 @@ async def test_running_loop_is_the_bridge_loop_only_inside_a_step(make_bridge: M
 
 # ----------------------------------------------------------------------------------- gRPC
 async def test_grpc_aio_server_and_client_on_the_driven_loop(make_bridge: MakeBridge) -> None:
-    """grpc.aio's poller integrates with the stepped loop: a real Check call is answered."""
+    """grpc.aio's poller integrates with the bridge's loop: a real Check call is answered."""
+    assert await run_on(make_bridge, check_health) == health_pb2.HealthCheckResponse.SERVING
 
-    async def main(bridge: Bridge) -> int:
-        server = grpc.aio.server()
-        servicer = health.aio.HealthServicer()
-        health_pb2_grpc.add_HealthServicer_to_server(servicer, server)
-        port = server.add_insecure_port("127.0.0.1:0")
-        await server.start()
-        try:
-            await servicer.set("", health_pb2.HealthCheckResponse.SERVING)
-            async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
-                stub = health_pb2_grpc.HealthStub(channel)
-                statuses = []
-                for _ in range(3):
-                    reply = await stub.Check(health_pb2.HealthCheckRequest(service=""), timeout=3)
-                    statuses.append(reply.status)
-                assert statuses == [health_pb2.HealthCheckResponse.SERVING] * 3
-                return int(reply.status)
-        finally:
-            await server.stop(0)
 
-    assert await run_on(make_bridge, main) == health_pb2.HealthCheckResponse.SERVING
+async def check_health(bridge: Bridge) -> int:
+    """A grpc.aio health server and a client of it, on the bridge's loop: SERVING, three times."""
+    server = grpc.aio.server()
+    servicer = health.aio.HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(servicer, server)
+    port = server.add_insecure_port("127.0.0.1:0")
+    await server.start()
+    try:
+        await servicer.set("", health_pb2.HealthCheckResponse.SERVING)
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
+            stub = health_pb2_grpc.HealthStub(channel)
+            statuses = []
+            for _ in range(3):
+                reply = await stub.Check(health_pb2.HealthCheckRequest(service=""), timeout=3)
+                statuses.append(reply.status)
+            assert statuses == [health_pb2.HealthCheckResponse.SERVING] * 3
+            return int(reply.status)
+    finally:
+        await server.stop(0)
+
+
+# ------------------------------------------------------------------ what one bridge promises
+async def test_stepped_bridge_runs_calls_to_trio_right_after_the_iteration() -> None:
+    """On the stepped bridge both sides share one thread: a call to trio runs right after the
+    loop iteration that made it, never during it (what lets them share plain lists)."""
+    seen: list[int] = []
+    threads: set[int] = set()
+
+    async def main(bridge: Bridge) -> list[int]:
+        threads.add(threading.get_ident())
+        for i in range(5):
+            bridge.to_trio(seen.append, i)
+        assert seen == []  # not during the iteration...
+        await asyncio.sleep(0)
+        assert seen == [0, 1, 2, 3, 4]  # ...but right after it
+        bridge.to_trio(lambda: threads.add(threading.get_ident()))
+        await asyncio.sleep(0)
+        return list(seen)
+
+    assert await run_on(SteppedBridge, main) == [0, 1, 2, 3, 4]
+    assert threads == {threading.get_ident()}
+
+
+async def test_thread_bridge_runs_asyncio_in_a_thread_of_its_own() -> None:
+    """On the thread bridge asyncio runs in its own thread, and calls to trio run in trio's:
+    trio can do its work while the gRPC side is busy, and the other way round."""
+    where: dict[str, int] = {}
+    trio_ticks: list[float] = []
+
+    async def main(bridge: Bridge) -> None:
+        where["asyncio"] = threading.get_ident()
+        await bridge.call_in_trio(lambda: where.setdefault("call to trio", threading.get_ident()))
+        time.sleep(0.05)  # a blocking asyncio side does not hold trio up here
+        await bridge.run_in_trio(trio.sleep, 0)
+
+    with trio.fail_after(TIMEOUT):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(_ticks_in_trio, trio_ticks, 0.005, 0.05)
+            bridge = ThreadBridge(nursery)
+            await bridge.drive(main(bridge))
+    assert where["asyncio"] != threading.get_ident()
+    assert where["call to trio"] == threading.get_ident()
+    assert len(trio_ticks) >= 3
+
+
+def test_outbox_loses_nothing_when_both_sides_run_at_once() -> None:
+    """On the thread bridge a table (trio) puts into an Outbox while the stream's writer
+    (asyncio) takes from it, at the same time: no message may be lost or reordered, and no
+    wake-up (the writer waits for one whenever it has taken everything)."""
+    count = 20_000
+    woken = threading.Event()
+
+    def wake() -> None:
+        woken.set()
+        time.sleep(0)  # the real wake-up writes to the loop's self-pipe: the GIL changes hands
+
+    outbox = Outbox(wake, limit=1 << 30)
+    got: list[bytes] = []
+    stalled: list[int] = []
+
+    def writer() -> None:
+        while len(got) < count:
+            if not woken.wait(2.0):
+                stalled.append(len(got))
+                return
+            woken.clear()
+            got.extend(outbox.take())
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads as often as possible: races show at once
+    try:
+        thread = threading.Thread(target=writer)
+        thread.start()
+        for i in range(count):
+            if i % 3:
+                outbox.put(b"%d" % i)
+            else:
+                outbox.extend([b"%d" % i])
+        thread.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert not stalled, f"the writer was never woken for what came after message {stalled[0]}"
+    assert got == [b"%d" % i for i in range(count)]
+    assert outbox.queued_bytes == 0
+
+
+# ---------------------------------------------------------------------------- the choice
+@pytest.fixture
+def fresh_choice(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """No TAROT_ARENA_BRIDGE, and a probe that runs anew (before and after the test, which may
+    change asyncio)."""
+    monkeypatch.delenv(ENV_VAR, raising=False)
+    reset_choice()
+    yield
+    reset_choice()
+
+
+def messages(caplog: pytest.LogCaptureFixture) -> list[tuple[int, str]]:
+    return [(r.levelno, r.getMessage()) for r in caplog.records if r.name == bridges.__name__]
+
+
+def test_the_stepped_bridge_is_chosen_where_it_works(
+    fresh_choice: None, caplog: pytest.LogCaptureFixture
+) -> None:
+    """On this Python the private names are there and work: the fast bridge, said once."""
+    assert stepped_bridge_problem() is None
+    with caplog.at_level(logging.INFO, logger=bridges.__name__):
+        assert choose_bridge() is SteppedBridge
+        assert choose_bridge() is SteppedBridge
+    assert len(messages(caplog)) == 1
+    level, text = messages(caplog)[0]
+    assert level == logging.INFO
+    assert "stepped bridge" in text
+
+
+@pytest.mark.parametrize(("value", "chosen"), [
+    ("thread", ThreadBridge), ("stepped", SteppedBridge), ("auto", SteppedBridge),
+    ("", SteppedBridge), (" Thread ", ThreadBridge),
+])
+def test_the_environment_variable_forces_a_bridge(
+    fresh_choice: None, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
+    value: str, chosen: type[Bridge],
+) -> None:
+    monkeypatch.setenv(ENV_VAR, value)
+    with caplog.at_level(logging.INFO, logger=bridges.__name__):
+        assert choose_bridge() is chosen
+    if value.strip() in ("thread", "Thread", "stepped"):
+        assert ENV_VAR in messages(caplog)[0][1]
+
+
+@pytest.mark.parametrize("value", ["threads", "fast", "1", "stepped,thread"])
+def test_a_bad_value_of_the_environment_variable_is_a_clear_error(
+    fresh_choice: None, monkeypatch: pytest.MonkeyPatch, value: str
+) -> None:
+    monkeypatch.setenv(ENV_VAR, value)
+    with pytest.raises(BridgeChoiceError) as caught:
+        choose_bridge()
+    assert isinstance(caught.value, ValueError)  # one line on the command line
+    assert str(caught.value) == (
+        f"{ENV_VAR}={value!r} names no bridge: expected auto, stepped or thread"
+    )
+
+
+async def test_a_bad_value_stops_the_arena_before_it_serves(
+    fresh_choice: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The arena refuses to start rather than guess (the CLI prints the line, status 1)."""
+    monkeypatch.setenv(ENV_VAR, "threads")
+    async with trio.open_nursery() as nursery:
+        with pytest.raises(BridgeChoiceError, match="names no bridge"):
+            open_bridge(nursery)
+
+
+def _run_once_that_does_nothing(self: asyncio.BaseEventLoop) -> None:
+    """A ``_run_once`` that kept its name but not its meaning."""
+
+
+def _no_fileno(self: object) -> int:
+    """A selector with no descriptor to wait on (select or poll, as on Windows)."""
+    raise AttributeError(f"{type(self).__name__!r} object has no attribute 'fileno'")
+
+
+@pytest.mark.parametrize(("owner", "name", "replacement", "reason"), [
+    (asyncio.BaseEventLoop, "_run_once", None, "BaseEventLoop._run_once is missing"),
+    (asyncio.events, "_set_running_loop", None, "events._set_running_loop is missing"),
+    (asyncio.BaseEventLoop, "_run_once", _run_once_that_does_nothing,
+     "a step did not run the ready callback"),
+    (bridges._NonBlockingSelector, "fileno", _no_fileno,
+     "has no file descriptor to wait on"),
+])
+def test_the_thread_bridge_is_chosen_when_the_private_names_are_missing_or_wrong(
+    fresh_choice: None, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
+    owner: Any, name: str, replacement: Any, reason: str,
+) -> None:
+    """A Python whose asyncio insides changed costs speed, never correctness: the probe finds
+    out (by the names, and by a real step), and the thread bridge takes over, said once as a
+    warning with the reason. Forcing the stepped bridge there is an error, not a crash later."""
+    if replacement is None:
+        monkeypatch.delattr(owner, name)
+    else:
+        monkeypatch.setattr(owner, name, replacement)
+    problem = stepped_bridge_problem()
+    assert problem is not None
+    assert reason in problem
+    with caplog.at_level(logging.INFO, logger=bridges.__name__):
+        assert choose_bridge() is ThreadBridge
+        assert choose_bridge() is ThreadBridge
+    assert len(messages(caplog)) == 1
+    level, text = messages(caplog)[0]
+    assert level == logging.WARNING
+    assert "thread bridge" in text
+    assert reason in text
+    monkeypatch.setenv(ENV_VAR, "stepped")
+    with pytest.raises(BridgeChoiceError, match="cannot run on this Python"):
+        choose_bridge()
+
+
+async def test_the_fallback_serves_grpc(
+    fresh_choice: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bridge the factory falls back to on a platform where the stepped one cannot wait on
+    the loop's selector (as on Windows) really serves gRPC."""
+    monkeypatch.setattr(bridges._NonBlockingSelector, "fileno", _no_fileno)
+    with trio.fail_after(TIMEOUT):
+        async with trio.open_nursery() as nursery:
+            bridge = open_bridge(nursery)
+            assert isinstance(bridge, ThreadBridge)
+            status = await bridge.drive(check_health(bridge))
+    assert status == health_pb2.HealthCheckResponse.SERVING
