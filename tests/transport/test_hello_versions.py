@@ -21,6 +21,8 @@ from arena.storage.db import make_engine
 from arena.transport import convert
 from arena.transport.server import ArenaServer
 
+pytestmark = pytest.mark.usefixtures("bridge_name")  # each test on both bridges
+
 CONNECT = "/tarot_arena.v1.BotService/Connect"
 
 

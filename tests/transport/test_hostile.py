@@ -29,10 +29,12 @@ from arena.storage.db import make_engine
 from arena.table import TableOutcome, TableRunner, TimeControl
 from arena.transport.connections import Outbox, RemoteSeat
 from arena.transport.server import ArenaServer
-from arena.transport.services import HandshakeLimiter, LogLimiter
+from arena.transport.services import HandshakeLimiter, LogLimiter, bad_input_log
 from tests.table.fakes import FakeSeat, players_of
 
 from .test_server_e2e import ADMIN_TOKEN, Arena, BotProcess, hello
+
+pytestmark = pytest.mark.usefixtures("bridge_name")  # each test on both bridges
 
 CONNECT = "/tarot_arena.v1.BotService/Connect"
 
@@ -197,8 +199,9 @@ async def test_seat_choice_prefers_the_connection_that_answers(
 # ----------------------------------------------------------------- garbage and names
 
 async def test_garbage_first_messages_get_invalid_argument_and_one_log_line_each_at_most(
-    arena: Arena, caplog: pytest.LogCaptureFixture
+    arena: Arena, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setattr(bad_input_log, "_windows", {})  # not what an earlier test logged
     _, token = arena.register("probe")
     bad_utf8 = hello(token, bot_name="ab").SerializeToString().replace(b"ab", b"\xff\xfe")
 

@@ -139,11 +139,13 @@ class Arena:
 
 
 @pytest.fixture
-async def arena(nursery: trio.Nursery, tmp_path: Path) -> Arena:
+async def arena(nursery: trio.Nursery, tmp_path: Path, bridge_name: str) -> Arena:
+    """A served arena, on each bridge in turn (see ``conftest.bridge_name``)."""
     db_path = tmp_path / "arena.db"
     registry = BotRegistry(make_engine(f"sqlite:///{db_path}"))
     server = ArenaServer(registry, admin_token=ADMIN_TOKEN)
     port = await nursery.start(server.serve)
+    assert server.bridge is not None and server.bridge.name == bridge_name
     return Arena(server, registry, port, nursery, db_path)
 
 
