@@ -19,6 +19,7 @@ from arena.table import TableOutcome, TimeControl
 from arena.transport.server import ArenaServer
 from clients.random_bot import RandomBot
 from clients.sdk import ArenaClient, Backoff, Bot, TableEnd, TableView
+from tests.transport.conftest import bridge_name_fixture  # noqa: F401  # the fixture bridge_name
 
 FAST_BACKOFF = Backoff(initial=0.05, maximum=0.2)
 
@@ -84,7 +85,8 @@ async def eventually(predicate: Callable[[], bool], timeout: float = 2.0) -> Non
 
 
 @pytest.fixture
-async def arena(nursery: trio.Nursery) -> Arena:
+async def arena(nursery: trio.Nursery, bridge_name: str) -> Arena:
+    """A served arena, on each bridge in turn (see ``tests/transport/conftest.py``)."""
     registry = BotRegistry(make_engine("sqlite://"))
     bots = [registry.register(f"bot{i}") for i in range(4)]
     server = ArenaServer(registry, admin_token="admin-token")

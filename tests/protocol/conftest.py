@@ -15,6 +15,7 @@ from arena.storage.bots import BotRegistry
 from arena.storage.db import make_engine
 from arena.table import TableOutcome, TimeControl
 from arena.transport.server import ArenaServer
+from tests.transport.conftest import bridge_name_fixture  # noqa: F401  # the fixture bridge_name
 
 from .raw import Policy, RawBot
 
@@ -70,7 +71,8 @@ class Arena:
 
 
 @pytest.fixture
-async def arena(nursery: trio.Nursery, tmp_path: Path) -> Arena:
+async def arena(nursery: trio.Nursery, tmp_path: Path, bridge_name: str) -> Arena:
+    """A served arena, on each bridge in turn (see ``tests/transport/conftest.py``)."""
     registry = BotRegistry(make_engine(f"sqlite:///{tmp_path}/arena.db"))
     server = ArenaServer(registry, admin_token="admin-token")
     port = await nursery.start(server.serve)
