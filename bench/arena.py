@@ -2,7 +2,8 @@
 
 Everything runs on loopback (127.0.0.1), each part in a process of its own:
 
-* the arena server (``ArenaServer``: trio core, grpc.aio on its own thread) with 4 registered
+* the arena server (``ArenaServer``: trio core, grpc.aio on the bridge ``--bridge`` names,
+  else the one ``TAROT_ARENA_BRIDGE`` or the arena's own probe picks) with 4 registered
   bots, each one process of ``bench/arena_bot.py`` on one connection (max_tables 1024, with
   batching) that answers every DecisionRequest at once: the first legal action, except that the
   first bidder takes a Petite (first legal actions alone pass every deal out after 4
@@ -26,7 +27,7 @@ at the end (and dies with this process).
 
     python -m bench.arena [--quick] [--deals-1 N] [--deals-16 N] [--deals-64 N]
                           [--bot-impl aio|sync|sdk] [--one-by-one] [--py-spy FILE]
-                          [--profile FILE]
+                          [--profile FILE] [--bridge auto|stepped|thread]
 """
 
 from __future__ import annotations
@@ -181,8 +182,9 @@ def arena_server(profile: str | None, extra_tokens: int = 0) -> None:
         server = ArenaServer(registry, host=HOST)
         async with trio.open_nursery() as nursery:
             port = await nursery.start(server.serve)
+            assert server.bridge is not None
             emit({"port": port, "tokens": [token for _, token in registered],
-                  "extra_tokens": extra})
+                  "extra_tokens": extra, "bridge": server.bridge.name})
             await server.wait_for_bots(bot_ids, 60)
             emit({"ready": True})
             while True:
@@ -310,6 +312,8 @@ class Child:
             text=True, preexec_fn=_die_with_parent,
         )
         self.lines: queue.Queue[dict[str, Any] | None] = queue.Queue()
+        self.bridge = ""
+        """The arena server's bridge, as it says when it starts."""
         threading.Thread(target=self._pump, daemon=True).start()
 
     @property
@@ -410,6 +414,7 @@ def start_arena(
         args += ["--profile", profile]
     server = children.start("arena server", args)
     hello = server.receive(60)
+    server.bridge = hello["bridge"]
     bots = [
         children.start(f"bot {i}", [*BOT, "--port", str(hello["port"]), "--token", token,
                                     "--max-tables", "1024", "--impl", impl,
@@ -508,7 +513,9 @@ def parent(args: argparse.Namespace) -> dict[str, Any]:
         # ---------------------------------------------------------- throughput and the floor
         server, bots = start_arena(children, hold=False, profile=args.profile,
                                    impl=args.bot_impl, one_by_one=args.one_by_one)
-        log(f"arena server pid {server.pid}, {len(bots)} bot processes connected")
+        figures["bridge"] = server.bridge
+        log(f"arena server pid {server.pid} ({server.bridge} bridge), {len(bots)} bot processes "
+            "connected")
         server.send({"cmd": "level", "tables": 4, "deals": 8, "seed": 10**6})  # warm-up
         server.receive(120)
         spy = start_py_spy(server.pid, args.py_spy) if args.py_spy else None
@@ -597,6 +604,8 @@ def parent(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def main() -> None:
+    from arena.transport.bridge import CHOICES, ENV_VAR, BridgeChoiceError, choose_bridge
+
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a short run (fewer deals)")
     for tables in LEVELS:
@@ -618,6 +627,9 @@ def main() -> None:
                              "written with the Python SDK (clients.sdk)")
     parser.add_argument("--one-by-one", action="store_true",
                         help="bots answer with one Decision per message, not a DecisionBatch")
+    parser.add_argument("--bridge", choices=CHOICES, default=None,
+                        help="the arena's bridge between trio and grpc.aio (default: "
+                             f"{ENV_VAR} if set, else auto: stepped where it works)")
     parser.add_argument("--role", choices=("arena-server", "echo-server"), help=argparse.SUPPRESS)
     parser.add_argument("--streams", type=int, default=1, help=argparse.SUPPRESS)
     parser.add_argument("--seconds", type=float, default=4.0, help=argparse.SUPPRESS)
@@ -626,6 +638,13 @@ def main() -> None:
     args = parser.parse_args()
     if args.bot_impl == "sdk" and args.one_by_one:
         parser.error("--one-by-one is for the raw bots: the SDK decides how it sends")
+    if args.bridge:  # the arena server child inherits it
+        os.environ[ENV_VAR] = args.bridge
+    if not args.role:
+        try:
+            choose_bridge()
+        except BridgeChoiceError as exc:
+            parser.error(str(exc))
     if args.role == "arena-server":
         arena_server(args.profile, args.extra_tokens)
     elif args.role == "echo-server":
