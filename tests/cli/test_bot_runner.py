@@ -18,6 +18,7 @@ import trio
 
 from clients import run
 from tests.clients.conftest import Arena, arena, eventually  # noqa: F401  (the fixture)
+from tests.transport.conftest import bridge_name_fixture  # noqa: F401  (what arena takes)
 
 SCRIPT = Path(sys.executable).parent / "tarot-arena"
 needs_script = pytest.mark.skipif(
