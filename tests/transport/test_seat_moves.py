@@ -11,6 +11,7 @@ import pytest
 from arena.proto_gen.tarot_arena.v1 import arena_pb2 as pb
 from arena.storage.bots import BotRegistry, BotSummary
 from arena.storage.db import make_engine
+from arena.transport import convert
 from arena.transport.connections import BotConnection, Outbox, RemoteSeat
 from arena.transport.server import ArenaServer
 
@@ -28,7 +29,7 @@ def bot(server: ArenaServer) -> BotSummary:
 def connect(server: ArenaServer, summary: BotSummary, max_tables: int) -> BotConnection:
     hello = pb.Hello(bot_name="mover", bot_version="1", protocol_version=1,
                      max_tables=max_tables)
-    return server._open(summary, hello, Outbox(lambda: None))
+    return server.open_stream(summary.id, convert.hello_from_pb(hello), Outbox(lambda: None))
 
 
 def seat_at(server: ArenaServer, connection: BotConnection, table_id: str) -> RemoteSeat:
