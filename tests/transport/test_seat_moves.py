@@ -103,3 +103,18 @@ async def test_a_closed_control_table_moves_whole_to_a_one_table_connection(
 def bot_named(server: ArenaServer, name: str) -> BotSummary:
     summary, _ = server.registry.register(name)
     return summary
+
+
+async def test_a_stream_opened_while_many_allowances_are_kept_is_the_bots_own(
+    server: ArenaServer,
+) -> None:
+    """Past 64 bots' allowances the arena forgets the full ones as a stream opens: the stream
+    is still registered for its own bot, with its own allowance."""
+    for other in [bot_named(server, f"other{i}") for i in range(64)]:
+        connect(server, other, max_tables=1)
+    assert len(server.strays) == 64
+    summary = bot(server)
+    connection = connect(server, summary, max_tables=2)
+    assert connection.bot_id == summary.id
+    assert connection.strays is server.strays[summary.id]
+    assert server.awaiting([summary.id]) == []
