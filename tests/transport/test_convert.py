@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import pytest
 
+from arena.games import WireAction
 from arena.games.french_tarot import (
     PASS,
     Action,
@@ -22,6 +23,7 @@ from arena.games.french_tarot import (
     DealRecord,
     DeclarePoignee,
     Discard,
+    GameState,
     HideTrump,
     Play,
     PoigneeLevel,
@@ -41,32 +43,39 @@ ACTIONS = [PASS, Bid(Contract.GARDE), CallCard(27), Discard(3), ChelemChoice(Tru
 
 def test_a_hello_decodes_as_sent() -> None:
     message = convert.hello_to_pb("tka_x", "alpha", "2.1", 12, batching=False).hello
+    assert convert.hello_from_pb(message) == convert.Hello("tka_x", "alpha", "2.1", 1, 12, False)
+    message = convert.hello_to_pb("t", "b", "", 1, games=["toy", "french-tarot"]).hello
     assert convert.hello_from_pb(message) == convert.Hello(
-        "tka_x", "alpha", "2.1", convert.PROTOCOL_VERSION, 12, False
+        "t", "b", "", convert.PROTOCOL_VERSION, 1, True, ("toy", "french-tarot")
     )
-    assert convert.hello_from_pb(pb.Hello()) == convert.Hello("", "", "", 0, 0, False)
+    assert convert.hello_from_pb(pb.Hello()) == convert.Hello("", "", "", 0, 0, False, ())
 
 
 @pytest.mark.parametrize("action", ACTIONS, ids=str)
-def test_a_decision_decodes_to_its_action(action: Action) -> None:
+def test_a_decision_decodes_to_its_action_in_the_tables_game(action: Action) -> None:
     message = convert.decision_to_pb("t-1", 2**40 + 3, action).decision
-    assert convert.decision_from_pb(message) == convert.Decision("t-1", 2**40 + 3, action)
+    decision = convert.decision_from_pb(message)
+    assert (decision.table_id, decision.request_id) == ("t-1", 2**40 + 3)
+    assert decision.action == convert.FRENCH_TAROT.action_to_wire(action)
+    assert convert.action_from_wire(decision.action, convert.FRENCH_TAROT) == action
 
 
 @pytest.mark.parametrize(("action", "reason"), [
     (pb.Action(), "the action is empty"),
-    (pb.Action(play=200), "card 200 does not exist"),
-    (pb.Action(bid=99), "unknown contract 99"),
+    (pb.Action(play=200), "200"),
+    (pb.Action(bid=99), "99"),
     (pb.Action(notation="fly away"), ""),
 ])
 def test_an_unreadable_decision_is_malformed_not_an_error(action: pb.Action, reason: str) -> None:
     decision = convert.decision_from_pb(pb.Decision(table_id="t", request_id=5, action=action))
     assert (decision.table_id, decision.request_id) == ("t", 5)
-    assert isinstance(decision.answer, Malformed) and reason in decision.answer.reason
+    answer = convert.action_from_wire(decision.action, convert.FRENCH_TAROT)
+    assert isinstance(answer, Malformed) and reason in answer.reason
+    assert answer == convert.action_from_pb(action)  # the same reading as the SDK's
 
 
 def test_a_welcome_round_trips() -> None:
-    welcome = convert.Welcome("bot_1", 1, 16, 65536, True)
+    welcome = convert.Welcome("bot_1", 2, 16, 65536, True, ("french-tarot", "toy"))
     message = convert.welcome_to_pb(welcome)
     assert message.WhichOneof("kind") == "welcome"
     assert convert.welcome_from_pb(message.welcome) == welcome
@@ -82,7 +91,7 @@ async def test_a_connections_notices_are_the_messages_they_always_were() -> None
     connection.remember_settled(("t", 7), 2)
     for request_id in (7, 8):
         connection.on_decision(convert.Decision("t" * 300 if request_id == 8 else "t",
-                                                request_id, PASS))
+                                                request_id, WireAction("pass")))
     stray, late, unknown = outbox.take()
     assert stray == pb.ArenaMessage(notice=pb.Notice(
         kind=pb.UNKNOWN_REQUEST,
@@ -138,9 +147,12 @@ def test_a_play_table_request_becomes_a_table_order() -> None:
         table_id="mine",
     )
     order = convert.table_order_from_pb(request)
-    assert order == convert.TableOrder("mine", seeded_deal(9, 3, 2),
-                                       TableOptions(3, beginner=True), ("a", "b", "c"),
-                                       TimeControl(0.25, 1.5))
+    assert (order.table_id, order.bot_ids, order.time_control) == (
+        "mine", ("a", "b", "c"), TimeControl(0.25, 1.5)
+    )
+    assert isinstance(order.state, GameState) and order.state.game is convert.FRENCH_TAROT
+    assert (order.state.deal, order.state.options) == (seeded_deal(9, 3, 2),
+                                                       TableOptions(3, beginner=True))
     request.ClearField("table_id")
     request.ClearField("time_control")
     first, second = (convert.table_order_from_pb(request) for _ in range(2))
@@ -156,6 +168,8 @@ def test_a_play_table_request_becomes_a_table_order() -> None:
     (pb.PlayTableRequest(options=pb.TableOptions(players=6), bot_ids=["a"] * 6), "player"),
     (pb.PlayTableRequest(options=pb.TableOptions(players=3), dealer=3, bot_ids=["a"] * 3),
      "dealer"),
+    (pb.PlayTableRequest(options=pb.TableOptions(players=3, game="chess"), bot_ids=["a"] * 3),
+     "unknown game 'chess'"),
 ])
 def test_a_bad_play_table_request_says_what_is_wrong(
     request_: pb.PlayTableRequest, error: str
@@ -176,6 +190,7 @@ async def test_a_played_table_is_its_revealed_end_and_its_infractions(
     assert [list(h.cards) for h in response.end.hands] == [
         list(hand) for hand in outcome.state.deal.hands
     ]
+    assert list(response.end.chien) == list(outcome.state.deal.chien)
     assert list(response.end.discard) == list(cards_of(outcome.state.discard))
     assert [(i.seat, pb.InfractionKind.Name(i.kind), i.message, i.decision_index)
             for i in response.infractions] == [
