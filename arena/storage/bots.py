@@ -49,11 +49,11 @@ def _summary(bot: Bot) -> BotSummary:
 
 
 HELLO_TEXT_MAX = 100
+"""The longest ``bot_name`` or ``bot_version`` a Hello may carry (the transport refuses
+longer ones; the columns are that wide)."""
 VERSIONS_KEPT = 64
 """Distinct (version, name) rows kept per bot, the most recently seen: a bot that sends a new
 version at every connection cannot grow the database without bound."""
-"""The longest ``bot_name`` or ``bot_version`` a Hello may carry (the transport refuses
-longer ones; the columns are that wide)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +73,12 @@ def _version(row: BotVersion) -> VersionSummary:
 
 
 class BotRegistry:
-    """Bots in the database. Synchronous: call it from a worker thread, never the trio loop."""
+    """Bots in the database. Synchronous: call it from a worker thread, never the trio loop.
+
+    It is the arena's authenticator (:class:`arena.transport.authenticator.Authenticator`,
+    matched by shape: storage does not import the transport): whoever builds the server hands
+    it over. ``revoke`` raises :class:`UnknownBotError`, a LookupError, as that interface asks.
+    """
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine

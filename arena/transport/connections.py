@@ -17,8 +17,7 @@ from dataclasses import dataclass, field
 
 import trio
 
-from arena.games import Game
-from arena.proto_gen.tarot_arena.v1 import arena_pb2 as pb
+from arena.games import Game, WireAction
 from arena.table import (
     Answer,
     BotGone,
@@ -31,6 +30,7 @@ from arena.table import (
 from arena.table.messages import InfractionKind, ViewFn
 
 from . import convert, wire
+from .convert import ConnectionSummary, Decision
 
 log = logging.getLogger(__name__)
 _connection_ids = itertools.count(1)
@@ -175,7 +175,6 @@ class BotConnection:
         default_factory=collections.OrderedDict
     )
     """(table_id, request_id) of recently settled requests -> the seat that was asked."""
-    dropped_answers: int = 0
     last_heard: float = field(default_factory=trio.current_time)
     """When the bot last answered an open request on this stream (its Hello before that):
     seat choice prefers the connection heard from last, so one that stopped answering (a hung
@@ -202,12 +201,18 @@ class BotConnection:
     def free_tables(self) -> int:
         return self.max_tables - self.tables
 
-    def has_room_for(self, table_id: str) -> bool:
-        """It already plays ``table_id``, or has a table free for it."""
+    def has_room_for(self, table_id: str | None) -> bool:
+        """It already plays ``table_id``, or has a table free for it (None: a table that has
+        not started, which no connection plays yet)."""
         return self.free_tables > 0 or any(key[0] == table_id for key in self.seats)
 
     def plays(self, game: str) -> bool:
         return game in self.games
+
+    def can_take(self, table_id: str | None, game: str) -> bool:
+        """A seat at ``table_id`` of ``game`` may be placed on this stream: the bot said it
+        plays that game here, and it has room for the table."""
+        return self.plays(game) and self.has_room_for(table_id)
 
     def post(self, message: bytes) -> bool:
         """An encoded ArenaMessage (see :mod:`.wire`); False when the stream is closed."""
@@ -233,27 +238,32 @@ class BotConnection:
             return False
         return True
 
+    def summary(self) -> ConnectionSummary:
+        return ConnectionSummary(self.bot_id, self.bot_name, self.bot_version, self.max_tables,
+                                 self.tables)
+
+    def _notify(self, notice: Notice) -> None:
+        """A notice about no table of a known game (it carries no action)."""
+        self.post(wire.serialize(convert.notice_to_pb(notice)))
+
     def on_stray_message(self) -> None:
         """The bot sent something other than a decision after its Hello."""
         if self._allow_stray(trio.current_time()):
-            self.post(wire.serialize(pb.ArenaMessage(notice=pb.Notice(
-                kind=pb.UNKNOWN_REQUEST,
-                message="only Decision and DecisionBatch messages may follow the Hello",
-            ))))
+            self._notify(Notice("", None, 0, InfractionKind.UNKNOWN_REQUEST,
+                                "only Decision and DecisionBatch messages may follow the Hello"))
 
     def remember_settled(self, key: tuple[str, int], seat: int) -> None:
         self.settled[key] = seat
         while len(self.settled) > SETTLED_MEMORY:
             self.settled.popitem(last=False)
 
-    def on_decision(self, decision: pb.Decision) -> None:
+    def on_decision(self, decision: Decision) -> None:
         now = trio.current_time()
         key = (decision.table_id, decision.request_id)
         seat = self.pending.get(key)
         if seat is not None and seat.answer(decision.request_id, decision.action):
             self.last_heard = now
             return
-        self.dropped_answers += 1
         if not self._allow_stray(now):
             return
         asked = self.settled.get(key)
@@ -265,10 +275,7 @@ class BotConnection:
             kind = InfractionKind.UNKNOWN_REQUEST
             text = (f"no open request {decision.request_id} of table {decision.table_id!r} on "
                     "this connection: answer dropped")
-        self.post(wire.serialize(pb.ArenaMessage(notice=pb.Notice(
-            table_id=decision.table_id[:200], request_id=decision.request_id,
-            kind=convert.infraction_kind_to_pb(kind), message=text, seat=asked,
-        ))))
+        self._notify(Notice(decision.table_id[:200], asked, decision.request_id, kind, text))
 
 
 class RemoteSeat:
@@ -288,6 +295,7 @@ class RemoteSeat:
         connection: BotConnection,
         is_revoked: Callable[[str], bool],
         undelivered: Callable[[str, bytes], None] | None = None,
+        game: Game = convert.FRENCH_TAROT,
     ) -> None:
         self.table_id = table_id
         self.seat = seat
@@ -296,8 +304,9 @@ class RemoteSeat:
         self._is_revoked = is_revoked
         self._undelivered = undelivered
         self._start: TableStart | None = None
-        self._game: Game = convert.FRENCH_TAROT
-        """The table's game, from its TableStart: every message of the table is encoded for it."""
+        self._game = game
+        """The table's game (its TableStart says it again): every message of the table is
+        encoded for it, and only a stream that plays it may hold the seat."""
         self._view: ViewFn | None = None
         self._next_sequence = 0
         self._held: list[bytes] = []
@@ -310,6 +319,10 @@ class RemoteSeat:
     @property
     def key(self) -> tuple[str, int]:
         return (self.table_id, self.seat)
+
+    @property
+    def game(self) -> Game:
+        return self._game
 
     @property
     def connected(self) -> bool:
@@ -356,7 +369,7 @@ class RemoteSeat:
         """The bot's token was revoked: an open request ends at once with :class:`BotGone`."""
         self._wake.set()
 
-    def answer(self, request_id: int, action: pb.Action) -> bool:
+    def answer(self, request_id: int, action: WireAction | None) -> bool:
         """Called by the connection; False when ``request_id`` is not the open request.
 
         The first answer settles the request at once: a second one arriving before the table
@@ -365,7 +378,7 @@ class RemoteSeat:
             return False
         if self._answer is not None:
             return False
-        self._answer = convert.action_from_pb(action, self._game)
+        self._answer = convert.action_from_wire(action, self._game)
         key = (self.table_id, request_id)
         self.connection.pending.pop(key, None)
         self.connection.remember_settled(key, self.seat)

@@ -1,21 +1,24 @@
 """The one place where protocol messages and domain values meet, both directions.
 
-The server encodes table messages and decodes answers; the Python SDK decodes what the server
-sends. Decoding a bot's answer never raises: a bad answer becomes :class:`Malformed` with the
-reason, which the table runner records as an infraction.
+The arena's services decode what they receive here and encode their answers here, so that
+everything behind them (connections, tables, the admin's requests) handles domain values only;
+the Python SDK decodes what the arena sends. :mod:`.wire` frames the hottest messages as bytes
+by hand, from the parts built here. Decoding a bot's answer never raises: a bad answer becomes
+:class:`Malformed` with the reason, which the table runner records as an infraction.
 """
 
 from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Callable, Sequence
+import secrets
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Final
 
 from arena import games
-from arena.games import Game, WireAction
+from arena.games import Game, State, WireAction
 from arena.games.base import Record, Revealed
 from arena.games.french_tarot import (
     Contract,
@@ -41,7 +44,9 @@ from arena.games.french_tarot.events import (
     TrumpDiscarded,
 )
 from arena.proto_gen.tarot_arena.v1 import arena_pb2 as pb
+from arena.table import TableOutcome, TimeControl
 from arena.table.messages import (
+    Answer,
     DecisionRequest,
     InfractionKind,
     Malformed,
@@ -52,12 +57,31 @@ from arena.table.messages import (
     TableStart,
 )
 
+from .authenticator import RegisteredBot
+
 PROTOCOL_VERSIONS: Final = (1, 2)
 """1: French Tarot only; 2: also the games a bot lists in Hello.games (see the .proto)."""
 PROTOCOL_VERSION: Final = 2
 """The newest version; the bundled SDK asks for 1 when it plays French Tarot alone, so that it
 also plays with arenas older than version 2."""
 FRENCH_TAROT: Final = games.game("french-tarot")
+
+
+@dataclass(frozen=True, slots=True)
+class Hello:
+    """A bot's first message on a stream: the connection-level messages have no table-domain
+    counterpart in :mod:`arena.table.messages`, so their value types live here."""
+
+    token: str
+    bot_name: str
+    bot_version: str
+    protocol_version: int
+    max_tables: int
+    """Tables the bot can play at once on this stream (the arena checks 1..1024)."""
+    batching: bool = False
+    """The bot reads MessageBatch: the arena may then send several messages as one."""
+    games: tuple[str, ...] = ()
+    """The games the bot plays, as it listed them (none: French Tarot alone)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +116,41 @@ class Goodbye:
 
     reason: GoodbyeReason
     message: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A bot's answer to one request, in the protocol's neutral form of an action: which game
+    reads it is the table's business (see :func:`action_from_wire`)."""
+
+    table_id: str
+    request_id: int
+    action: WireAction | None
+    """None when the bot set no field of its Action."""
+
+
+@dataclass(frozen=True, slots=True)
+class ConnectionSummary:
+    """One open stream as the admin service's ListConnections shows it, taken at one moment."""
+
+    bot_id: str
+    bot_name: str
+    bot_version: str
+    max_tables: int
+    tables: int
+    """Tables it plays now."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableOrder:
+    """An admin's PlayTable request: a deal to play now with bots connected to this arena."""
+
+    table_id: str
+    state: State
+    """A fresh deal of the table's game."""
+    bot_ids: tuple[str, ...]
+    """By seat."""
+    time_control: TimeControl
 
 
 DecodedArenaMessage = (
@@ -180,13 +239,19 @@ def action_to_pb(action: Any, game: Game = FRENCH_TAROT) -> pb.Action:
 def action_from_pb(message: pb.Action, game: Game = FRENCH_TAROT) -> Any:
     """The game's action a protocol message names, or :class:`Malformed` saying what is
     wrong."""
-    wire = wire_from_pb(message)
+    return action_from_wire(wire_from_pb(message), game)
+
+
+def action_from_wire(wire: WireAction | None, game: Game) -> Answer:
+    """The game's action a neutral action names (None: no field was set), or
+    :class:`Malformed` saying what is wrong; never raises."""
     if wire is None:
         return Malformed("the action is empty: set exactly one field of Action")
     try:
-        return game.action_from_wire(wire)
+        action: Answer = game.action_from_wire(wire)
     except ValueError as exc:
         return Malformed(str(exc))
+    return action
 
 
 def action_or_raise(message: pb.Action, game: Game = FRENCH_TAROT) -> Any:
@@ -584,14 +649,6 @@ def goodbye_from_pb(message: pb.Goodbye) -> Goodbye:
     return Goodbye(reason, message.message)
 
 
-def infraction_kind_to_pb(kind: InfractionKind) -> pb.InfractionKind.ValueType:
-    return _INFRACTION_TO_PB[kind]
-
-
-def infraction_kind_from_pb(kind: int) -> InfractionKind:
-    return _INFRACTION_FROM_PB[kind]  # type: ignore[index]
-
-
 def end_to_pb(end: TableEnd, game: Game = FRENCH_TAROT) -> pb.ArenaMessage:
     return pb.ArenaMessage(table_end=table_end_message(end, game))
 
@@ -668,11 +725,34 @@ def hello_to_pb(
     ))
 
 
+def hello_from_pb(message: pb.Hello) -> Hello:
+    """As sent: the services check it (version, names, max_tables, games) before anything
+    else."""
+    return Hello(
+        message.token, message.bot_name, message.bot_version, message.protocol_version,
+        message.max_tables, message.batching, tuple(message.games),
+    )
+
+
 def decision_to_pb(
     table_id: str, request_id: int, action: Any, game: Game = FRENCH_TAROT
 ) -> pb.BotMessage:
     return pb.BotMessage(decision=pb.Decision(
         table_id=table_id, request_id=request_id, action=action_to_pb(action, game),
+    ))
+
+
+def decision_from_pb(message: pb.Decision) -> Decision:
+    """Never raises: the action stays in its neutral form until the seat asked reads it in its
+    table's game (an unknown card, say, is then :class:`Malformed`)."""
+    return Decision(message.table_id, message.request_id, wire_from_pb(message.action))
+
+
+def welcome_to_pb(welcome: Welcome) -> pb.ArenaMessage:
+    return pb.ArenaMessage(welcome=pb.Welcome(
+        bot_id=welcome.bot_id, protocol_version=welcome.protocol_version,
+        max_tables=welcome.max_tables, max_message_bytes=welcome.max_message_bytes,
+        batching=welcome.batching, games=welcome.games,
     ))
 
 
@@ -719,26 +799,87 @@ def arena_message_from_pb(
     raise ValueError(f"unknown arena message kind {kind!r}")
 
 
-def describe_action(message: pb.Action, game: Game = FRENCH_TAROT) -> str:
-    """Short text of a protocol action for logs."""
-    action = action_from_pb(message, game)
-    if isinstance(action, Malformed):
-        return f"<malformed: {action.reason}>"
-    return game.format_action(action)
+# ------------------------------------------------------------------------ admin service
+
+def registered_to_pb(bot: RegisteredBot, token: str) -> pb.RegisterBotResponse:
+    return pb.RegisterBotResponse(bot_id=bot.id, token=token)
+
+
+def bots_to_pb(
+    bots: Sequence[RegisteredBot], connections: Mapping[str, int]
+) -> pb.ListBotsResponse:
+    """``connections``: open streams per bot id (a bot not in it has none)."""
+    return pb.ListBotsResponse(bots=[
+        pb.BotInfo(bot_id=b.id, name=b.name, owner=b.owner, revoked=b.revoked,
+                   created_at=b.created_at, connections=connections.get(b.id, 0))
+        for b in bots
+    ])
+
+
+def revoked_to_pb(changed: bool) -> pb.RevokeBotResponse:
+    return pb.RevokeBotResponse(revoked=changed)
+
+
+def connections_to_pb(connections: Sequence[ConnectionSummary]) -> pb.ListConnectionsResponse:
+    return pb.ListConnectionsResponse(connections=[
+        pb.ConnectionInfo(bot_id=c.bot_id, bot_name=c.bot_name, bot_version=c.bot_version,
+                          max_tables=c.max_tables, tables=c.tables)
+        for c in connections
+    ])
+
+
+def table_order_from_pb(message: pb.PlayTableRequest) -> TableOrder:
+    """ValueError saying what is wrong (game, options, dealer, time control, number of bots).
+    A request that names no table gets a new random id."""
+    game, options = game_options_from_pb(message.options)
+    state = game.new_deal(message.seed, options, message.dealer)
+    control = message.time_control
+    time_control = TimeControl(
+        (control.per_decision_ms or 1000) / 1000, control.time_bank_ms / 1000
+    )
+    if len(message.bot_ids) != state.players:
+        raise ValueError(f"{len(message.bot_ids)} bot ids for a {state.players}-player table")
+    table_id = message.table_id or "table_" + secrets.token_hex(6)
+    return TableOrder(table_id, state, tuple(message.bot_ids), time_control)
+
+
+def played_to_pb(outcome: TableOutcome) -> pb.PlayTableResponse:
+    """The deal an admin ordered, played: its end as seat 0 would see it revealed (hands,
+    undealt cards, discard, record), and every infraction."""
+    game = outcome.state.game
+    end = TableEnd(outcome.table_id, 0, outcome.result, game.revealed(outcome.state),
+                   outcome.record)
+    return pb.PlayTableResponse(
+        table_id=outcome.table_id,
+        end=table_end_message(end, game),
+        infractions=[
+            pb.Infraction(seat=i.seat, kind=_INFRACTION_TO_PB[i.kind], message=i.message,
+                          decision_index=i.decision_index)
+            for i in outcome.infractions
+        ],
+    )
 
 
 __all__ = [
     "FRENCH_TAROT",
     "PROTOCOL_VERSION",
     "PROTOCOL_VERSIONS",
+    "ConnectionSummary",
+    "Decision",
     "DecodedArenaMessage",
     "Goodbye",
     "GoodbyeReason",
+    "Hello",
+    "TableOrder",
     "Welcome",
     "action_from_pb",
+    "action_from_wire",
     "action_or_raise",
     "action_to_pb",
     "arena_message_from_pb",
+    "bots_to_pb",
+    "connections_to_pb",
+    "decision_from_pb",
     "decision_to_pb",
     "end_from_pb",
     "end_to_pb",
@@ -748,24 +889,28 @@ __all__ = [
     "game_options_from_pb",
     "goodbye_from_pb",
     "goodbye_to_pb",
+    "hello_from_pb",
     "hello_to_pb",
-    "infraction_kind_from_pb",
-    "infraction_kind_to_pb",
     "notice_from_pb",
     "notice_to_pb",
     "options_from_pb",
     "options_to_pb",
+    "played_to_pb",
+    "registered_to_pb",
     "request_from_pb",
     "request_to_pb",
+    "revoked_to_pb",
     "start_from_pb",
     "start_to_pb",
     "table_end_message",
     "table_event_from_pb",
+    "table_order_from_pb",
     "trick_from_pb",
     "unbatch",
     "view_from_pb",
     "view_to_pb",
     "welcome_from_pb",
+    "welcome_to_pb",
     "wire_from_pb",
     "wire_to_pb",
 ]

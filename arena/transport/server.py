@@ -4,10 +4,11 @@ The core is trio; grpc.aio's asyncio loop is stepped by a trio task in the same 
 :mod:`.bridge`). The servicers (:mod:`.services`) are thin: they decode, hand over to trio, and
 write what the trio side encoded (:mod:`.wire`). The trio side owns every connection and seat.
 
-Use it from trio::
+The bots' tokens are checked by an :class:`~.authenticator.Authenticator` that whoever builds
+the server hands over (the storage side's ``BotRegistry``). Use it from trio::
 
     async with trio.open_nursery() as nursery:
-        server = ArenaServer(registry, admin_token="...")
+        server = ArenaServer(BotRegistry(engine), admin_token="...")
         port = await nursery.start(server.serve)
         outcome = await server.play_table(...)
 """
@@ -25,13 +26,13 @@ import grpc
 import trio
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
-from arena.games import DEFAULT_GAME, State
+from arena.games import DEFAULT_GAME, Game, State
 from arena.proto_gen.tarot_arena.v1 import arena_pb2 as pb
 from arena.proto_gen.tarot_arena.v1 import arena_pb2_grpc as pb_grpc
-from arena.storage.bots import BotRegistry, BotSummary
 from arena.table import PlayerInfo, TableOutcome, TableRunner, TimeControl
 
 from . import convert, wire
+from .authenticator import Authenticator
 from .bridge import Bridge, open_bridge
 from .connections import (
     OUTBOX_LIMIT_BYTES,
@@ -71,7 +72,7 @@ ADMIN_SERVICE: Final = "tarot_arena.v1.AdminService"
 class ArenaServer:
     def __init__(
         self,
-        registry: BotRegistry,
+        registry: Authenticator,
         admin_token: str | None = None,
         host: str = "127.0.0.1",
         port: int = 0,
@@ -84,6 +85,7 @@ class ArenaServer:
         outbox_limit_bytes: int = OUTBOX_LIMIT_BYTES,
     ) -> None:
         self.registry = registry
+        """Where bots are registered and their tokens checked (called off the loops only)."""
         self.admin_token = admin_token or secrets.token_urlsafe(24)
         self.host = host
         self.port = port
@@ -188,15 +190,15 @@ class ArenaServer:
             counts[connection.bot_id] = counts.get(connection.bot_id, 0) + 1
         return counts
 
+    def connection_summaries(self) -> list[convert.ConnectionSummary]:
+        """Every open stream, as the admin service lists them."""
+        return [connection.summary() for connection in self.connections.values()]
+
     async def wait_for_bots(self, bot_ids: Sequence[str], timeout: float) -> None:
         """Wait until every bot in ``bot_ids`` has a live connection."""
         with trio.fail_after(timeout):
             while not set(bot_ids) <= set(self.connected_bots()):
-                await self._wait_change()
-
-    async def _wait_change(self) -> None:
-        """Until a connection opens or closes, or a table frees its seats."""
-        await self._changed.wait()
+                await self.wait_change()
 
     async def wait_change(self) -> None:
         """Until a connection opens or closes, or a table frees its seats: what a tournament
@@ -207,17 +209,21 @@ class ArenaServer:
         self._changed.set()
         self._changed = trio.Event()
 
+    def _live_connections(self, bot_id: str) -> list[BotConnection]:
+        return [c for c in self.connections.values() if c.bot_id == bot_id and not c.closed]
+
     def _best_connection(
-        self, bot_id: str, table_id: str, game: str = DEFAULT_GAME
+        self, bot_id: str, table_id: str | None, game: str
     ) -> BotConnection | None:
-        """The bot's live connection with room for ``table_id`` that should take it: one
-        already at that table, else the one the bot was heard from last (then the one with the
-        most free tables). A connection that has stopped answering (a hung process, a peer
-        gone without closing TCP) never wins against one that answers, so it cannot take the
-        bot's new tables and have them time out."""
-        candidates = [c for c in self.connections.values()
-                      if c.bot_id == bot_id and not c.closed and c.has_room_for(table_id)
-                      and c.plays(game)]
+        """The bot's live connection that can take its seat at ``table_id`` (None: a table not
+        started yet) of ``game`` and should: one already at that table, else the one the bot
+        was heard from last (then the one with the most free tables). A connection that has
+        stopped answering (a hung process, a peer gone without closing TCP) never wins against
+        one that answers, so it cannot take the bot's new tables and have them time out.
+
+        New seats and seats whose stream closed are placed here; a seat left waiting for the
+        bot's next stream goes to it on the same condition (:meth:`BotConnection.can_take`)."""
+        candidates = [c for c in self._live_connections(bot_id) if c.can_take(table_id, game)]
         if len(candidates) < 2:  # the usual case: one stream per bot
             return candidates[0] if candidates else None
         return max(candidates, key=lambda c: (any(key[0] == table_id for key in c.seats),
@@ -227,7 +233,7 @@ class ArenaServer:
         """The connection to seat ``bot_id`` on at ``table_id`` (see :meth:`_best_connection`)."""
         best = self._best_connection(bot_id, table_id, game)
         if best is None:
-            live = [c for c in self.connections.values() if c.bot_id == bot_id and not c.closed]
+            live = self._live_connections(bot_id)
             if not live:
                 raise BotNotConnectedError(f"bot {bot_id} is not connected")
             if not any(c.plays(game) for c in live):
@@ -241,16 +247,12 @@ class ArenaServer:
         """The bots of a table that could not be seated here now, each once, in seat order:
         not connected for ``game``, or every such connection already plays as many tables as it
         allows."""
-        missing: list[str] = []
-        for bot_id in dict.fromkeys(bot_ids):
-            room = any(c.bot_id == bot_id and not c.closed and c.free_tables > 0
-                       and c.plays(game) for c in self.connections.values())
-            if not room:
-                missing.append(bot_id)
-        return missing
+        return [bot_id for bot_id in dict.fromkeys(bot_ids)
+                if self._best_connection(bot_id, None, game) is None]
 
     async def _seat_bots(
-        self, table_id: str, bot_ids: Sequence[str], timeout: float, game: str = DEFAULT_GAME
+        self, table_id: str, bot_ids: Sequence[str], timeout: float,
+        game: Game = convert.FRENCH_TAROT,
     ) -> list[RemoteSeat]:
         """Take a seat on a connection of each bot, waiting up to ``timeout`` for free ones."""
         deadline = trio.current_time() + timeout
@@ -258,9 +260,9 @@ class ArenaServer:
             seats: list[RemoteSeat] = []
             try:
                 for seat, bot_id in enumerate(bot_ids):
-                    connection = self._pick(bot_id, table_id, game)
+                    connection = self._pick(bot_id, table_id, game.name)
                     seats.append(RemoteSeat(table_id, seat, bot_id, connection, self._is_revoked,
-                                            self._keep_undelivered))
+                                            self._keep_undelivered, game))
                 return seats
             except BotNotConnectedError:
                 for remote in seats:
@@ -268,7 +270,7 @@ class ArenaServer:
                 if trio.current_time() >= deadline:
                     raise
             with trio.move_on_at(deadline):
-                await self._wait_change()
+                await self.wait_change()
 
     async def play_table(
         self,
@@ -288,7 +290,7 @@ class ArenaServer:
         """
         if len(bot_ids) != state.players:
             raise ValueError(f"{len(bot_ids)} bots for a {state.players}-player table")
-        seats = await self._seat_bots(table_id, bot_ids, seat_timeout, state.game.name)
+        seats = await self._seat_bots(table_id, bot_ids, seat_timeout, state.game)
         players = [PlayerInfo(s.seat, s.bot_id, s.connection.bot_name) for s in seats]
         self._tables += 1
         try:
@@ -334,8 +336,8 @@ class ArenaServer:
     def _keep_undelivered(self, bot_id: str, message: bytes) -> None:
         """A TableEnd whose seat's stream is gone: to another open stream of the bot now, else
         to its next stream (the last :data:`UNDELIVERED_KEPT` kept per bot)."""
-        for connection in self.connections.values():
-            if connection.bot_id == bot_id and connection.post(message):
+        for connection in self._live_connections(bot_id):
+            if connection.post(message):
                 return
         self.undelivered.setdefault(bot_id, collections.deque(maxlen=UNDELIVERED_KEPT)).append(
             message
@@ -356,55 +358,57 @@ class ArenaServer:
             seat.revoked()
 
     # ----------------------------------------------- called from the gRPC side (via the bridge)
-    def _open(self, bot: BotSummary, hello: pb.Hello, outbox: Outbox) -> BotConnection | None:
-        """Register the stream of ``outbox``, unless it has already ended (None then): the
-        gRPC side closes the outbox and calls :meth:`_stream_ended` when the stream ends, in
-        that order, whenever that happens, so a stream registered here is always unregistered.
+    def open_stream(
+        self, bot_id: str, hello: convert.Hello, outbox: Outbox
+    ) -> BotConnection | None:
+        """Register the stream of ``outbox`` for the (authenticated) bot, unless it has already
+        ended (None then): the gRPC side closes the outbox and calls :meth:`stream_ended` when
+        the stream ends, in that order, whenever that happens, so a stream registered here is
+        always unregistered.
 
         Raises :class:`TooManyConnectionsError` when the bot has all the streams it may."""
         if outbox.closed:
             return None
-        open_now = sum(1 for c in self.connections.values()
-                       if c.bot_id == bot.id and not c.closed)
+        open_now = len(self._live_connections(bot_id))
         if open_now >= self.max_connections_per_bot:
             raise TooManyConnectionsError(
-                f"bot {bot.id} already has {open_now} connections open, the most one token may "
+                f"bot {bot_id} already has {open_now} connections open, the most one token may "
                 "have at once"
             )
         now = trio.current_time()
         if len(self.strays) >= 64:
-            for bot_id, allowance in list(self.strays.items()):
+            for other, allowance in list(self.strays.items()):
                 if allowance.full(now):
-                    del self.strays[bot_id]
-        strays = self.strays.setdefault(bot.id, stray_allowance(now))
+                    del self.strays[other]
+        strays = self.strays.setdefault(bot_id, stray_allowance(now))
         if strays.spent and not strays.full(now):
             raise TooManyConnectionsError(
-                f"bot {bot.id} sent too many messages that answer no open request: wait "
+                f"bot {bot_id} sent too many messages that answer no open request: wait "
                 f"{strays.burst / strays.rate:g} s before connecting again"
             )
         strays.spent = False
         connection = BotConnection(
-            bot.id, hello.bot_name, hello.bot_version, hello.max_tables, outbox, strays=strays,
+            bot_id, hello.bot_name, hello.bot_version, hello.max_tables, outbox, strays=strays,
             games=frozenset(hello.games or (DEFAULT_GAME,)),
         )
         outbox.connection_id = connection.id
         self.connections[connection.id] = connection
-        waiting = [seat for seat in self.orphans.pop(bot.id, []) if not seat.finished]
+        waiting = [seat for seat in self.orphans.pop(bot_id, []) if not seat.finished]
         left = []
-        for seat in waiting:  # never more tables than the bot said it can play
-            if connection.has_room_for(seat.table_id):
+        for seat in waiting:  # never more tables than the bot said it can play, of its games
+            if connection.can_take(seat.table_id, seat.game.name):
                 seat.rebind(connection)
             else:
                 left.append(seat)
         if left:
-            self.orphans[bot.id] = left
-        for message in self.undelivered.pop(bot.id, ()):
+            self.orphans[bot_id] = left
+        for message in self.undelivered.pop(bot_id, ()):
             connection.post(message)
         self._say_goodbye_if_dismissed(connection)
         self._signal_change()
         return connection
 
-    def _stream_ended(self, outbox: Outbox) -> None:
+    def stream_ended(self, outbox: Outbox) -> None:
         """The gRPC side is done with the stream of ``outbox`` (closed by now)."""
         connection = self.connections.get(outbox.connection_id)
         if connection is not None and connection.outbox is outbox:
@@ -419,7 +423,7 @@ class ArenaServer:
             # The bot's new stream may have opened before this one closed (a quick reconnection,
             # a new process taking over): it takes the seat now if it has room, else the next
             # one to open does. A seat nobody takes in time falls back as disconnected.
-            successor = self._best_connection(seat.bot_id, seat.table_id)
+            successor = self._best_connection(seat.bot_id, seat.table_id, seat.game.name)
             if successor is not None:
                 seat.rebind(successor)
             else:

@@ -1,4 +1,8 @@
-"""The gRPC servicers: thin adapters that decode, hand over to the trio side, and write.
+"""The gRPC servicers: thin adapters that decode, hand over to the trio side, and encode.
+
+Every request is decoded by :mod:`.convert` (or refused with a status saying why), the work is
+done by the server's public methods on the trio side or by the registry, and the answer is
+encoded by :mod:`.convert` again: nothing here builds a protocol message.
 
 They run in grpc.aio's asyncio loop, which the :class:`~arena.transport.bridge.Bridge` steps
 from trio on the same thread; everything they touch on the trio side goes through the bridge,
@@ -10,12 +14,11 @@ from __future__ import annotations
 import asyncio
 import hmac
 import logging
-import secrets
 import time
 import unicodedata
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 import grpc
 from google.protobuf.message import DecodeError
@@ -23,8 +26,6 @@ from google.protobuf.message import DecodeError
 from arena import games
 from arena.proto_gen.tarot_arena.v1 import arena_pb2 as pb
 from arena.proto_gen.tarot_arena.v1 import arena_pb2_grpc as pb_grpc
-from arena.storage.bots import UnknownBotError
-from arena.table import TableEnd, TimeControl
 
 from . import convert, wire
 from .connections import BotConnection, BotNotConnectedError, Outbox
@@ -33,6 +34,7 @@ if TYPE_CHECKING:
     from .server import ArenaServer
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 MAX_TABLES_PER_CONNECTION: Final = 1024
 MAX_GAMES: Final = 32
@@ -173,7 +175,7 @@ class BotService(pb_grpc.BotServiceServicer):
         if first.WhichOneof("kind") != "hello":
             await context.abort(grpc.StatusCode.FAILED_PRECONDITION,
                                 "the first message of a connection must be Hello")
-        hello = first.hello
+        hello = convert.hello_from_pb(first.hello)
         if hello.protocol_version not in convert.PROTOCOL_VERSIONS:
             await context.abort(
                 grpc.StatusCode.FAILED_PRECONDITION,
@@ -205,7 +207,7 @@ class BotService(pb_grpc.BotServiceServicer):
         writer: asyncio.Task[None] | None = None
         try:
             try:
-                connection = await bridge.call_in_trio(arena._open, bot, hello, outbox)
+                connection = await bridge.call_in_trio(arena.open_stream, bot.id, hello, outbox)
             except TooManyConnectionsError as exc:
                 outbox.fail("RESOURCE_EXHAUSTED", str(exc))
                 connection = None
@@ -231,7 +233,7 @@ class BotService(pb_grpc.BotServiceServicer):
             if writer is not None:
                 writer.cancel()
             outbox.close()
-            bridge.to_trio(arena._stream_ended, outbox)
+            bridge.to_trio(arena.stream_ended, outbox)
         # The reader is never cancelled: a read cancelled while the call is open ends it with
         # INTERNAL instead of its status (TRANSPORT.md, pitfall 1). It ends with the call.
         if outbox.failure is not None:  # tell the bot why its stream ends
@@ -243,12 +245,11 @@ class BotService(pb_grpc.BotServiceServicer):
         batching: bool, connection: BotConnection, outbox: Outbox, ready: asyncio.Event,
     ) -> None:
         """The Welcome, then what the outbox is given, until it is closed and empty."""
+        welcome = convert.Welcome(bot_id, protocol_version, connection.max_tables,
+                                  self.arena.max_message_bytes, batching,
+                                  tuple(sorted(connection.games)))
         try:
-            await context.write(wire.serialize(pb.ArenaMessage(welcome=pb.Welcome(
-                bot_id=bot_id, protocol_version=protocol_version,
-                max_tables=connection.max_tables, max_message_bytes=self.arena.max_message_bytes,
-                batching=batching, games=sorted(connection.games),
-            ))))
+            await context.write(wire.serialize(convert.welcome_to_pb(welcome)))
             while not (outbox.closed and not outbox.items):
                 await ready.wait()
                 if len(connection.seats) > 1:
@@ -286,10 +287,11 @@ class BotService(pb_grpc.BotServiceServicer):
                 assert isinstance(message, pb.BotMessage)
                 kind = message.WhichOneof("kind")
                 if kind == "decision":
-                    bridge.to_trio(connection.on_decision, message.decision)
+                    bridge.to_trio(connection.on_decision,
+                                   convert.decision_from_pb(message.decision))
                 elif kind == "decisions":
                     for decision in message.decisions.decisions:
-                        bridge.to_trio(connection.on_decision, decision)
+                        bridge.to_trio(connection.on_decision, convert.decision_from_pb(decision))
                 else:
                     bridge.to_trio(connection.on_stray_message)
         except asyncio.CancelledError:
@@ -332,7 +334,7 @@ def _record_hello(arena: ArenaServer, bot_id: str, name: str, version: str) -> N
                     str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
 
 
-def _check_hello(hello: pb.Hello) -> str | None:
+def _check_hello(hello: convert.Hello) -> str | None:
     if not hello.bot_name.strip():
         return "bot_name must not be empty"
     if len(hello.bot_name) > 100 or len(hello.bot_version) > 100:
@@ -353,7 +355,7 @@ def _check_hello(hello: pb.Hello) -> str | None:
     return None
 
 
-def _check_games(hello: pb.Hello) -> str | None:
+def _check_games(hello: convert.Hello) -> str | None:
     """A version 1 bot plays French Tarot only (its messages are French Tarot's)."""
     others = [name for name in hello.games if name != games.DEFAULT_GAME]
     if hello.protocol_version == 1 and others:
@@ -388,8 +390,14 @@ class AdminService(pb_grpc.AdminServiceServicer):
             await context.abort(grpc.StatusCode.UNAUTHENTICATED,
                                 "admin calls need the metadata 'authorization: Bearer <token>'")
 
-    async def _registry(self, fn: Any, *args: Any) -> Any:
+    async def _registry(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(None, fn, *args)
+
+    async def _in_trio(self, fn: Callable[..., T], *args: Any) -> T:
+        bridge = self.arena.bridge
+        assert bridge is not None
+        result: T = await bridge.call_in_trio(fn, *args)
+        return result
 
     async def RegisterBot(
         self, request: pb.RegisterBotRequest, context: grpc.aio.ServicerContext
@@ -401,20 +409,15 @@ class AdminService(pb_grpc.AdminServiceServicer):
             )
         except ValueError as exc:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(exc))
-        return pb.RegisterBotResponse(bot_id=bot.id, token=token)
+        return convert.registered_to_pb(bot, token)
 
     async def ListBots(
         self, request: pb.ListBotsRequest, context: grpc.aio.ServicerContext
     ) -> pb.ListBotsResponse:
         await self._authorize(context)
         bots = await self._registry(self.arena.registry.list)
-        assert self.arena.bridge is not None
-        counts = await self.arena.bridge.call_in_trio(self.arena.connected_bots)
-        return pb.ListBotsResponse(bots=[
-            pb.BotInfo(bot_id=b.id, name=b.name, owner=b.owner, revoked=b.revoked,
-                       created_at=b.created_at, connections=counts.get(b.id, 0))
-            for b in bots
-        ])
+        counts = await self._in_trio(self.arena.connected_bots)
+        return convert.bots_to_pb(bots, counts)
 
     async def RevokeBot(
         self, request: pb.RevokeBotRequest, context: grpc.aio.ServicerContext
@@ -422,28 +425,16 @@ class AdminService(pb_grpc.AdminServiceServicer):
         await self._authorize(context)
         try:
             changed = await self._registry(self.arena.registry.revoke, request.bot_id)
-        except UnknownBotError as exc:
+        except LookupError as exc:  # the registry knows no such bot
             await context.abort(grpc.StatusCode.NOT_FOUND, str(exc))
-        assert self.arena.bridge is not None
-        await self.arena.bridge.call_in_trio(self.arena.mark_revoked, request.bot_id)
-        return pb.RevokeBotResponse(revoked=changed)
+        await self._in_trio(self.arena.mark_revoked, request.bot_id)
+        return convert.revoked_to_pb(changed)
 
     async def ListConnections(
         self, request: pb.ListConnectionsRequest, context: grpc.aio.ServicerContext
     ) -> pb.ListConnectionsResponse:
         await self._authorize(context)
-        assert self.arena.bridge is not None
-
-        def snapshot() -> list[pb.ConnectionInfo]:
-            return [
-                pb.ConnectionInfo(bot_id=c.bot_id, bot_name=c.bot_name, bot_version=c.bot_version,
-                                  max_tables=c.max_tables, tables=c.tables)
-                for c in self.arena.connections.values()
-            ]
-
-        return pb.ListConnectionsResponse(
-            connections=await self.arena.bridge.call_in_trio(snapshot)
-        )
+        return convert.connections_to_pb(await self._in_trio(self.arena.connection_summaries))
 
     async def PlayTable(
         self, request: pb.PlayTableRequest, context: grpc.aio.ServicerContext
@@ -452,32 +443,14 @@ class AdminService(pb_grpc.AdminServiceServicer):
         arena = self.arena
         assert arena.bridge is not None
         try:
-            game, options = convert.game_options_from_pb(request.options)
-            state = game.new_deal(request.seed, options, request.dealer)
-            control = request.time_control
-            time_control = TimeControl(
-                (control.per_decision_ms or 1000) / 1000, control.time_bank_ms / 1000
-            )
-            if len(request.bot_ids) != state.players:
-                raise ValueError(
-                    f"{len(request.bot_ids)} bot ids for a {state.players}-player table"
-                )
+            order = convert.table_order_from_pb(request)
         except ValueError as exc:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(exc))
-        table_id = request.table_id or "table_" + secrets.token_hex(6)
         try:
             outcome = await arena.bridge.run_in_trio(
-                arena.play_table, table_id, state, list(request.bot_ids), time_control
+                arena.play_table, order.table_id, order.state, list(order.bot_ids),
+                order.time_control,
             )
         except BotNotConnectedError as exc:
             await context.abort(grpc.StatusCode.FAILED_PRECONDITION, str(exc))
-        end = TableEnd(table_id, 0, outcome.result, game.revealed(outcome.state), outcome.record)
-        return pb.PlayTableResponse(
-            table_id=table_id,
-            end=convert.table_end_message(end, game),
-            infractions=[
-                pb.Infraction(seat=i.seat, kind=convert.infraction_kind_to_pb(i.kind),
-                              message=i.message, decision_index=i.decision_index)
-                for i in outcome.infractions
-            ],
-        )
+        return convert.played_to_pb(outcome)

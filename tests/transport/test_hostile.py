@@ -27,6 +27,7 @@ from arena.proto_gen.tarot_arena.v1 import arena_pb2_grpc as pb_grpc
 from arena.storage.bots import BotRegistry
 from arena.storage.db import make_engine
 from arena.table import TableOutcome, TableRunner, TimeControl
+from arena.transport import convert
 from arena.transport.connections import Outbox, RemoteSeat
 from arena.transport.server import ArenaServer
 from arena.transport.services import HandshakeLimiter, LogLimiter, bad_input_log
@@ -123,7 +124,7 @@ async def test_streams_cancelled_while_opening_leave_no_connection_behind(
     def cancelling(fn: Any, *args: Any) -> Any:
         nonlocal cancelled_while_opening
         future = call_in_trio(fn, *args)
-        if fn == server._open and cancelled_while_opening < 50:
+        if fn == server.open_stream and cancelled_while_opening < 50:
             cancelled_while_opening += 1
             task = asyncio.current_task()
             assert task is not None
@@ -401,12 +402,12 @@ async def test_a_table_end_posted_after_the_outbox_closed_is_kept_for_the_next_s
     server = ArenaServer(BotRegistry(make_engine(f"sqlite:///{tmp_path / 'a.db'}")))
     bot, _ = server.registry.register("bot")
     first = Outbox(lambda: None)
-    connection = server._open(bot, hello("t").hello, first)
+    connection = server.open_stream(bot.id, convert.hello_from_pb(hello("t").hello), first)
     assert connection is not None
     seats: list[Any] = [RemoteSeat("gone-table", 0, bot.id, connection, server._is_revoked,
                                    server._keep_undelivered)]
     seats += [FakeSeat() for _ in range(2)]
-    first.close()  # the stream ended; ArenaServer._stream_ended has not run yet
+    first.close()  # the stream ended; ArenaServer.stream_ended has not run yet
     options = TableOptions(3)
 
     async def auto(request: Any) -> Any:
@@ -415,10 +416,10 @@ async def test_a_table_end_posted_after_the_outbox_closed_is_kept_for_the_next_s
     seats[0].ask = auto  # type: ignore[method-assign]  # its answers are not the point
     await TableRunner("gone-table", GameState(seeded_deal(3, 3, 0), options), seats,
                       players_of(3)).run()
-    server._stream_ended(first)
+    server.stream_ended(first)
     assert server.connections == {}
     second = Outbox(lambda: None)
-    assert server._open(bot, hello("t").hello, second) is not None
+    assert server.open_stream(bot.id, convert.hello_from_pb(hello("t").hello), second) is not None
     ends = [pb.ArenaMessage.FromString(m) for m in second.take()]
     assert [(m.table_end.table_id, m.table_end.seat) for m in ends] == [("gone-table", 0)]
 
@@ -430,8 +431,8 @@ async def test_a_stream_ended_before_it_was_registered_is_never_registered(
     bot, _ = server.registry.register("bot")
     outbox = Outbox(lambda: None)
     outbox.close()  # the gRPC side gave up while the arena was about to register it
-    assert server._open(bot, hello("t").hello, outbox) is None
-    server._stream_ended(outbox)
+    assert server.open_stream(bot.id, convert.hello_from_pb(hello("t").hello), outbox) is None
+    server.stream_ended(outbox)
     assert server.connections == {}
 
 

@@ -11,8 +11,10 @@ import pytest
 from arena.proto_gen.tarot_arena.v1 import arena_pb2 as pb
 from arena.storage.bots import BotRegistry, BotSummary
 from arena.storage.db import make_engine
+from arena.transport import convert
 from arena.transport.connections import BotConnection, Outbox, RemoteSeat
 from arena.transport.server import ArenaServer
+from tests.toy_game.game import TOY_GAME
 
 
 @pytest.fixture
@@ -28,7 +30,7 @@ def bot(server: ArenaServer) -> BotSummary:
 def connect(server: ArenaServer, summary: BotSummary, max_tables: int) -> BotConnection:
     hello = pb.Hello(bot_name="mover", bot_version="1", protocol_version=1,
                      max_tables=max_tables)
-    return server._open(summary, hello, Outbox(lambda: None))
+    return server.open_stream(summary.id, convert.hello_from_pb(hello), Outbox(lambda: None))
 
 
 def seat_at(server: ArenaServer, connection: BotConnection, table_id: str) -> RemoteSeat:
@@ -102,3 +104,47 @@ async def test_a_closed_control_table_moves_whole_to_a_one_table_connection(
 def bot_named(server: ArenaServer, name: str) -> BotSummary:
     summary, _ = server.registry.register(name)
     return summary
+
+
+async def test_a_stream_opened_while_many_allowances_are_kept_is_the_bots_own(
+    server: ArenaServer,
+) -> None:
+    """Past 64 bots' allowances the arena forgets the full ones as a stream opens: the stream
+    is still registered for its own bot, with its own allowance."""
+    for other in [bot_named(server, f"other{i}") for i in range(64)]:
+        connect(server, other, max_tables=1)
+    assert len(server.strays) == 64
+    summary = bot(server)
+    connection = connect(server, summary, max_tables=2)
+    assert connection.bot_id == summary.id
+    assert connection.strays is server.strays[summary.id]
+    assert server.awaiting([summary.id]) == []
+
+
+def connect_for(server: ArenaServer, summary: BotSummary, *games: str) -> BotConnection:
+    hello = convert.Hello("", "mover", "1", convert.PROTOCOL_VERSION, 4, True, games)
+    connection = server.open_stream(summary.id, hello, Outbox(lambda: None))
+    assert connection is not None
+    return connection
+
+
+async def test_a_seat_moves_only_to_a_stream_that_plays_its_game(server: ArenaServer) -> None:
+    """A table of the toy game whose stream closes goes to the bot's stream that plays the toy
+    game, never to one that plays French Tarot alone, on closing as on reconnecting."""
+    summary = bot(server)
+    old = connect_for(server, summary, "toy")
+    tarot_only = connect_for(server, summary, "french-tarot")
+    toy_seat = RemoteSeat("toy-table", 0, summary.id, old, server._is_revoked,
+                          server._keep_undelivered, TOY_GAME)
+    server._closed(old)
+    assert toy_seat.connection is old and tables(tarot_only) == set()
+    assert server.orphans[summary.id] == [toy_seat]
+    also_tarot = connect_for(server, summary)  # no games listed: French Tarot alone
+    assert tables(also_tarot) == set() and server.orphans[summary.id] == [toy_seat]
+    assert server.awaiting([summary.id], "toy") == [summary.id]
+    both = connect_for(server, summary, "french-tarot", "toy")
+    assert toy_seat.connection is both and summary.id not in server.orphans
+    assert server.awaiting([summary.id], "toy") == []
+    spare = connect_for(server, summary, "toy")
+    server._closed(both)
+    assert toy_seat.connection is spare
