@@ -174,44 +174,46 @@ class Knowledge:
     )
 
     def __init__(self, view: TableView) -> None:
-        n = self.n = view.options.players
+        seen = view.observation  # its fields directly: this runs at every decision
+        n = self.n = seen.options.players
         me = self.seat = view.seat
-        self.taker = view.taker
-        self.contract = view.contract
-        hand = self.hand = mask_of(view.hand)
+        self.taker = seen.taker
+        self.contract = seen.contract
+        hand = self.hand = mask_of(seen.hand)
         counts = [0] * n
         voids = [0] * n
         caps = [EXCUSE] * n  # exclusive upper bound of the trumps a seat may still hold
         followed = 0
         plays: list[tuple[int, Card]] = []
-        for trick in view.tricks:
+        for trick in seen.tricks:
             plays_of = trick.played_by()
             _infer(plays_of, voids, caps)
             plays.extend(plays_of)
-        _infer(view.current_trick, voids, caps)
-        plays.extend(view.current_trick)
+        _infer(seen.current_trick, voids, caps)
+        plays.extend(seen.current_trick)
         played = 0
+        taker_seat = seen.taker
         for seat, card in plays:
             played |= 1 << card
             counts[seat] += 1
-            if seat == view.taker and card < 56:
+            if seat == taker_seat and card < 56:
                 followed |= 1 << (card // 14)
         self.played = played
         self.taker_followed = followed
-        out = mask_of(view.discarded_trumps)
+        out = mask_of(seen.discarded_trumps)
         if view.is_taker:
             out |= mask_of(view.discard)
         unseen = self.unseen = FULL_DECK & ~hand & ~played & ~out
         size = HAND_SIZES[n]
         remaining = self.remaining = [size - counts[s] for s in range(n)]
-        remaining[me] = len(view.hand)
+        remaining[me] = len(seen.hand)
         known = [0] * n
-        taker = view.taker
-        contract = view.contract
+        taker = seen.taker
+        contract = seen.contract
         chien_shown = contract is not None and contract.chien_shown
-        if taker is not None and taker != me and chien_shown and view.chien is not None:
-            known[taker] |= mask_of(view.chien) & (TRUMP_MASK | (1 << EXCUSE) | KINGS_MASK)
-        for shown in view.poignees:
+        if taker is not None and taker != me and chien_shown and seen.chien is not None:
+            known[taker] |= mask_of(seen.chien) & (TRUMP_MASK | (1 << EXCUSE) | KINGS_MASK)
+        for shown in seen.poignees:
             if shown.seat != me:
                 known[shown.seat] |= mask_of(shown.cards)
         any_known = 0
@@ -239,7 +241,7 @@ class Knowledge:
         for card in cards_of(unseen):
             bit = 1 << card
             if not pool & bit:
-                loc[card] = tuple(1.0 if known[s] & bit else 0.0 for s in range(n))
+                loc[card] = tuple([1.0 if known[s] & bit else 0.0 for s in range(n)])
                 continue
             weights = [0.0] * n
             total = 0.0
@@ -249,7 +251,7 @@ class Knowledge:
                     total += slots[s]
             if hidden and not hidden_excludes & bit:
                 total += hidden
-            loc[card] = tuple(w / total for w in weights) if total else zero
+            loc[card] = tuple([w / total for w in weights]) if total else zero
         self.loc = loc
         self._any: dict[tuple[int, int], float] = {}
         self._voids: dict[tuple[int, int], float] = {}
@@ -326,15 +328,19 @@ class Knowledge:
         return not higher_cards(card) & self.unseen
 
 
+_SUIT_CARDS = (1 << 56) - 1
+
+
 def _infer(plays: Sequence[tuple[int, Card]], voids: list[int], caps: list[int]) -> None:
     """Voids and trump ceilings shown by one trick's cards, given the rules of following."""
     for seat, shown in exclusions(plays):
-        for suit in range(4):
-            if shown & SUIT_MASKS[suit]:
-                voids[seat] |= 1 << suit
+        if shown & _SUIT_CARDS:  # whole suits: their lowest cards (0, 14, 28, 42) say which
+            voids[seat] |= (shown & 1 | shown >> 13 & 2 | shown >> 26 & 4 | shown >> 39 & 8)
         trumps = shown & TRUMP_MASK
         if trumps:  # no trump from the lowest one shown on
-            caps[seat] = min(caps[seat], (trumps & -trumps).bit_length() - 1)
+            low = (trumps & -trumps).bit_length() - 1
+            if low < caps[seat]:
+                caps[seat] = low
     for seat in range(len(caps)):
         if caps[seat] <= 56:
             voids[seat] |= 1 << TRUMPS

@@ -109,27 +109,32 @@ def exclusions(
     What a seat holds none of when it played, it holds none of later either.
     """
     out: list[tuple[int, Hand]] = []
+    if called is not None and plays:
+        seat, card = plays[0]
+        if card < 56 and card // 14 == called // 14 and card != called:
+            out.append((seat, FULL_DECK & ~SUIT_MASKS[called // 14]))
     led = NO_SUIT
     best = -1
-    for index, (seat, card) in enumerate(plays):
-        if index == 0 and called is not None and card < 56 and (
-            card // 14 == called // 14 and card != called
-        ):
-            out.append((seat, FULL_DECK & ~SUIT_MASKS[called // 14]))
+    for seat, card in plays:
         if card == EXCUSE:
             continue
         if led == NO_SUIT:
             led, best = trick_suit(card), card
             continue
+        # beats() and the three rules above, inline: bots call this for every trick at every
+        # decision.
         shown = 0
-        if led < TRUMPS and (card >= 56 or card // 14 != led):
-            shown |= SUIT_MASKS[led]
-        if card < 56 and (led == TRUMPS or card // 14 != led):
-            shown |= TRUMP_MASK
-        elif card >= 56 and best >= 56 and card < best:
-            shown |= TRUMP_MASK & ~((1 << best) - 1)
+        if card >= 56:
+            if led < TRUMPS:
+                shown = SUIT_MASKS[led]
+            if best >= 56 and card < best:
+                shown |= TRUMP_MASK & ~((1 << best) - 1)
+            else:
+                best = card
+        elif card // 14 != led:
+            shown = TRUMP_MASK if led == TRUMPS else SUIT_MASKS[led] | TRUMP_MASK
+        elif best < 56 and card > best:
+            best = card
         if shown:
             out.append((seat, shown))
-        if beats(card, best, led):
-            best = card
     return out
