@@ -1,9 +1,9 @@
-"""The table runner: plays one deal through seat channels, independent of any transport."""
+"""The table runner: plays one deal of any game through seat channels, independent of any
+transport."""
 
 from .messages import (
     Answer,
     DecisionRequest,
-    Event,
     Infraction,
     InfractionKind,
     Malformed,
@@ -21,7 +21,6 @@ __all__ = [
     "BotGone",
     "DecisionLog",
     "DecisionRequest",
-    "Event",
     "Infraction",
     "InfractionKind",
     "Malformed",

@@ -14,45 +14,18 @@ from typing import Any, Final
 from arena.games import Game, game
 from arena.games.base import Card, Record, Revealed
 
-# French Tarot's events are the game's (arena.games.french_tarot.events); re-exported here until
-# the table runner speaks the game interface.
-from arena.games.french_tarot.events import (
-    BidMade,
-    CardCalled,
-    CardDiscarded,
-    CardPlayed,
-    ChelemDecided,
-    ChienShown,
-    Event,
-    PartnerRevealed,
-    PoigneeShown,
-    TrickWon,
-    TrumpDiscarded,
-)
-
 __all__ = [
     "Answer",
-    "BidMade",
-    "CardCalled",
-    "CardDiscarded",
-    "CardPlayed",
-    "ChelemDecided",
-    "ChienShown",
     "DecisionRequest",
-    "Event",
     "Infraction",
     "InfractionKind",
     "Malformed",
     "Notice",
-    "PartnerRevealed",
     "PlayerInfo",
-    "PoigneeShown",
     "TableEnd",
     "TableEvent",
     "TableStart",
     "TimeControl",
-    "TrickWon",
-    "TrumpDiscarded",
     "ViewFn",
 ]
 

@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 from arena import games
 from arena.games import Game
 from arena.games.french_tarot import Action
-from arena.table.messages import DecisionRequest, Event, Notice, TableEnd
+from arena.table.messages import DecisionRequest, Notice, TableEnd
 
 from ._view import TableView
 
@@ -76,8 +76,9 @@ class Bot:
     def on_table_start(self, table: TableView) -> Any:
         """A new table, or a table resumed after a reconnection (``table.resumed``)."""
 
-    def on_event(self, table: TableView, event: Event) -> Any:
-        """A public event; ``table`` already includes it."""
+    def on_event(self, table: TableView, event: Any) -> Any:
+        """A public event of the table's game (French Tarot's are in
+        :mod:`arena.games.french_tarot.events`); ``table`` already includes it."""
 
     def on_notice(self, table: TableView | None, notice: Notice) -> Any:
         """The arena rejected or replaced an answer (``table`` is None if it is unknown)."""

@@ -21,10 +21,10 @@ from arena.games.french_tarot import (
     seeded_deal,
     trump,
 )
-from arena.games.french_tarot.events import events_after
+from arena.games.french_tarot.events import TrickWon, events_after
 from arena.proto_gen.tarot_arena.v1 import arena_pb2 as pb
 from arena.table import DecisionRequest, InfractionKind, Notice, TableEnd, TableEvent
-from arena.table.messages import Malformed, TrickWon
+from arena.table.messages import Malformed
 from arena.transport import convert
 from tests.french_tarot.builders import make_deal
 

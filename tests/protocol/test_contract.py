@@ -16,9 +16,9 @@ from arena.games.french_tarot import (
     observe,
     seeded_deal,
 )
+from arena.games.french_tarot.events import events_after
 from arena.proto_gen.tarot_arena.v1 import arena_pb2 as pb
 from arena.table import InfractionKind, TimeControl
-from arena.table.events import events_after
 from arena.transport import convert
 
 from .conftest import Arena

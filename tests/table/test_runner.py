@@ -38,6 +38,18 @@ from arena.games.french_tarot import (
 )
 from arena.games.french_tarot.cards import cards_of, is_trump
 from arena.games.french_tarot.deal import CHIEN_SIZES, HAND_SIZES
+from arena.games.french_tarot.events import (
+    BidMade,
+    CardCalled,
+    CardDiscarded,
+    CardPlayed,
+    ChelemDecided,
+    ChienShown,
+    PartnerRevealed,
+    PoigneeShown,
+    TrickWon,
+    TrumpDiscarded,
+)
 from arena.games.french_tarot.game import explain_illegal
 from arena.table import (
     Answer,
@@ -52,18 +64,6 @@ from arena.table import (
     TableStart,
     TimeControl,
     fallback_action,
-)
-from arena.table.messages import (
-    BidMade,
-    CardCalled,
-    CardDiscarded,
-    CardPlayed,
-    ChelemDecided,
-    ChienShown,
-    PartnerRevealed,
-    PoigneeShown,
-    TrickWon,
-    TrumpDiscarded,
 )
 from tests.french_tarot.builders import make_deal
 

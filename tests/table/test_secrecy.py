@@ -51,6 +51,16 @@ from arena.games.french_tarot import (
 )
 from arena.games.french_tarot.cards import cards_of, is_trump
 from arena.games.french_tarot.deal import CHIEN_SIZES, HAND_SIZES
+from arena.games.french_tarot.events import (
+    BidMade,
+    CardCalled,
+    CardDiscarded,
+    CardPlayed,
+    ChienShown,
+    PartnerRevealed,
+    PoigneeShown,
+    TrumpDiscarded,
+)
 from arena.proto_gen.tarot_arena.v1 import arena_pb2 as pb
 from arena.table import (
     DecisionRequest,
@@ -60,16 +70,6 @@ from arena.table import (
     TableOutcome,
     TableRunner,
     TableStart,
-)
-from arena.table.messages import (
-    BidMade,
-    CardCalled,
-    CardDiscarded,
-    CardPlayed,
-    ChienShown,
-    PartnerRevealed,
-    PoigneeShown,
-    TrumpDiscarded,
 )
 from arena.transport import convert, wire
 from tests.french_tarot.builders import make_deal

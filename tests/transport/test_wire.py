@@ -37,24 +37,26 @@ from arena.games.french_tarot import (
 )
 from arena.games.french_tarot.cards import cards_of
 from arena.games.french_tarot.deal import CHIEN_SIZES, HAND_SIZES
-from arena.proto_gen.tarot_arena.v1 import arena_pb2 as pb
-from arena.table.events import events_after
-from arena.table.messages import (
+from arena.games.french_tarot.events import (
     BidMade,
     CardCalled,
     CardDiscarded,
     CardPlayed,
     ChelemDecided,
     ChienShown,
-    DecisionRequest,
     Event,
-    InfractionKind,
-    Notice,
     PartnerRevealed,
     PoigneeShown,
-    TableEvent,
     TrickWon,
     TrumpDiscarded,
+    events_after,
+)
+from arena.proto_gen.tarot_arena.v1 import arena_pb2 as pb
+from arena.table.messages import (
+    DecisionRequest,
+    InfractionKind,
+    Notice,
+    TableEvent,
 )
 from arena.transport import convert, wire
 from tests.french_tarot.builders import make_deal
