@@ -54,6 +54,7 @@ from arena.games.french_tarot import (
 from arena.games.french_tarot.cards import HALF_POINTS, cards_of
 from arena.games.french_tarot.deal import DUMMY, DUMMY_DEALER
 from arena.games.french_tarot.game import explain_illegal
+from arena.games.french_tarot.observation import sealed_observation
 from arena.schemas import deal_record_schema
 
 from .builders import act, make_deal, new_game, play_out, start_play
@@ -212,6 +213,16 @@ def test_both_pass_voids_the_deal() -> None:
     assert not state.dummy_shown and state.controller(DUMMY) is None
     with pytest.raises(ValueError, match="seat 2 is the dummy: it sees nothing of its own"):
         observe(state, DUMMY)
+    # the deal is revealed at its end, the dummy with it; not when the board is still being
+    # played elsewhere (a competition): a dummy never shown stays hidden
+    assert observe(state, 0).dummy == state.deal.hands[DUMMY]
+    assert all(sealed_observation(state, seat).dummy is None for seat in (0, 1))
+
+
+def test_a_sealed_end_keeps_the_dummy_shown_during_the_deal() -> None:
+    state = start_play(deal_of(), taker=0, contract=Contract.GARDE)
+    play_out(state)
+    assert all(sealed_observation(state, seat).dummy == () for seat in (0, 1))
 
 
 # --- the dummy shown ---------------------------------------------------------------------------

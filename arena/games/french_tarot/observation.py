@@ -143,7 +143,8 @@ def observe(state: GameState, seat: int) -> Observation:
 def sealed_observation(state: GameState, seat: int) -> Observation:
     """:func:`observe` without what only the end of the deal shows, for a deal whose board is
     still being played at other tables (a competition): the deal, the chien of a Garde Sans or
-    Contre, another seat's discard, the detailed result. Before the end it is ``observe``."""
+    Contre, another seat's discard, the detailed result, a dummy never shown (both passed).
+    Before the end it is ``observe``."""
     view = observe(state, seat)
     if not state.is_over:
         return view
@@ -161,6 +162,7 @@ def sealed_observation(state: GameState, seat: int) -> Observation:
         discard=view.discard if seat == state.taker else None,
         partner=view.partner if partner_known else None,
         partner_known=partner_known,
+        dummy=view.dummy if state.dummy_shown else None,  # both passed: never shown
     )
 def observation_after(observation: Observation, event: Event) -> Observation:
     """``observation`` once its seat has received ``event``: the bot side's only update rule.
