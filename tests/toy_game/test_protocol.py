@@ -4,6 +4,7 @@ a real arena on a loopback port, the toy game registered in this process for the
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import grpc
 import pytest
@@ -45,8 +46,9 @@ def first_answer(address: str, hello: pb.Hello) -> tuple[grpc.StatusCode, str, p
         return grpc.StatusCode.OK, "", first
 
 
-async def test_games_are_negotiated_in_the_hello(nursery: trio.Nursery) -> None:
-    registry = BotRegistry(make_engine("sqlite://"))
+async def test_games_are_negotiated_in_the_hello(nursery: trio.Nursery, tmp_path: Path) -> None:
+    # A file, not "sqlite://": the Hellos' version records are written from worker threads.
+    registry = BotRegistry(make_engine(f"sqlite:///{tmp_path}/arena.db"))
     _, token = registry.register("prober")
     server = ArenaServer(registry)
     port = await nursery.start(server.serve)
@@ -71,9 +73,9 @@ async def test_games_are_negotiated_in_the_hello(nursery: trio.Nursery) -> None:
 
 
 async def test_a_table_of_another_game_seats_only_bots_that_play_it(
-    nursery: trio.Nursery,
+    nursery: trio.Nursery, tmp_path: Path,
 ) -> None:
-    registry = BotRegistry(make_engine("sqlite://"))
+    registry = BotRegistry(make_engine(f"sqlite:///{tmp_path}/arena.db"))
     bots = [registry.register(name) for name in ("high", "low", "french")]
     server = ArenaServer(registry)
     port = await nursery.start(server.serve)
