@@ -83,11 +83,11 @@ from bench.duplicate import (
     quantiles,
 )
 from clients.heuristic_bot import HeuristicBot, _trick_of
-from clients.local import board_deal
+from clients.local import LOCAL_TIME_CONTROL, auction_seat, board_deal, play_local
 from clients.sdk import Bot, DecisionRequest, TableView
-from tournaments.duplicate.imposed import free_auction, play_imposed
 from tournaments.duplicate.seatings import gauntlet
 from tournaments.duplicate.sprt import DEFAULT_MIN_BOARDS, Sprt, SprtSettings, Units, Verdict
+from tournaments.play.imposed import free_auction
 
 ALPHA = BETA = 0.05
 TARGET = 5.0
@@ -149,12 +149,13 @@ async def play_imposed_board(candidate: Bot, baseline: Bot, auction_bot: Bot, se
                              board: int) -> Board:
     """A board as ``compare --imposed`` plays it: the baseline's auction at all five tables."""
     deal = board_deal(seed, board, OPTIONS)
-    auction = await free_auction(deal, OPTIONS, auction_bot)
+    auction = await free_auction(deal, OPTIONS, auction_seat(auction_bot),
+                                 time_control=LOCAL_TIME_CONTROL)
     scores: dict[int, tuple[int, ...]] = {}
     for plan in gauntlet("c", "b", PLAYERS, 1):
         bots = [candidate if key == "c" else baseline for key in plan.bots]
-        outcome = await play_imposed(deal, OPTIONS, bots, auction, f"imposed/{board}",
-                                     bot_ids=list(plan.bots))
+        outcome = await play_local(deal, OPTIONS, bots, f"imposed/{board}",
+                                   bot_ids=list(plan.bots), strict=False, auction=auction)
         scores[plan.number] = outcome.result.scores
     control = scores[PLAYERS]
     mine = tuple(scores[seat][seat] for seat in range(PLAYERS))

@@ -1,4 +1,6 @@
-"""Play SDK bots in-process: the table runner talks to the bots directly, without gRPC.
+"""The in-process arena: SDK bots of this process play, the table runner talks to them directly,
+without gRPC. It depends on the bot SDK, so it lives here, on the clients side: of
+``tournaments``, only the command line (``try``, ``compare --local``) imports it, lazily.
 
 :class:`LocalSeat` is a :class:`~arena.table.SeatChannel` holding one seat for one
 :class:`~clients.sdk.Bot`. It keeps the seat's :class:`~clients.sdk.TableView` up to date from the
@@ -9,13 +11,18 @@ thread: nothing else runs alongside), coroutine methods are awaited.
 
 On top of it:
 
+- :class:`LocalArena` is the arena a stored tournament is played on by the one tournament
+  runner (:class:`tournaments.play.runner.TournamentRunner`), as on the gRPC arena:
+  ``compare --local``;
 - :func:`play_local` plays one deal with one bot per seat and returns the runner's
   :class:`~arena.table.TableOutcome` (scores, record, infractions);
 - :func:`play_match` plays boards in rotation (each bot in each seat of every board, as
   :func:`tournaments.duplicate.seatings.rotation` seats them) and returns the
   :class:`tournaments.duplicate.scoring.Entry` values that
   :func:`tournaments.duplicate.scoring.compute_standings` scores; :func:`play_plans` does the same
-  for any list of table plans (a gauntlet, say).
+  for any list of table plans (a gauntlet, say). Nothing is stored: they are for simulations
+  (tests, benchmarks, ``tarot-arena try``), where storing each deal would cost more than
+  playing it.
 
 Boards are dealt as the tournament store deals them: board ``k`` of seed ``s`` is
 ``seeded_deal(board_seed(s, k), players, dealer=k % players)``.
@@ -35,7 +42,7 @@ from __future__ import annotations
 
 import inspect
 import logging
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import Any
 
 import trio
@@ -47,6 +54,7 @@ from arena.table import (
     Malformed,
     Notice,
     PlayerInfo,
+    SeatChannel,
     TableEnd,
     TableEvent,
     TableOutcome,
@@ -58,6 +66,8 @@ from arena.table.messages import ViewFn
 from clients.sdk import Bot, TableView, as_action
 from tournaments.duplicate.scoring import Entry
 from tournaments.duplicate.seatings import TablePlan, board_seed, rotation
+from tournaments.play.arena import BotAwayError, TableToPlay
+from tournaments.play.imposed import Auction, ImposedAuctions, SeatFactory, impose
 
 log = logging.getLogger(__name__)
 
@@ -142,6 +152,55 @@ class LocalSeat:
 
 
 
+class LocalArena:
+    """The in-process arena: SDK bot objects of this process, by bot id, play the tables that
+    :class:`tournaments.play.runner.TournamentRunner` hands it (an
+    :class:`~tournaments.play.arena.Arena`). Every bot of ``bots`` is always there and may sit
+    at any number of tables; a bot id it does not hold is never seated (the runner waits for it,
+    as for a bot not connected), nor at a table of a game it does not play (``Bot.games``).
+
+    ``strict``: as for :class:`LocalSeat`. ``imposed``: every table of a board plays the
+    auction these give it (:mod:`tournaments.play.imposed`).
+    """
+
+    def __init__(self, bots: Mapping[str, Bot], *, strict: bool = True,
+                 imposed: ImposedAuctions | None = None) -> None:
+        self.bots = dict(bots)
+        self.strict = strict
+        self.imposed = imposed
+
+    def connected_bots(self) -> Collection[str]:
+        return self.bots.keys()
+
+    def awaiting(self, bot_ids: Sequence[str], game: str) -> list[str]:
+        return [b for b in dict.fromkeys(bot_ids)
+                if b not in self.bots or game not in self.bots[b].games]
+
+    async def wait_change(self) -> None:
+        await trio.sleep_forever()  # its bots never come or go
+
+    async def play(self, table: TableToPlay) -> TableOutcome:
+        missing = self.awaiting(table.bots, table.state.game.name)
+        if missing:
+            raise BotAwayError(f"no bot {', '.join(missing)} playing {table.state.game.name} in "
+                               f"this process")
+        auction = await self.imposed.of(table) if self.imposed is not None else None
+        return await _play(table, [self.bots[b] for b in table.bots], self.strict, auction)
+
+
+async def _play(table: TableToPlay, bots: Sequence[Bot], strict: bool,
+                auction: Auction | None = None) -> TableOutcome:
+    """The table with ``bots[seat]`` in each seat, each behind a :class:`LocalSeat`."""
+    players = [PlayerInfo(seat, table.bots[seat], bot.display_name)
+               for seat, bot in enumerate(bots)]
+    seats: list[SeatChannel] = [LocalSeat(bot, strict=strict) for bot in bots]
+    if auction is not None:
+        seats = list(impose(seats, auction))
+    runner = TableRunner(table.table_id, table.state, seats, players, table.time_control,
+                         table.reveal)
+    return await runner.run()
+
+
 async def play_local(
     deal: Deal,
     options: TableOptions,
@@ -151,23 +210,30 @@ async def play_local(
     bot_ids: Sequence[str] | None = None,
     time_control: TimeControl | None = None,
     strict: bool = True,
+    auction: Auction | None = None,
 ) -> TableOutcome:
-    """Play ``deal`` with ``bots[seat]`` in each seat (a bot may hold several seats).
+    """Play ``deal`` with ``bots[seat]`` in each seat (a bot may hold several seats); nothing
+    is stored.
 
     ``bot_ids`` name the seats in the :class:`~arena.table.PlayerInfo` the bots see (default: each
-    bot's display name). Runs under trio; see :func:`play_match` for a plain function.
+    bot's display name). ``auction``: imposed on the table (:mod:`tournaments.play.imposed`).
+    Runs under trio; see :func:`play_match` for a plain function.
     """
     if len(bots) != options.players:
         raise ValueError(f"a {options.players}-player table needs {options.players} bots, "
                          f"got {len(bots)}")
-    ids = list(bot_ids) if bot_ids is not None else [b.display_name for b in bots]
+    ids = tuple(bot_ids) if bot_ids is not None else tuple(b.display_name for b in bots)
     if len(ids) != len(bots):
         raise ValueError("one bot id per seat")
-    players = [PlayerInfo(seat, ids[seat], bot.display_name) for seat, bot in enumerate(bots)]
-    seats = [LocalSeat(bot, strict=strict) for bot in bots]
-    runner = TableRunner(table_id, GameState(deal, options), seats, players,
-                         time_control or LOCAL_TIME_CONTROL)
-    return await runner.run()
+    table = TableToPlay(table_id, 0, GameState(deal, options), ids,
+                        time_control or LOCAL_TIME_CONTROL)
+    return await _play(table, bots, strict, auction)
+
+
+def auction_seat(bot: Bot) -> SeatFactory:
+    """Seats for :func:`tournaments.play.imposed.free_auction`: ``bot`` in this process, its
+    failures answered with the arena's fallbacks."""
+    return lambda: LocalSeat(bot, strict=False)
 
 
 def board_deal(seed: int, board: int, options: TableOptions) -> Deal:

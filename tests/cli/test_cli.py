@@ -42,6 +42,7 @@ from tests.cli.entry import run_entry_point
 from tournaments.cli import commands as cli_module
 from tournaments.cli.export import standings_of
 from tournaments.duplicate.settings import PenaltyKind, ScoringMethod, Seating, TournamentSettings
+from tournaments.play.remote import RemoteArena
 from tournaments.play.runner import TournamentRunner
 from tournaments.store import TournamentStore
 
@@ -167,7 +168,7 @@ async def _play(url: str) -> Played:
                                  max_tables=8, backoff=Backoff(0.05, 0.2))
             await nursery.start(client.run)
         with trio.fail_after(60):
-            await TournamentRunner(store, server, tid, concurrency=8).run()
+            await TournamentRunner(store, RemoteArena(server), tid, concurrency=8).run()
         nursery.cancel_scope.cancel()
     assert store.tournament(tid).status is TournamentStatus.FINISHED
     return Played(url, tid, {b.id: b.name for b, _ in registered})

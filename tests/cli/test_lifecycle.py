@@ -194,7 +194,7 @@ def test_serve_skips_a_cancelled_tournament(
     played: list[str] = []
 
     async def fake_play(
-        store: object, server: object, tournament_id: str, *args: object, **kwargs: object
+        store: object, arena: object, tournament_id: str, *args: object, **kwargs: object
     ) -> None:
         played.append(tournament_id)
         raise KeyboardInterrupt  # stops serve as Ctrl-C does

@@ -14,19 +14,22 @@ from arena.storage.db import make_engine
 from arena.storage.models import TournamentStatus
 from arena.transport.server import ArenaServer
 from clients.heuristic_bot import HeuristicBot
-from clients.local import LocalSeat
+from clients.local import LocalSeat, auction_seat, play_local
 from clients.random_bot import RandomBot
 from clients.sdk import Action, ArenaClient, Backoff, DecisionRequest, TableView
-from tournaments.cli import compare
-from tournaments.duplicate.imposed import (
+from tournaments.cli.compare import load_local_bot, run_local
+from tournaments.duplicate.sprt import SprtSettings, Status, Units, Verdict
+from tournaments.play import compare
+from tournaments.play.compare import run_compare
+from tournaments.play.imposed import (
     Auction,
     ImposedAuctionError,
     ImposedSeat,
     auction_of_record,
     free_auction,
-    play_imposed,
+    stored_auctions,
 )
-from tournaments.duplicate.sprt import SprtSettings, Status, Units, Verdict
+from tournaments.play.remote import RemoteArena
 from tournaments.store import TournamentStore
 
 HEURISTIC = "clients.heuristic_bot:HeuristicBot"
@@ -43,7 +46,7 @@ def new_compare(url: str, candidate: str, baseline: str, settings: SprtSettings,
     config = compare.CompareConfig(True, candidate, baseline, settings, imposed=imposed)
     ids = compare.local_bot_ids(store, candidate, baseline)
     tid = compare.create(store, config, ids, players=4, seed=11, per_decision=60.0)
-    bots = {ids[0]: compare.load_local_bot(candidate), ids[1]: compare.load_local_bot(baseline)}
+    bots = {ids[0]: load_local_bot(candidate), ids[1]: load_local_bot(baseline)}
     return store, tid, bots  # type: ignore[return-value]
 
 
@@ -52,7 +55,7 @@ def test_a_compare_killed_mid_way_resumes_to_the_same_verdict(db_url: str, tmp_p
     settings = SprtSettings(0, 10, Units.POINTS, max_boards=40, min_boards=10)
     store, tid, bots = new_compare(f"sqlite:///{tmp_path}/whole.db", HEURISTIC, NEVER_BIDS,
                                    settings)
-    whole = trio.run(compare.run_local, store, tid, bots)
+    whole = trio.run(run_local, store, tid, bots)
 
     store, tid, bots = new_compare(db_url, HEURISTIC, NEVER_BIDS, settings)
     seen: list[int] = []
@@ -63,11 +66,12 @@ def test_a_compare_killed_mid_way_resumes_to_the_same_verdict(db_url: str, tmp_p
             raise Crash
 
     with pytest.raises(Crash):
-        trio.run(compare.run_local, store, tid, bots, crash_at_board_6)
-    assert store.tournament(tid).status is TournamentStatus.RUNNING
+        trio.run(run_local, store, tid, bots, crash_at_board_6)
+    # nothing plays any more: created again, resumable (a table being played is given back)
+    assert store.tournament(tid).status is TournamentStatus.CREATED
     _, _, boards = compare.load(store, tid)
     assert boards.test.n == 6  # the boards played before the crash are kept
-    resumed = trio.run(compare.run_local, store, tid, bots, lambda s: seen.append(s.boards))
+    resumed = trio.run(run_local, store, tid, bots, lambda s: seen.append(s.boards))
     assert resumed == whole
     # the resumed run starts by showing where it stands; no board is counted twice
     assert seen == [1, 2, 3, 4, 5, 6, *range(6, resumed.boards + 1)]
@@ -119,8 +123,8 @@ async def _live(url: str, candidate_wins: bool) -> tuple[TournamentStore, str, S
                                  backoff=Backoff(0.05, 0.2))
             await nursery.start(client.run)
         with trio.fail_after(120):
-            status = await compare.run_live(store, server, tid, concurrency=6,
-                                            seat_timeout=60.0)
+            status = await run_compare(store, RemoteArena(server), tid, concurrency=6,
+                                       seat_timeout=60.0)
         nursery.cancel_scope.cancel()
     return store, tid, status
 
@@ -153,7 +157,7 @@ def test_imposed_boards_play_the_baselines_auction_at_every_table(tmp_path: obje
     settings = SprtSettings(0, 10, Units.POINTS, max_boards=12, min_boards=10)
     store, tid, bots = new_compare(f"sqlite:///{tmp_path}/imposed.db", NEVER_BIDS, HEURISTIC,
                                    settings, imposed=True)
-    status = trio.run(compare.run_local, store, tid, bots)
+    status = trio.run(run_local, store, tid, bots)
     assert (status.verdict, status.boards) == (Verdict.REJECTED, 10)  # exactly even: H0
     assert set(compare.load(store, tid)[2].test.values) == {0.0}
     auctions = _auctions_by_board(store, tid)
@@ -182,18 +186,19 @@ def test_a_resumed_imposed_board_keeps_the_auction_its_first_tables_played(
     assert claim is not None and claim.board == 0
 
     async def play_first_table() -> Auction:
-        auction = await free_auction(claim.deal, options, HeuristicBot())
-        outcome = await play_imposed(claim.deal, options, [bots[b] for b in claim.bots],
-                                     auction, claim.table_id, bot_ids=claim.bots)
+        auction = await free_auction(claim.deal, options, auction_seat(HeuristicBot()))
+        outcome = await play_local(claim.deal, options, [bots[b] for b in claim.bots],
+                                   claim.table_id, bot_ids=claim.bots, strict=False,
+                                   auction=auction)
         assert store.finish(claim.table_id, worker, outcome)
         return auction
 
     first = trio.run(play_first_table)  # then the process "crashes"
     assert any(isinstance(a, Bid) for _, a in first)
-    assert compare._stored_auctions(store, tid) == {0: first}
+    assert stored_auctions(store, tid) == {0: first}
     # Resumed with a baseline that now passes every hand: board 0 keeps the stored auction.
-    trio.run(functools.partial(compare.run_local, store, tid, bots,
-                               auction_bot=compare.load_local_bot(NEVER_BIDS)))
+    trio.run(functools.partial(run_local, store, tid, bots,
+                               auction_bot=load_local_bot(NEVER_BIDS)))
     auctions = _auctions_by_board(store, tid)
     assert auctions[0] == {first}
     later = [auction for board, played in auctions.items() if board > 0 for auction in played]
@@ -219,7 +224,7 @@ def test_a_table_held_by_another_process_is_waited_for_not_skipped(tmp_path: obj
     held = store.claim_next(tid, "elsewhere:1:abc", lease=600)
     assert held is not None and held.board == 0
     with pytest.raises(compare.CompareError, match=r"1 tables of \S+ are claimed by another"):
-        trio.run(compare.run_local, store, tid, bots)
+        trio.run(run_local, store, tid, bots)
     assert compare.load(store, tid)[2].test.n == 0
 
 
@@ -255,6 +260,6 @@ def test_a_compare_renews_its_claim_while_a_table_plays(tmp_path: object) -> Non
 
     candidate = next(iter(bots))
     bots[candidate] = Slow()
-    trio.run(functools.partial(compare.run_local, store, tid, bots, lease=0.3))
+    trio.run(functools.partial(run_local, store, tid, bots, lease=0.3))
     [(playing, intruder)] = taken
     assert intruder is not None and intruder != playing

@@ -228,8 +228,8 @@ def test_an_imposed_compare_says_so(db: str) -> None:
 
 def test_a_cancelled_compare_is_not_played_again(db: str, tmp_path: Path) -> None:
     from arena.storage.db import make_engine
-    from tournaments.cli.compare import CompareConfig, create, local_bot_ids
     from tournaments.duplicate.sprt import SprtSettings
+    from tournaments.play.compare import CompareConfig, create, local_bot_ids
     from tournaments.play.manage import cancel_tournament
     from tournaments.store import TournamentStore
 

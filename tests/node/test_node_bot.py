@@ -26,6 +26,7 @@ from clients.random_bot import RandomBot
 from clients.sdk import ArenaClient, Backoff
 from tournaments.duplicate.settings import TournamentSettings
 from tournaments.play.live import dismiss_if_done
+from tournaments.play.remote import RemoteArena
 from tournaments.play.runner import TournamentRunner
 from tournaments.store import TournamentStore
 
@@ -85,7 +86,8 @@ async def test_the_node_bot_plays_4_and_5_player_tournaments_without_infractions
     with trio.fail_after(240):
         async with trio.open_nursery() as tournaments:
             for tid in (four, five):
-                tournaments.start_soon(TournamentRunner(store, server, tid, concurrency=4).run)
+                runner = TournamentRunner(store, RemoteArena(server), tid, concurrency=4)
+                tournaments.start_soon(runner.run)
         for tid in (four, five):  # as `serve` does once each is over
             await dismiss_if_done(server, store, tid, keep_busy=True)
         while "node" not in result:

@@ -25,6 +25,7 @@ from clients.random_bot import RandomBot
 from clients.sdk import ArenaClient, Backoff, Goodbye, GoodbyeReason
 from tournaments.duplicate.settings import TournamentSettings
 from tournaments.play.live import bots_with_tables_left, dismiss_if_done
+from tournaments.play.remote import RemoteArena
 from tournaments.play.runner import TournamentRunner
 from tournaments.store import TournamentStore
 
@@ -147,7 +148,7 @@ async def test_serve_dismisses_only_bots_no_unfinished_tournament_needs(arena: A
     ids = [bot_id for bot_id, _, _ in players]
     first = store.create(TournamentSettings(name="first", bots=tuple(ids[:4]), boards=1))
     second = store.create(TournamentSettings(name="second", bots=(ids[0], *ids[4:]), boards=1))
-    await TournamentRunner(store, arena.server, first, concurrency=4).run()
+    await TournamentRunner(store, RemoteArena(arena.server), first, concurrency=4).run()
     assert store.tournament(first).status is TournamentStatus.FINISHED
     assert bots_with_tables_left(store) == {ids[0], *ids[4:]}
     await dismiss_if_done(arena.server, store, second, keep_busy=True)  # not done: nothing
@@ -155,7 +156,7 @@ async def test_serve_dismisses_only_bots_no_unfinished_tournament_needs(arena: A
     for _, _, returned in players[1:4]:
         await until(lambda returned=returned: bool(returned))  # type: ignore[misc]
     assert all(not returned for _, _, returned in (players[0], *players[4:]))
-    await TournamentRunner(store, arena.server, second, concurrency=4).run()
+    await TournamentRunner(store, RemoteArena(arena.server), second, concurrency=4).run()
     assert store.tournament(second).status is TournamentStatus.FINISHED
 
 

@@ -49,6 +49,7 @@ from tests.table.fakes import FakeSeat, players_of
 from tournaments.cli.export import export_tournament
 from tournaments.duplicate.seatings import competition, plan_tables
 from tournaments.duplicate.settings import Seating, SettingsError, TournamentSettings, seed_for
+from tournaments.play.remote import RemoteArena
 from tournaments.play.runner import TournamentRunner
 from tournaments.store import TournamentStore, new_worker_id
 
@@ -377,7 +378,8 @@ async def play_against_spies(
             with trio.fail_after(120):
                 for spy in spies.values():
                     await trio.to_thread.run_sync(spy.welcomed.wait)
-                await TournamentRunner(store, server, tid, concurrency=8, seat_timeout=30).run()
+                await TournamentRunner(store, RemoteArena(server), tid, concurrency=8,
+                                       seat_timeout=30).run()
         finally:
             for spy in spies.values():
                 spy.stop()
@@ -493,7 +495,7 @@ async def test_sdk_bots_play_a_competition_and_get_results_without_deals(tmp_pat
                                  backoff=Backoff(0.05, 0.2))
             await nursery.start(client.run)
         with trio.fail_after(120):
-            standings = await TournamentRunner(store, server, tid, concurrency=6).run()
+            standings = await TournamentRunner(store, RemoteArena(server), tid, concurrency=6).run()
         nursery.cancel_scope.cancel()
     assert len(standings.rows) == 8
     scores = {t.id: tuple(s.score for s in seats) for t, seats in store.tables(tid)}

@@ -28,6 +28,7 @@ from clients.random_bot import RandomBot
 from clients.sdk import ArenaClient, Backoff
 from tournaments.duplicate.scoring import Standings
 from tournaments.duplicate.settings import Seating, TournamentSettings
+from tournaments.play.remote import RemoteArena
 from tournaments.play.runner import TournamentRunner
 from tournaments.store import TournamentStore
 
@@ -57,7 +58,7 @@ async def run_in_process(
                                  max_tables=8, backoff=Backoff(0.05, 0.2))
             await nursery.start(client.run)
         with trio.fail_after(120):
-            standings = await TournamentRunner(store, server, tid, concurrency=6).run()
+            standings = await TournamentRunner(store, RemoteArena(server), tid, concurrency=6).run()
         nursery.cancel_scope.cancel()
     return store, tid, standings
 

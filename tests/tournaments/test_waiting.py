@@ -17,13 +17,12 @@ from pathlib import Path
 import pytest
 import trio
 
-from arena.games.french_tarot import GameState
 from arena.storage.db import make_engine
 from arena.storage.models import TournamentStatus
-from arena.table import PlayerInfo, TableOutcome, TableRunner, TimeControl
-from arena.transport.connections import BotNotConnectedError
+from arena.table import PlayerInfo, TableOutcome, TableRunner
 from tests.tournaments.test_store import QuietSeat, register
 from tournaments.duplicate.settings import Seating, TournamentSettings
+from tournaments.play.arena import BotAwayError, TableToPlay
 from tournaments.play.runner import BotsMissingError, TournamentRunner
 from tournaments.store import TournamentStore
 
@@ -53,13 +52,10 @@ class FakeArena:
         self._changed.set()
         self._changed = trio.Event()
 
-    async def play_table(
-        self, table_id: str, state: GameState, bot_ids: Sequence[str],
-        time_control: TimeControl | None = None, seat_timeout: float = 30.0,
-        reveal: bool = True,
-    ) -> TableOutcome:
+    async def play(self, table: TableToPlay) -> TableOutcome:
+        table_id, bot_ids = table.table_id, table.bots
         if self.awaiting(bot_ids):  # the real server would wait, then raise this
-            raise BotNotConnectedError(f"bots {self.awaiting(bot_ids)} cannot be seated")
+            raise BotAwayError(f"bots {self.awaiting(bot_ids)} cannot be seated")
         bots = set(bot_ids)
         self.busy.update(bots)
         try:
@@ -67,8 +63,8 @@ class FakeArena:
             rng = random.Random(table_id)
             seats = [QuietSeat(rng) for _ in bot_ids]
             players = [PlayerInfo(s, b, b) for s, b in enumerate(bot_ids)]
-            runner = TableRunner(table_id, state, seats,  # type: ignore[arg-type]
-                                 players, time_control)
+            runner = TableRunner(table_id, table.state, seats,  # type: ignore[arg-type]
+                                 players, table.time_control)
             outcome = await runner.run()
             self.played.append(table_id)
             return outcome

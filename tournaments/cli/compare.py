@@ -1,53 +1,33 @@
 """``tarot-arena compare CANDIDATE BASELINE``: is the candidate better than the baseline?
 
-Regression testing of bots with a sequential test on duplicate boards (see
-:mod:`tournaments.duplicate.sprt` for the statistics).
+Regression testing of bots with a sequential test on duplicate boards; how a compare is played
+and stored is :mod:`tournaments.play.compare`, the statistics :mod:`tournaments.duplicate.sprt`.
 
-- **Design**: a gauntlet (:func:`tournaments.duplicate.seatings.gauntlet`). Each board is played
-  once with the candidate in each seat beside baseline fillers, plus once at a control table of
-  baselines only: ``players + 1`` deals a board. The board's value is its **paired difference**: the
-  mean over the seats of the candidate's score in that seat minus the baseline's score in that seat
-  at the control table, on the very same cards. The sequential test is fed these differences in
-  board order and looked at after every board.
-- **Stored**: every compare is a tournament in the database (gauntlet seating, as many boards as
-  the cap), its test and bots kept in the settings (``TournamentSettings.compare``). The verdict
-  is not stored: it is recomputed from the stored boards, so a compare killed mid-way and run
-  again with the same ``--id`` resumes where it stopped (finished tables kept, an interrupted
-  one replayed) and gives the verdict the uninterrupted run would have given. Once decided, the
-  tournament is finished and its remaining tables are left unplayed (``tournament tables`` shows
-  them pending); ``standings``, ``export`` and ``replay`` work on it as on any tournament.
-- **Local** (``--local``): both bots are ``module:Class`` SDK bots played in this process by
-  the table runner, without a server (:mod:`clients.local`): for a CI job. They are
-  registered in the database under their spec (owner ``compare --local``) so that the stored
-  tables name them; their tokens are never shown (nobody connects as them).
+- **Local** (``--local``): both bots are ``module:Class`` SDK bots played in this process, on
+  the in-process arena (:class:`clients.local.LocalArena`, imported only then): for a CI job.
+  They are registered in the database under their spec (owner ``compare --local``) so that the
+  stored tables name them; their tokens are never shown (nobody connects as them).
 - **Live**: both are registered bots that connect over gRPC as in any tournament; the arena
-  serves, a :class:`~tournaments.play.runner.TournamentRunner` plays the tables, and the test is
-  looked at whenever a board is finished. Once decided, the tables being played are cancelled
-  (back to pending, unplayed) and the others are never started.
-
+  serves and the same runner plays the tables on it.
 - **Imposed boards** (``--local --imposed``): every table of a board plays the auction the
-  baseline bids, so that only card play is compared (:mod:`tournaments.duplicate.imposed`).
+  baseline bids, so that only card play is compared (:mod:`tournaments.play.imposed`).
 
-The test only counts boards finished at all their tables, in board order (the first ``k``
-boards): boards are played in that order, and the order in which results arrive never decides
-which boards are counted.
+A compare killed mid-way and run again with the same ``--id`` resumes where it stopped. Once
+decided, the tournament is finished and its remaining tables are left unplayed (``tournament
+tables`` shows them pending); ``standings``, ``export`` and ``replay`` work on it as on any
+tournament.
 """
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import json
-import logging
 import math
-import re
-import secrets
 import sys
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import trio
 import typer
@@ -55,26 +35,26 @@ from rich.console import Console
 from rich.markup import escape
 
 from arena.storage.bots import BotRegistry, UnknownBotError
-from arena.storage.models import TableStatus, TournamentStatus
-from clients.local import play_local
-from clients.sdk import Bot
+from arena.storage.models import TournamentStatus
 
-from ..duplicate.imposed import Auction, auction_of_record, free_auction, play_imposed
-from ..duplicate.scoring import Entry
-from ..duplicate.settings import Seating, TournamentSettings
-from ..duplicate.sprt import (
-    DEFAULT_MIN_BOARDS,
-    Sprt,
-    SprtError,
-    SprtSettings,
-    Status,
-    Units,
-    Verdict,
+from ..duplicate.settings import TournamentSettings
+from ..duplicate.sprt import DEFAULT_MIN_BOARDS, SprtError, SprtSettings, Status, Units, Verdict
+from ..play.compare import (
+    CompareConfig,
+    CompareError,
+    StatusFn,
+    cancelled_error,
+    create,
+    load,
+    local_bot_ids,
+    run_compare,
 )
+from ..play.imposed import ImposedAuctions, stored_auctions
 from ..play.runner import LEASE
-from ..store import TournamentStore, UnknownTournamentError, new_worker_id
+from ..store import TournamentStore, UnknownTournamentError
 
-log = logging.getLogger(__name__)
+if TYPE_CHECKING:
+    from clients.sdk import Bot
 
 EXIT_ACCEPTED = 0
 EXIT_ERROR = 1
@@ -90,37 +70,6 @@ LOCAL_OWNER = "compare --local"
 DEFAULT_BOUNDS = (0.0, 0.2)
 """In per-board standard deviations: about 130 boards when the candidate is that much better."""
 
-
-class CompareError(ValueError):
-    """A compare that cannot run; the message says why."""
-
-
-@dataclass(frozen=True, slots=True)
-class CompareConfig:
-    """What a compare tests, stored with its tournament."""
-
-    local: bool
-    candidate: str
-    """Local: the ``module:Class`` spec. Live: the bot id."""
-    baseline: str
-    sprt: SprtSettings
-    aa: bool = False
-    """Candidate and baseline are the same bot on purpose (an A/A check)."""
-    imposed: bool = False
-    """Imposed boards: every table of a board plays the baseline's auction
-    (:mod:`tournaments.duplicate.imposed`); local only."""
-
-    def to_json(self) -> str:
-        return json.dumps({"local": self.local, "candidate": self.candidate,
-                           "baseline": self.baseline, "aa": self.aa, "imposed": self.imposed,
-                           "sprt": self.sprt.to_json()}, sort_keys=True)
-
-    @classmethod
-    def from_json(cls, text: str) -> CompareConfig:
-        data = json.loads(text)
-        return cls(bool(data["local"]), str(data["candidate"]), str(data["baseline"]),
-                   SprtSettings.from_json(data["sprt"]), bool(data.get("aa", False)),
-                   bool(data.get("imposed", False)))
 
 
 def sprt_settings(
@@ -152,262 +101,27 @@ def sprt_settings(
     return SprtSettings(low, high, unit, alpha, beta, max_boards, min_boards)
 
 
-# --------------------------------------------------------------------------- the boards
-def board_difference(entries: list[Entry], candidate: str, baseline: str, players: int
-                     ) -> float | None:
-    """The board's paired difference, or None while the board is not finished at all its
-    tables: mean over the seats of the candidate's score minus the control table's."""
-    mine = {e.seat: e.score for e in entries if e.bot_id == candidate}
-    theirs = {e.seat: e.score for e in entries if e.bot_id == baseline}
-    if len(mine) < players or len(theirs) < players:
-        return None
-    return math.fsum(mine[s] - theirs[s] for s in range(players)) / players
-
-
-class Boards:
-    """The finished tables' scored seats by board, and the test fed with the first boards that
-    are complete, in order."""
-
-    def __init__(self, settings: TournamentSettings, config: CompareConfig) -> None:
-        self.candidate, self.baseline = settings.bots
-        self.players = settings.players
-        self.by_board: dict[int, list[Entry]] = {}
-        self.test = Sprt(config.sprt)
-
-    def add(self, entries: list[Entry]) -> None:
-        """Keep these entries (each once: an entry already kept for its seat is replaced)."""
-        for entry in entries:
-            kept = self.by_board.setdefault(entry.board, [])
-            kept[:] = [e for e in kept if (e.table_id, e.seat) != (entry.table_id, entry.seat)]
-            kept.append(entry)
-
-    def advance(self) -> bool:
-        """Feed the test every newly complete board in order; whether it moved."""
-        moved = False
-        while self.test.verdict is None:
-            value = board_difference(self.by_board.get(self.test.n, []), self.candidate,
-                                     self.baseline, self.players)
-            if value is None:
-                break
-            self.test.add(value)
-            moved = True
-        return moved
-
-
-def load(store: TournamentStore, tournament_id: str
-         ) -> tuple[TournamentSettings, CompareConfig, Boards]:
-    """A stored compare with its test fed from the boards already played."""
-    settings = store.settings(tournament_id)
-    if settings.compare is None:
-        raise CompareError(f"{tournament_id} is a tournament, not a compare")
-    config = CompareConfig.from_json(settings.compare)
-    boards = Boards(settings, config)
-    boards.add(store.entries(tournament_id))
-    boards.advance()
-    return settings, config, boards
-
-
-def local_bot_ids(store: TournamentStore, candidate: str, baseline: str) -> tuple[str, str]:
-    """Registry ids for two local bots, registered on first use under their specs (``:`` and
-    any character a bot name may not hold become spaces; an A/A check registers the baseline a
-    second time, as ``SPEC baseline``)."""
-    registry = BotRegistry(store.engine)
-    known = {(b.name, b.owner): b.id for b in registry.list() if not b.revoked}
-
-    def bot_id(spec: str) -> str:
-        name = re.sub(r"[^A-Za-z0-9._+-]+", " ", spec)[-64:].lstrip(" ._+-") or "bot"
-        if (name, LOCAL_OWNER) not in known:
-            summary, _ = registry.register(name, LOCAL_OWNER)
-            known[(name, LOCAL_OWNER)] = summary.id
-        return known[(name, LOCAL_OWNER)]
-
-    first = bot_id(candidate)
-    second = bot_id(baseline if baseline != candidate else f"{baseline[:50]} baseline")
-    return first, second
-
-
-def create(
-    store: TournamentStore, config: CompareConfig, bot_ids: tuple[str, str], *, players: int,
-    seed: int | None, per_decision: float, tournament_id: str | None = None,
-) -> str:
-    """Store a compare: a gauntlet of as many boards as the test's cap."""
-    name = f"compare {config.candidate} vs {config.baseline}"
-    if len(name) > 100:
-        name = name[:97] + "..."
-    settings = TournamentSettings(
-        name=name, bots=bot_ids, seating=Seating.GAUNTLET, players=players,
-        boards=config.sprt.max_boards, seed=secrets.randbits(63) if seed is None else seed,
-        per_decision=per_decision, compare=config.to_json(),
-    )
-    return store.create(settings, tournament_id or "cmp_" + secrets.token_hex(6))
-
-
-def finish(store: TournamentStore, tournament_id: str) -> int:
-    """Mark a decided compare finished (unless it was cancelled); how many of its tables are
-    left unplayed."""
-    if store.tournament(tournament_id).status is not TournamentStatus.CANCELLED:
-        store.set_status(tournament_id, TournamentStatus.FINISHED)
-    progress = store.progress(tournament_id)
-    return progress.pending + progress.running
-
-
-# ------------------------------------------------------------------------------- local
-StatusFn = Callable[[Status], None]
-
-
 async def run_local(
-    store: TournamentStore, tournament_id: str, bots: dict[str, Bot],
+    store: TournamentStore, tournament_id: str, bots: Mapping[str, Bot],
     on_status: StatusFn | None = None, *, auction_bot: Bot | None = None, lease: float = LEASE,
 ) -> Status:
-    """Play the compare's tables in this process, in order, until the test decides.
+    """Play a local compare in this process (bots by bot id), one table at a time in board
+    order, until the test decides.
 
     Imposed boards: ``auction_bot`` (a baseline of its own, default the baseline) bids each
-    board's auction at a table of its copies, in memory."""
-    settings, config, boards = await trio.to_thread.run_sync(load, store, tournament_id)
-    worker = new_worker_id()
-    auctions: dict[int, Auction] = {}
-    await _not_cancelled(store, tournament_id, boards)
-    if config.imposed and boards.test.verdict is None:
-        auctions = await trio.to_thread.run_sync(_stored_auctions, store, tournament_id)
-        auction_bot = auction_bot or bots[settings.bots[1]]
-    if boards.test.verdict is None:
-        await trio.to_thread.run_sync(store.set_status, tournament_id, TournamentStatus.RUNNING)
-    if on_status is not None and boards.test.n:
-        on_status(boards.test.status())
-    options = settings.table_options
-    while boards.test.verdict is None:
-        claim = await trio.to_thread.run_sync(store.claim_next, tournament_id, worker, lease)
-        if claim is None:
-            break
-        try:
-            async with trio.open_nursery() as nursery:
-                nursery.start_soon(_keep_claim, store, claim.table_id, worker, lease)
-                seated = [bots[b] for b in claim.bots]
-                if config.imposed:
-                    assert auction_bot is not None
-                    auction = auctions.get(claim.board)
-                    if auction is None:
-                        auction = auctions[claim.board] = await free_auction(
-                            claim.deal, options, auction_bot, settings.time_control)
-                    outcome = await play_imposed(
-                        claim.deal, options, seated, auction, claim.table_id, bot_ids=claim.bots,
-                        time_control=settings.time_control)
-                else:
-                    outcome = await play_local(
-                        claim.deal, options, seated, claim.table_id, bot_ids=claim.bots,
-                        time_control=settings.time_control, strict=False,
-                    )
-                nursery.cancel_scope.cancel()
-        except BaseException:
-            with trio.CancelScope(shield=True):
-                await trio.to_thread.run_sync(store.release, claim.table_id, worker)
-            raise
-        if not await trio.to_thread.run_sync(store.finish, claim.table_id, worker, outcome):
-            raise CompareError(f"table {claim.table_id} was taken over by another process: is "
-                               f"this compare running twice?")
-        control = claim.number == settings.players
-        boards.add([
-            Entry(claim.board, seat, claim.table_id, bot_id, outcome.result.scores[seat])
-            for seat, bot_id in enumerate(claim.bots) if control or seat == claim.number
-        ])
-        if boards.advance() and on_status is not None:
-            on_status(boards.test.status())
-    return await _conclude(store, tournament_id, boards)
+    board's auction at a table of its copies, in memory; a board partly played keeps the
+    auction its stored tables played."""
+    from clients.local import LocalArena, auction_seat
 
-
-async def _keep_claim(store: TournamentStore, table_id: str, worker: str, lease: float) -> None:
-    """Renew the claim while the table plays: a short lease, so that a compare killed mid-table
-    can be resumed (by anyone) soon after, as the arena's runner does."""
-    while True:
-        await trio.sleep(lease / 4)
-        await trio.to_thread.run_sync(store.renew, {table_id: worker}, lease)
-
-
-def _stored_auctions(store: TournamentStore, tournament_id: str) -> dict[int, Auction]:
-    """The auction of each board that is partly played (from one of its finished tables)."""
-    tables = store.tables(tournament_id)
-    unfinished = {t.board_number for t, _ in tables if t.status is not TableStatus.DONE}
-    auctions: dict[int, Auction] = {}
-    for table, _ in tables:
-        board = table.board_number
-        if table.status is TableStatus.DONE and board in unfinished and board not in auctions:
-            auctions[board] = auction_of_record(store.record(table.id))
-    return auctions
-
-
-async def _not_cancelled(store: TournamentStore, tournament_id: str, boards: Boards) -> None:
-    """A cancelled compare is not played any more (``tournament cancel``)."""
-    row = await trio.to_thread.run_sync(store.tournament, tournament_id)
-    if boards.test.verdict is None and row.status is TournamentStatus.CANCELLED:
-        raise _cancelled(tournament_id, boards)
-
-
-def _cancelled(tournament_id: str, boards: Boards) -> CompareError:
-    return CompareError(f"{tournament_id} was cancelled after {boards.test.n} boards, before "
-                        f"its test decided")
-
-
-async def _conclude(store: TournamentStore, tournament_id: str, boards: Boards) -> Status:
-    if boards.test.verdict is None:
-        await _not_cancelled(store, tournament_id, boards)
-        progress = await trio.to_thread.run_sync(store.progress, tournament_id)
-        if progress.running:
-            raise CompareError(
-                f"{progress.running} tables of {tournament_id} are claimed by another process "
-                f"(still running, or crashed on another machine: its claim runs out within "
-                f"seconds); run the compare again later to finish it")
-        # Every table is played but the test neither decided nor reached its cap: only when
-        # boards were lost (the cap is the number of boards).
-        raise CompareError(f"{tournament_id} has no tables left to play but its test counts "
-                           f"{boards.test.n} complete boards of {boards.test.settings.max_boards}")
-    await trio.to_thread.run_sync(finish, store, tournament_id)
-    return boards.test.status()
-
-
-# -------------------------------------------------------------------------------- live
-async def run_live(
-    store: TournamentStore, server: Any, tournament_id: str, *, concurrency: int,
-    seat_timeout: float, on_status: StatusFn | None = None,
-) -> Status:
-    """Play the compare on a serving arena (bots connect over gRPC) until the test decides;
-    the tables being played then are cancelled and left pending, unplayed."""
-    from ..play.runner import TableDone, TournamentRunner
-
-    _, _, boards = await trio.to_thread.run_sync(load, store, tournament_id)
-    if on_status is not None and boards.test.n:
-        on_status(boards.test.status())
-    if boards.test.verdict is not None:
-        return await _conclude(store, tournament_id, boards)
-    await _not_cancelled(store, tournament_id, boards)
-    send, receive = trio.open_memory_channel[int](math.inf)
-
-    def table_done(done: TableDone) -> None:
-        with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
-            send.send_nowait(done.board)  # broken: decided, the runner is being cancelled
-
-    runner = TournamentRunner(store, server, tournament_id, concurrency=concurrency,
-                              seat_timeout=seat_timeout, on_table_done=table_done)
-    async with trio.open_nursery() as nursery:
-        async def play() -> None:
-            await runner.run()
-            send.close()
-
-        nursery.start_soon(play)
-        async with receive:
-            async for board in receive:
-                if board != boards.test.n:
-                    continue  # not the next board the test needs
-                entries = await trio.to_thread.run_sync(store.entries, tournament_id)
-                boards.add(entries)
-                if boards.advance() and on_status is not None:
-                    on_status(boards.test.status())
-                if boards.test.verdict is not None:
-                    nursery.cancel_scope.cancel()
-                    break
-    if boards.test.verdict is None:  # the runner ended first: read everything once more
-        boards.add(await trio.to_thread.run_sync(store.entries, tournament_id))
-        boards.advance()
-    return await _conclude(store, tournament_id, boards)
+    settings, config, _ = await trio.to_thread.run_sync(load, store, tournament_id)
+    imposed = None
+    if config.imposed:
+        known = await trio.to_thread.run_sync(stored_auctions, store, tournament_id)
+        bidder = auction_bot or bots[settings.bots[1]]
+        imposed = ImposedAuctions(auction_seat(bidder), bidder.display_name, known)
+    arena = LocalArena(bots, strict=False, imposed=imposed)
+    return await run_compare(store, arena, tournament_id, on_status=on_status, lease=lease,
+                             wait_elsewhere=False)
 
 
 # ------------------------------------------------------------------------------ output
@@ -655,7 +369,7 @@ def add_command(app: typer.Typer, store_factory: Callable[[], TournamentStore],
         settings, config, stored = load(store, tid)
         if (stored.test.verdict is None
                 and store.tournament(tid).status is TournamentStatus.CANCELLED):
-            raise _cancelled(tid, stored)
+            raise cancelled_error(tid, stored)
         errors.print(f"compare [bold]{tid}[/bold] (run again with --id {tid} to resume): "
                      f"{escape(_who(store, config.candidate, config.local))} vs "
                      f"{escape(_who(store, config.baseline, config.local))}, "
@@ -704,15 +418,18 @@ def _run_live(store: TournamentStore, tid: str, host: str, port: int, concurrenc
               seat_timeout: float, reporter: StatusFn, errors: Console) -> Status:
     from arena.transport.server import ArenaServer
 
+    from ..play.remote import RemoteArena
+
     async def main() -> Status:
         server = ArenaServer(BotRegistry(store.engine), host=host, port=port)
         async with trio.open_nursery() as nursery:
             bound = await nursery.start(server.serve)
             errors.print(f"arena listening on {host}:{bound}; waiting for the bots",
                          highlight=False)
-            status = await run_live(store, server, tid, concurrency=concurrency,
-                                    seat_timeout=seat_timeout, on_status=reporter)
+            status = await run_compare(store, RemoteArena(server), tid, concurrency=concurrency,
+                                       seat_timeout=seat_timeout, on_status=reporter)
             nursery.cancel_scope.cancel()
         return status
 
     return trio.run(main)
+

@@ -28,6 +28,7 @@ from arena.transport.server import ArenaServer
 from ..duplicate.scoring import Standings
 from ..duplicate.settings import Seating, TournamentSettings
 from ..play.live import run_with_progress
+from ..play.remote import RemoteArena
 from ..store import TournamentStore
 from .export import export_tournament
 from .report import print_standings
@@ -147,7 +148,7 @@ def run_demo(
                 console.print(f"arena on 127.0.0.1:{port}: all {len(processes)} bot processes "
                               f"connected (their logs: {logs}/)")
                 standings = await run_with_progress(
-                    store, server, tournament_id, concurrency, 60.0, console
+                    store, RemoteArena(server), tournament_id, concurrency, 60.0, console
                 )
             finally:
                 with trio.CancelScope(shield=True):

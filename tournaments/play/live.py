@@ -28,6 +28,8 @@ from arena.transport.server import ArenaServer
 
 from ..duplicate.scoring import Standings
 from ..store import TournamentStore
+from .arena import Arena
+from .remote import RemoteArena
 from .runner import TableDone, TournamentRunner
 
 log = logging.getLogger(__name__)
@@ -65,7 +67,7 @@ def waiting_line(name: str, names: tuple[str, ...]) -> str:
 
 async def play_with_progress(
     store: TournamentStore,
-    server: ArenaServer,
+    arena: Arena,
     tournament_id: str,
     bar: Progress,
     *,
@@ -98,7 +100,7 @@ async def play_with_progress(
     def waiting(names: tuple[str, ...]) -> None:
         bar.console.print(waiting_line(settings.name, names), highlight=False)
 
-    runner = TournamentRunner(store, server, tournament_id, concurrency=concurrency,
+    runner = TournamentRunner(store, arena, tournament_id, concurrency=concurrency,
                               seat_timeout=seat_timeout, on_table_done=table_done,
                               on_waiting=waiting, slots=slots)
     async with trio.open_nursery() as nursery:
@@ -120,15 +122,15 @@ async def play_with_progress(
 
 async def run_with_progress(
     store: TournamentStore,
-    server: ArenaServer,
+    arena: Arena,
     tournament_id: str,
     concurrency: int,
     seat_timeout: float | None,
     console: Console,
 ) -> Standings:
-    """Run one tournament on a serving arena, showing its progress."""
+    """Run one tournament on ``arena``, showing its progress."""
     with TournamentProgress(console) as bar:
-        return await play_with_progress(store, server, tournament_id, bar,
+        return await play_with_progress(store, arena, tournament_id, bar,
                                         concurrency=concurrency, seat_timeout=seat_timeout)
 
 
@@ -156,7 +158,7 @@ def run_tournament_live(
             if admin_token is None:
                 console.print(f"admin token for this run: [bold]{server.admin_token}[/bold]")
             standings = await run_with_progress(
-                store, server, tournament_id, concurrency, seat_timeout, console
+                store, RemoteArena(server), tournament_id, concurrency, seat_timeout, console
             )
             await dismiss_if_done(server, store, tournament_id, keep_busy=False)
             nursery.cancel_scope.cancel()
@@ -188,6 +190,7 @@ def serve_forever(
 
     async def main() -> None:
         server = ArenaServer(BotRegistry(store.engine), admin_token, host=host, port=port)
+        arena = RemoteArena(server)
         slots = trio.Semaphore(concurrency)
         active: set[str] = set()
         failed: dict[str, float] = {}
@@ -201,7 +204,7 @@ def serve_forever(
 
                 async def play(tournament_id: str, name: str) -> None:
                     try:
-                        await play_with_progress(store, server, tournament_id, bar,
+                        await play_with_progress(store, arena, tournament_id, bar,
                                                  seat_timeout=None, slots=slots)
                     except Exception as exc:  # one tournament's failure is not serve's
                         log.debug("tournament %s failed", tournament_id, exc_info=True)

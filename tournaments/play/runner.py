@@ -1,4 +1,8 @@
-"""Runs a stored tournament: claim a table this arena can seat, play it, commit it, repeat.
+"""Runs a stored tournament: claim a table the arena can seat, play it, commit it, repeat.
+
+The one runner of every tournament, whoever plays it: the arena is anything that plays a table
+(:class:`~tournaments.play.arena.Arena`), bots connected over gRPC or bot objects in this
+process alike.
 
 One dispatcher per tournament claims tables (up to ``concurrency`` at once, or a budget shared
 by several tournaments) and plays each in its own task. Several processes may share one
@@ -20,19 +24,16 @@ from __future__ import annotations
 import itertools
 import logging
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 import trio
-
-from arena.games import State
-from arena.table import TableOutcome, TimeControl
-from arena.transport.connections import BotNotConnectedError
 
 from ..duplicate.scoring import Standings, compute_standings
 from ..duplicate.settings import TournamentSettings
 from ..store import ClaimedTable, Progress, TournamentStore, new_worker_id
+from .arena import Arena, BotAwayError, TableToPlay
 
 log = logging.getLogger(__name__)
 
@@ -41,31 +42,11 @@ LEASE = 10.0
 A crashed arena's tables are replayed by another once it runs out."""
 RECHECK = 2.0
 """Seconds between looks at the database while waiting (for other arenas' progress)."""
-SEAT_WAIT = 10.0
-"""How long a claimed table waits for a bot that left between the claim and the seating."""
 
 
 class BotsMissingError(LookupError):
     """No table could be seated for the whole seat timeout: bots are missing. Nothing is lost;
     running the tournament again resumes it."""
-
-
-class Arena(Protocol):
-    """What the runner needs of an arena (:class:`arena.transport.server.ArenaServer`)."""
-
-    def connected_bots(self) -> dict[str, int]: ...
-
-    def awaiting(self, bot_ids: Sequence[str], game: str = "french-tarot") -> list[str]:
-        """The bots that cannot be seated here now at a table of ``game``."""
-        ...
-
-    async def wait_change(self) -> None: ...
-
-    async def play_table(
-        self, table_id: str, state: State, bot_ids: Sequence[str],
-        time_control: TimeControl | None = None, seat_timeout: float = 30.0,
-        reveal: bool = True,
-    ) -> TableOutcome: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +58,7 @@ class TableDone:
 
 
 ProgressFn = Callable[[TableDone], None]
+AfterTableFn = Callable[[TableDone], Awaitable[None]]
 WaitingFn = Callable[[tuple[str, ...]], None]
 """Called with the names of the bots awaited whenever that list changes (empty: none)."""
 
@@ -85,33 +67,42 @@ class TournamentRunner:
     def __init__(
         self,
         store: TournamentStore,
-        server: Arena,
+        arena: Arena,
         tournament_id: str,
         concurrency: int = 8,
         lease: float = LEASE,
         seat_timeout: float | None = 120.0,
         on_table_done: ProgressFn | None = None,
+        after_table: AfterTableFn | None = None,
         on_waiting: WaitingFn | None = None,
         slots: trio.Semaphore | None = None,
         recheck: float = RECHECK,
+        wait_elsewhere: bool = True,
     ) -> None:
-        """``seat_timeout``: seconds with nothing to play before giving up (None: never).
-        ``slots``: a budget of tables at once shared with other runners (else ``concurrency``).
+        """``seat_timeout``: seconds with nothing to play before giving up (None: never). ``slots``:
+        a budget of tables at once shared with other runners (else ``concurrency``).
+        ``after_table``: awaited once a table is stored, before its slot is given back (with
+        ``concurrency`` 1, nothing else is claimed until it returns: a sequential test looks at each
+        table before the next starts). ``wait_elsewhere``: whether to wait for tables that other
+        processes hold, to take them over should their lease run out; False: return once nothing is
+        left to claim here (a local compare then says who holds them).
         """
         if concurrency < 1:
             raise ValueError("concurrency must be at least 1")
         if seat_timeout is not None and not seat_timeout > 0:
             raise ValueError("the seat timeout must be positive (None: wait forever)")
         self.store = store
-        self.server = server
+        self.arena = arena
         self.tournament_id = tournament_id
         self.concurrency = concurrency
         self.lease = lease
         self.seat_timeout = seat_timeout
         self.on_table_done = on_table_done
+        self.after_table = after_table
         self.on_waiting = on_waiting
         self.slots = slots or trio.Semaphore(concurrency)
         self.recheck = recheck
+        self.wait_elsewhere = wait_elsewhere
         self.worker = new_worker_id()
         self._claims = itertools.count(1)
         self.running: dict[str, str] = {}
@@ -172,7 +163,9 @@ class TournamentRunner:
             if work.finished or work.cancelled:  # cancelled: the tables playing here end
                 self._waiting(())
                 return None
-            connected = self.server.connected_bots()
+            if not self.wait_elsewhere and not self.running and not work.claimable:
+                return None  # the rest is held by other processes
+            connected = self.arena.connected_bots()
             missing = [b for b in bots if b in work.bots and b not in connected]
             self._waiting(tuple(self.names.get(b, b) for b in missing))
             if self.running or work.live or not missing:
@@ -194,7 +187,7 @@ class TournamentRunner:
         """Notes every change in the arena (a connection opened or closed, a table ended), so
         that one happening while the dispatcher queries the database is not missed."""
         while True:
-            await self.server.wait_change()
+            await self.arena.wait_change()
             self._changed.set()
 
     def _gave_up(self, tables: int) -> str:
@@ -214,7 +207,7 @@ class TournamentRunner:
 
     async def _claim(self, bots: tuple[str, ...], game: str) -> ClaimedTable | None:
         """A table whose every bot has a connection here with room, or None."""
-        busy = set(self.server.awaiting(bots, game))
+        busy = set(self.arena.awaiting(bots, game))
         seatable = [b for b in bots if b not in busy]
         if not seatable:
             return None
@@ -242,19 +235,17 @@ class TournamentRunner:
         try:
             # Checked with no checkpoint before play_table seats the bots: a bot that left, or
             # took its last free table elsewhere, while the claim was made gives the table back.
-            if self.server.awaiting(claim.bots, settings.game):
+            if self.arena.awaiting(claim.bots, settings.game):
                 await self._release(claim, worker)
                 task_status.started(False)
                 return
             task_status.started(True)
             started = True  # the slot is this task's to give back now
+            table = TableToPlay(claim.table_id, claim.board, claim.state, claim.bots,
+                                settings.time_control, settings.reveal_deals)
             try:
-                outcome = await self.server.play_table(
-                    claim.table_id, claim.state, claim.bots,
-                    settings.time_control, seat_timeout=SEAT_WAIT,
-                    reveal=settings.reveal_deals,
-                )
-            except BotNotConnectedError as exc:
+                outcome = await self.arena.play(table)
+            except BotAwayError as exc:
                 log.info("table %s given back: %s", claim.table_id, exc)
                 await self._release(claim, worker)
                 return
@@ -264,6 +255,13 @@ class TournamentRunner:
             stored = await trio.to_thread.run_sync(
                 self.store.finish, claim.table_id, worker, outcome
             )
+            self.running.pop(claim.table_id, None)
+            done: TableDone | None = None
+            if stored and (self.on_table_done is not None or self.after_table is not None):
+                progress = await trio.to_thread.run_sync(self.store.progress, self.tournament_id)
+                done = TableDone(claim.table_id, claim.board, len(outcome.infractions), progress)
+                if self.after_table is not None:
+                    await self.after_table(done)
         finally:
             self.running.pop(claim.table_id, None)
             if started:
@@ -271,11 +269,8 @@ class TournamentRunner:
         if not stored:
             log.warning("table %s was taken over by another worker", claim.table_id)
             return
-        if self.on_table_done is not None:
-            progress = await trio.to_thread.run_sync(self.store.progress, self.tournament_id)
-            self.on_table_done(
-                TableDone(claim.table_id, claim.board, len(outcome.infractions), progress)
-            )
+        if done is not None and self.on_table_done is not None:
+            self.on_table_done(done)
 
     async def _renew_leases(self) -> None:
         while True:

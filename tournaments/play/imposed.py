@@ -18,9 +18,12 @@ one even when the baseline bids differently from one run to the next.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
+
+import trio
 
 from arena.games.french_tarot import Action, Deal, DealRecord, GameState, Phase, TableOptions, apply
+from arena.storage.models import TableStatus
 from arena.table import (
     Answer,
     DecisionRequest,
@@ -29,14 +32,14 @@ from arena.table import (
     SeatChannel,
     TableEnd,
     TableEvent,
-    TableOutcome,
     TableRunner,
     TableStart,
     TimeControl,
 )
 from arena.table.messages import ViewFn
-from clients.local import LocalSeat
-from clients.sdk import Bot
+
+from ..store import TournamentStore
+from .arena import TableToPlay
 
 AUCTION_PHASES = frozenset({Phase.BIDDING, Phase.CALLING})
 
@@ -97,12 +100,17 @@ class _AuctionOnly:
         await self.inner.end(end)
 
 
-async def free_auction(deal: Deal, options: TableOptions, bot: Bot,
-                       time_control: TimeControl | None = None) -> Auction:
-    """The auction ``bot`` bids at a table of its own copies (in memory: nothing is stored).
-    Its failures get the arena's fallbacks, as at any table."""
-    seats = [_AuctionOnly(LocalSeat(bot, strict=False)) for _ in range(options.players)]
-    players = [PlayerInfo(seat, "baseline", bot.display_name) for seat in range(options.players)]
+SeatFactory = Callable[[], SeatChannel]
+"""A new seat for one bot, at each call (one per seat of a table of its copies)."""
+
+
+async def free_auction(deal: Deal, options: TableOptions, seat: SeatFactory,
+                       name: str = "baseline", time_control: TimeControl | None = None
+                       ) -> Auction:
+    """The auction a bot bids at a table of its own copies, each seat from ``seat()`` (in
+    memory: nothing is stored). Its failures get the arena's fallbacks, as at any table."""
+    seats = [_AuctionOnly(seat()) for _ in range(options.players)]
+    players = [PlayerInfo(number, "baseline", name) for number in range(options.players)]
     runner = TableRunner("auction", GameState(deal, options), seats, players, time_control)
     with contextlib.suppress(_AuctionOver):  # the auction is over: enough
         await runner.run()
@@ -146,13 +154,44 @@ class ImposedSeat:
         await self.inner.end(end)
 
 
-async def play_imposed(
-    deal: Deal, options: TableOptions, bots: Sequence[Bot], auction: Auction, table_id: str,
-    *, bot_ids: Sequence[str], time_control: TimeControl | None = None,
-) -> TableOutcome:
-    """Play ``deal`` with ``bots[seat]`` in each seat and ``auction`` imposed."""
+def impose(seats: Sequence[SeatChannel], auction: Auction) -> list[ImposedSeat]:
+    """A table's seats with ``auction`` imposed (one script, shared by the seats)."""
     script = list(auction)
-    seats = [ImposedSeat(LocalSeat(bot, strict=False), script) for bot in bots]
-    players = [PlayerInfo(seat, bot_ids[seat], bot.display_name) for seat, bot in enumerate(bots)]
-    runner = TableRunner(table_id, GameState(deal, options), seats, players, time_control)
-    return await runner.run()
+    return [ImposedSeat(seat, script) for seat in seats]
+
+
+class ImposedAuctions:
+    """The auction imposed on each board: the one a stored table of the board played
+    (``known``: a resumed compare), else the one ``baseline`` bids at a table of its copies,
+    bid once and kept for the board's other tables."""
+
+    def __init__(self, baseline: SeatFactory, name: str = "baseline",
+                 known: Mapping[int, Auction] | None = None) -> None:
+        self.baseline = baseline
+        self.name = name
+        self.known = dict(known or {})
+        self._lock = trio.Lock()  # two tables of one board: one auction
+
+    async def of(self, table: TableToPlay) -> Auction:
+        state = table.state
+        if not isinstance(state, GameState):
+            raise ValueError(f"table {table.table_id}: imposed boards are French Tarot's, not "
+                             f"{state.game.name}'s")
+        async with self._lock:
+            auction = self.known.get(table.board)
+            if auction is None:
+                auction = self.known[table.board] = await free_auction(
+                    state.deal, state.options, self.baseline, self.name, table.time_control)
+        return auction
+
+
+def stored_auctions(store: TournamentStore, tournament_id: str) -> dict[int, Auction]:
+    """The auction of each board that is partly played (from one of its finished tables)."""
+    tables = store.tables(tournament_id)
+    unfinished = {t.board_number for t, _ in tables if t.status is not TableStatus.DONE}
+    auctions: dict[int, Auction] = {}
+    for table, _ in tables:
+        board = table.board_number
+        if table.status is TableStatus.DONE and board in unfinished and board not in auctions:
+            auctions[board] = auction_of_record(store.record(table.id))
+    return auctions
