@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from pathlib import Path
 
 import pytest
 import trio
@@ -20,6 +21,9 @@ from arena.games.french_tarot import (
     TableOptions,
     seeded_deal,
 )
+from arena.storage.bots import BotRegistry
+from arena.storage.db import make_engine
+from arena.storage.models import TournamentStatus
 from arena.table import (
     DecisionRequest,
     InfractionKind,
@@ -28,11 +32,16 @@ from arena.table import (
     TableRunner,
     TimeControl,
 )
-from clients.local import LocalSeat, board_deal, play_local, play_match, play_plans
+from clients.local import LocalArena, LocalSeat, board_deal, play_local, play_match, play_plans
 from clients.random_bot import RandomBot
 from clients.sdk import Bot, Event, TableView
 from tournaments.duplicate.scoring import compute_standings
 from tournaments.duplicate.seatings import board_seed, gauntlet
+from tournaments.duplicate.settings import TournamentSettings
+from tournaments.play.arena import BotAwayError, TableToPlay
+from tournaments.play.imposed import ImposedAuctions
+from tournaments.play.runner import BotsMissingError, TournamentRunner
+from tournaments.store import TournamentStore
 
 
 class FirstLegal(Bot):
@@ -233,3 +242,73 @@ def test_gauntlet_plans_score_only_the_compared_seats() -> None:
     assert Counter(e.bot_id for e in entries) == {"cand": 8, "ref": 8}
     standings = compute_standings(entries)
     assert {row.bot_id for row in standings.rows} == {"cand", "ref"}
+
+
+# ------------------------------------------------------------------ the in-process arena
+def _stored_rotation(tmp_path: Path, boards: int) -> tuple[TournamentStore, str, list[str]]:
+    store = TournamentStore(make_engine(f"sqlite:///{tmp_path}/arena.db"))
+    registry = BotRegistry(store.engine)
+    ids = [registry.register(f"bot-{i}")[0].id for i in range(4)]
+    tid = store.create(TournamentSettings(name="t", bots=tuple(ids), boards=boards, seed=7,
+                                          per_decision=60.0))
+    return store, tid, ids
+
+
+async def test_the_tournament_runner_plays_a_stored_tournament_on_the_in_process_arena(
+    tmp_path: Path,
+) -> None:
+    """The runner that plays over gRPC plays here too: every table stored, and the scores are
+    those of the simulator on the same boards (same deals, same deterministic bots)."""
+    store, tid, ids = _stored_rotation(tmp_path, 2)
+    arena = LocalArena({bot_id: FirstLegal() for bot_id in ids})
+    standings = await TournamentRunner(store, arena, tid, concurrency=3).run()
+    assert store.progress(tid).done == 2 * 4
+    assert store.tournament(tid).status is TournamentStatus.FINISHED
+    assert {row.bot_id for row in standings.rows} == set(ids)
+    stored = sorted((e.board, e.seat, e.score) for e in store.entries(tid))
+    simulated = await trio.to_thread.run_sync(lambda: play_match(
+        [FirstLegal() for _ in ids], 2, seed=7, bot_ids=ids))
+    assert stored == sorted((e.board, e.seat, e.score) for e in simulated)
+
+
+async def test_a_bot_the_in_process_arena_does_not_hold_is_waited_for_like_a_missing_one(
+    tmp_path: Path,
+) -> None:
+    store, tid, ids = _stored_rotation(tmp_path, 1)
+    arena = LocalArena({bot_id: FirstLegal() for bot_id in ids[:3]})
+    assert arena.awaiting(ids) == [ids[3]]
+    runner = TournamentRunner(store, arena, tid, seat_timeout=0.2, recheck=0.05)
+    with trio.fail_after(30), pytest.raises(BotsMissingError, match="1 bot not connected"):
+        await runner.run()
+    assert store.progress(tid).pending == 4  # nothing lost: resumable
+    with pytest.raises(BotAwayError, match=f"no bot {ids[3]} in this process"):
+        await arena.play(TableToPlay("x", 0, GameState(deal(), OPTIONS), tuple(ids),
+                                     TimeControl()))
+
+
+async def test_the_in_process_arena_imposes_each_boards_auction_once() -> None:
+    """Two tables of one board, an auction bid once by the baseline (a bot that never bids
+    told to take: its Garde is imposed, as the auction's bidder chose)."""
+    bidder = FirstLegal()
+    asked: list[int] = []
+
+    def seat() -> LocalSeat:
+        asked.append(1)
+        return LocalSeat(bidder, strict=False)
+
+    never = NeverBids()
+    imposed = ImposedAuctions(seat, "first-legal")
+    arena = LocalArena({"never": never}, imposed=imposed)
+    outcomes = [await arena.play(TableToPlay(f"t{n}", 3, GameState(deal(), OPTIONS),
+                                             ("never",) * 4, TimeControl(60.0)))
+                for n in range(2)]
+    assert len(asked) == 4  # one table of the bidder's copies, for both tables
+    assert list(imposed.known) == [3]
+    assert any(isinstance(a, Bid) for _, a in imposed.known[3])
+    for outcome in outcomes:
+        assert tuple(outcome.state.history[:len(imposed.known[3])]) == imposed.known[3]
+
+
+class NeverBids(FirstLegal):
+    def bid(self, table: TableView, request: DecisionRequest) -> Action:
+        return PASS

@@ -46,8 +46,6 @@ from arena.games.french_tarot import Direction, replay
 from arena.storage.bots import BotRegistry, UnknownBotError, VersionSummary
 from arena.storage.db import DEFAULT_URL, make_engine
 from arena.storage.models import TournamentStatus
-from clients.run import UsageError as BotUsageError
-from clients.run import read_secret
 
 from ..duplicate.seatings import plan_tables
 from ..duplicate.settings import (
@@ -115,7 +113,7 @@ class CliError(Exception):
 
 KNOWN_ERRORS: tuple[type[BaseException], ...] = (
     CliError, SettingsError, UnknownBotError, UnknownTournamentError, ValueError, LookupError,
-    OSError, BotUsageError,
+    OSError,
 )
 
 
@@ -616,10 +614,15 @@ def tournament_delete(
 def _admin_token(flag: str | None, file: Path | None) -> str | None:
     """The admin token from ``--admin-token`` (warns), ``--admin-token-file`` or the
     environment; None: the server makes a random one and prints it."""
-    token = read_secret(flag=flag, flag_name="--admin-token",
-                        file=str(file) if file else None, file_flag="--admin-token-file",
-                        env=ADMIN_TOKEN_ENV, warn=lambda line: errors.print(
-                            f"[yellow]{escape(line)}[/yellow]", highlight=False))
+    from clients.run import UsageError, read_secret
+
+    try:
+        token = read_secret(flag=flag, flag_name="--admin-token",
+                            file=str(file) if file else None, file_flag="--admin-token-file",
+                            env=ADMIN_TOKEN_ENV, warn=lambda line: errors.print(
+                                f"[yellow]{escape(line)}[/yellow]", highlight=False))
+    except UsageError as exc:
+        raise CliError(str(exc)) from None
     return token or None
 
 
@@ -855,7 +858,7 @@ def try_cmd(
     board is printed. A bug in your bot stops it with the traceback.
     """
     from clients.local import play_match
-    from clients.run import bot_arguments, load_bot
+    from clients.run import UsageError, bot_arguments, load_bot
 
     from ..duplicate.scoring import compute_standings
 
@@ -863,8 +866,11 @@ def try_cmd(
         raise CliError(f"French Tarot is played by 3, 4 or 5 players, not {players}")
     if not 1 <= boards <= 10_000:
         raise CliError(f"boards must be 1..10000, got {boards}")
-    bot = load_bot(spec, bot_arguments(arg or [], "{}"))
-    others = [load_bot(against, {}) for _ in range(players - 1)]
+    try:
+        bot = load_bot(spec, bot_arguments(arg or [], "{}"))
+        others = [load_bot(against, {}) for _ in range(players - 1)]
+    except UsageError as exc:
+        raise CliError(str(exc)) from None
     mine, theirs = bot.display_name, others[0].display_name
     if mine == theirs:
         mine = f"{mine} (yours)"
