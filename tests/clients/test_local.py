@@ -276,12 +276,13 @@ async def test_a_bot_the_in_process_arena_does_not_hold_is_waited_for_like_a_mis
 ) -> None:
     store, tid, ids = _stored_rotation(tmp_path, 1)
     arena = LocalArena({bot_id: FirstLegal() for bot_id in ids[:3]})
-    assert arena.awaiting(ids) == [ids[3]]
+    assert arena.awaiting(ids, "french-tarot") == [ids[3]]
+    assert arena.awaiting(ids[:1], "tre-e-venticinque") == ids[:1]  # a game it does not play
     runner = TournamentRunner(store, arena, tid, seat_timeout=0.2, recheck=0.05)
     with trio.fail_after(30), pytest.raises(BotsMissingError, match="1 bot not connected"):
         await runner.run()
     assert store.progress(tid).pending == 4  # nothing lost: resumable
-    with pytest.raises(BotAwayError, match=f"no bot {ids[3]} in this process"):
+    with pytest.raises(BotAwayError, match=f"no bot {ids[3]} playing french-tarot in this process"):
         await arena.play(TableToPlay("x", 0, GameState(deal(), OPTIONS), tuple(ids),
                                      TimeControl()))
 

@@ -96,6 +96,6 @@ async def test_the_remote_arena_gives_a_table_back_when_a_bot_is_not_there(
     table = TableToPlay("t", 0, GameState(seeded_deal(1, 4), options), ("a", "b", "c", "d"),
                         TimeControl())
     assert list(arena.connected_bots()) == []
-    assert arena.awaiting(table.bots) == ["a", "b", "c", "d"]
+    assert arena.awaiting(table.bots, "french-tarot") == ["a", "b", "c", "d"]
     with trio.fail_after(10), pytest.raises(BotAwayError, match="bot a is not connected"):
         await arena.play(table)
