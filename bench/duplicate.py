@@ -122,7 +122,13 @@ from clients.random_bot import RandomBot
 from clients.sdk import Bot, DecisionRequest, TableView
 from tournaments.duplicate.scoring import Entry, compute_standings
 from tournaments.duplicate.seatings import TablePlan, gauntlet, rotation
-from tournaments.duplicate.stats import Interval, mean_interval, t_quantile
+from tournaments.duplicate.stats import (
+    Interval,
+    mean_interval,
+    t_quantile,
+    variance,
+    welch_interval,
+)
 
 PLAYERS = 4
 OPTIONS = TableOptions(PLAYERS)
@@ -165,59 +171,12 @@ def _t(df: int) -> float:
     return t_quantile(0.975, max(1, df))
 
 
-def variance(values: Sequence[float]) -> float:
-    n = len(values)
-    if n < 2:
-        return math.inf
-    mean = math.fsum(values) / n
-    return math.fsum((v - mean) ** 2 for v in values) / (n - 1)
-
-
 def correlation(xs: Sequence[float], ys: Sequence[float]) -> float:
     mx, my = statistics.fmean(xs), statistics.fmean(ys)
     sxy = math.fsum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True))
     sxx = math.fsum((x - mx) ** 2 for x in xs)
     syy = math.fsum((y - my) ** 2 for y in ys)
     return sxy / math.sqrt(sxx * syy) if sxx and syy else 0.0
-
-
-class Running:
-    """Mean and variance of a growing sample (Welford), without keeping it."""
-
-    def __init__(self) -> None:
-        self.n = 0
-        self.mean = 0.0
-        self._m2 = 0.0
-
-    def add(self, value: float) -> None:
-        self.n += 1
-        delta = value - self.mean
-        self.mean += delta / self.n
-        self._m2 += delta * (value - self.mean)
-
-    @property
-    def variance(self) -> float:
-        return self._m2 / (self.n - 1) if self.n >= 2 else math.inf
-
-    @property
-    def half_width(self) -> float:
-        """Of the 95 % t interval of the mean."""
-        if self.n < 2:
-            return math.inf
-        return _t(self.n - 1) * math.sqrt(self.variance / self.n)
-
-
-def welch(a: Running, b: Running) -> tuple[float, float]:
-    """Difference of the means of two independent samples and the half-width of its 95 % Welch
-    interval (Welch-Satterthwaite degrees of freedom, rounded down)."""
-    if a.n < 2 or b.n < 2:
-        return a.mean - b.mean, math.inf
-    va, vb = a.variance / a.n, b.variance / b.n
-    se2 = va + vb
-    if se2 == 0:
-        return a.mean - b.mean, math.inf
-    df = se2**2 / (va**2 / (a.n - 1) + vb**2 / (b.n - 1))
-    return a.mean - b.mean, _t(int(df)) * math.sqrt(se2)
 
 
 # ------------------------------------------------------------------------------ play
@@ -324,35 +283,42 @@ class Run:
 
 
 async def sequential_duplicate(boards: Stream[Board], max_deals: int) -> Run:
-    """Boards until the t interval of the mean datum difference lies above zero, or the cap."""
-    running = Running()
+    """Boards until the t interval of the mean datum difference (the standings' interval)
+    lies above zero, or the cap."""
+    values: list[float] = []
+    interval = mean_interval(values)
     alarm = False
-    while (running.n + 1) * BOARD_DEALS <= max_deals:
-        running.add((await boards.get(running.n)).datum)
-        if running.n >= MIN_UNITS:
-            if running.mean - running.half_width > 0:
-                return Run(running.n * BOARD_DEALS, running.n, running.mean, running.half_width,
-                           False, alarm)
-            alarm = alarm or running.mean + running.half_width < 0
-    return Run(running.n * BOARD_DEALS, running.n, running.mean, running.half_width, True, alarm)
+    while (len(values) + 1) * BOARD_DEALS <= max_deals:
+        values.append((await boards.get(len(values))).datum)
+        interval = mean_interval(values)
+        if interval.n >= MIN_UNITS:
+            if interval.low > 0:
+                return Run(interval.n * BOARD_DEALS, interval.n, interval.mean,
+                           interval.half_width, False, alarm)
+            alarm = alarm or interval.high < 0
+    return Run(interval.n * BOARD_DEALS, interval.n, interval.mean, interval.half_width, True,
+               alarm)
 
 
 async def sequential_plain(pairs: Stream[Pair], max_deals: int) -> Run:
     """Steps until the Welch interval of mean strong minus mean weak lies above zero, or the
     cap."""
-    strong, weak = Running(), Running()
+    strong: list[float] = []
+    weak: list[float] = []
+    interval = welch_interval(strong, weak)
     alarm = False
-    mean, half = 0.0, math.inf
-    while (strong.n + 1) * PAIR_DEALS <= max_deals:
-        pair = await pairs.get(strong.n)
-        strong.add(pair.strong)
-        weak.add(pair.weak)
-        mean, half = welch(strong, weak)
-        if strong.n >= MIN_UNITS:
-            if mean - half > 0:
-                return Run(strong.n * PAIR_DEALS, strong.n, mean, half, False, alarm)
-            alarm = alarm or mean + half < 0
-    return Run(strong.n * PAIR_DEALS, strong.n, mean, half, True, alarm)
+    while (len(strong) + 1) * PAIR_DEALS <= max_deals:
+        pair = await pairs.get(len(strong))
+        strong.append(pair.strong)
+        weak.append(pair.weak)
+        interval = welch_interval(strong, weak)
+        if interval.n >= MIN_UNITS:
+            if interval.low > 0:
+                return Run(interval.n * PAIR_DEALS, interval.n, interval.mean,
+                           interval.half_width, False, alarm)
+            alarm = alarm or interval.high < 0
+    return Run(interval.n * PAIR_DEALS, interval.n, interval.mean, interval.half_width, True,
+               alarm)
 
 
 # --------------------------------------------------------------------------------- jobs

@@ -67,13 +67,6 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
-def _aware(moment: datetime | None) -> datetime | None:
-    """SQLite hands datetimes back without a zone; they were stored in UTC."""
-    if moment is not None and moment.tzinfo is None:
-        return moment.replace(tzinfo=UTC)
-    return moment
-
-
 @dataclass(frozen=True, slots=True)
 class ClaimedTable:
     table_id: str

@@ -22,6 +22,8 @@ from tournaments.duplicate.stats import (
     sign_test_p_value,
     t_cdf,
     t_quantile,
+    variance,
+    welch_interval,
 )
 
 
@@ -120,6 +122,35 @@ def test_interval_covers_the_true_mean_95_percent_of_the_time() -> None:
         interval = mean_interval(values)
         covered += interval.low <= 3.0 <= interval.high
     assert 0.93 <= covered / runs <= 0.97
+
+
+def test_sample_variance() -> None:
+    assert variance([2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0]) == pytest.approx(32 / 7)
+    assert variance([5.0]) == math.inf
+    assert variance([]) == math.inf
+
+
+def test_welch_interval_hand_computed() -> None:
+    """xs: mean 3, variance 2.5 (n 5); ys: mean 1, variance 1 (n 3). se^2 = 0.5 + 1/3,
+    df = se^4 / (0.5^2 / 4 + (1/3)^2 / 2) = 5.88, read as 5: t(0.975, 5) = 2.5706."""
+    interval = welch_interval([1.0, 2.0, 3.0, 4.0, 5.0], [0.0, 1.0, 2.0])
+    assert interval.mean == pytest.approx(2.0)
+    assert interval.half_width == pytest.approx(2.5706 * math.sqrt(0.5 + 1 / 3), abs=1e-3)
+    assert interval.n == 3
+    assert welch_interval([1.0], [1.0, 2.0]).half_width == math.inf
+    assert welch_interval([3.0, 3.0], [1.0, 1.0]).half_width == math.inf  # no spread at all
+
+
+def test_welch_interval_covers_the_true_difference_95_percent_of_the_time() -> None:
+    rng = random.Random(5)
+    covered = 0
+    runs = 2000
+    for _ in range(runs):
+        xs = [rng.gauss(3.0, 10.0) for _ in range(8)]
+        ys = [rng.gauss(1.0, 2.0) for _ in range(12)]
+        interval = welch_interval(xs, ys)
+        covered += interval.low <= 2.0 <= interval.high
+    assert 0.93 <= covered / runs <= 0.975
 
 
 def test_significance_between_neighbours_on_simulated_skill() -> None:

@@ -129,6 +129,15 @@ ZERO_VARIANCE_MIN_BOARDS = sign_test_min_boards(0.95)
 """Boards needed before a sample with zero variance can be called significant at 5 %."""
 
 
+def variance(values: Sequence[float]) -> float:
+    """The sample variance (``n - 1`` in the denominator); inf below 2 values."""
+    n = len(values)
+    if n < 2:
+        return math.inf
+    mean = math.fsum(values) / n
+    return math.fsum((v - mean) ** 2 for v in values) / (n - 1)
+
+
 def mean_interval(values: Sequence[float], confidence: float = 0.95) -> Interval:
     """The mean of ``values`` and its t interval, each value an independent unit (a board).
 
@@ -142,11 +151,32 @@ def mean_interval(values: Sequence[float], confidence: float = 0.95) -> Interval
     mean = math.fsum(values) / n
     if n < 2:
         return Interval(mean, math.inf, n)
-    variance = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
-    if variance == 0.0:
+    spread = variance(values)
+    if spread == 0.0:
         return Interval(mean, 0.0 if n >= sign_test_min_boards(confidence) else math.inf, n)
     t = t_quantile(0.5 + confidence / 2.0, n - 1)
-    return Interval(mean, t * math.sqrt(variance / n), n)
+    return Interval(mean, t * math.sqrt(spread / n), n)
+
+
+def welch_interval(xs: Sequence[float], ys: Sequence[float], confidence: float = 0.95
+                   ) -> Interval:
+    """The difference of the means of two independent samples, ``mean(xs) - mean(ys)``, and
+    its Welch interval: unequal variances, Welch-Satterthwaite degrees of freedom rounded down
+    (as a t table is read). Unbounded below 2 values a side, or when both spreads are zero
+    (a t interval has nothing to stand on). ``n`` is the smaller sample's size."""
+    n = min(len(xs), len(ys))
+    if n == 0:
+        return Interval(0.0, math.inf, 0)
+    difference = math.fsum(xs) / len(xs) - math.fsum(ys) / len(ys)
+    if n < 2:
+        return Interval(difference, math.inf, n)
+    vx, vy = variance(xs) / len(xs), variance(ys) / len(ys)
+    se2 = vx + vy
+    if se2 == 0.0:
+        return Interval(difference, math.inf, n)
+    df = se2**2 / (vx**2 / (len(xs) - 1) + vy**2 / (len(ys) - 1))
+    t = t_quantile(0.5 + confidence / 2.0, max(1, int(df)))
+    return Interval(difference, t * math.sqrt(se2), n)
 
 
 def paired_t_p_value(differences: Sequence[float]) -> float:
@@ -156,8 +186,8 @@ def paired_t_p_value(differences: Sequence[float]) -> float:
     if n < 2:
         return 1.0
     mean = math.fsum(differences) / n
-    variance = math.fsum((d - mean) ** 2 for d in differences) / (n - 1)
-    if variance == 0.0:
+    spread = variance(differences)
+    if spread == 0.0:
         return sign_test_p_value(differences)
-    t = mean / math.sqrt(variance / n)
+    t = mean / math.sqrt(spread / n)
     return 2.0 * (1.0 - t_cdf(abs(t), n - 1))

@@ -94,7 +94,6 @@ class TournamentRunner:
         self.store = store
         self.arena = arena
         self.tournament_id = tournament_id
-        self.concurrency = concurrency
         self.lease = lease
         self.seat_timeout = seat_timeout
         self.on_table_done = on_table_done

@@ -611,10 +611,6 @@ def _t95(df: int) -> float:
     return t_quantile(0.975, min(df, 120))
 
 
-def to_json_safe(value: float) -> float | None:
-    return value if math.isfinite(value) else None
-
-
 def dumps(data: Any) -> str:
     """JSON safe to put inside a ``<script>`` element: no ``<``, ``>`` or ``&`` left raw."""
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
