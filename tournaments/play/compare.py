@@ -200,7 +200,7 @@ async def run_compare(
         on_status(boards.test.status())
     if boards.test.verdict is not None:
         return await _conclude(store, tournament_id, boards)
-    await _notcancelled_error(store, tournament_id, boards)
+    await _not_cancelled(store, tournament_id, boards)
     failed: list[Exception] = []
     decided = trio.CancelScope()
 
@@ -229,7 +229,7 @@ async def run_compare(
     return await _conclude(store, tournament_id, boards)
 
 
-async def _notcancelled_error(store: TournamentStore, tournament_id: str, boards: Boards) -> None:
+async def _not_cancelled(store: TournamentStore, tournament_id: str, boards: Boards) -> None:
     """A cancelled compare is not played any more (``tournament cancel``)."""
     row = await trio.to_thread.run_sync(store.tournament, tournament_id)
     if boards.test.verdict is None and row.status is TournamentStatus.CANCELLED:
@@ -237,13 +237,14 @@ async def _notcancelled_error(store: TournamentStore, tournament_id: str, boards
 
 
 def cancelled_error(tournament_id: str, boards: Boards) -> CompareError:
+    """What a compare cancelled (``tournament cancel``) before its test decided says."""
     return CompareError(f"{tournament_id} was cancelled after {boards.test.n} boards, before "
                         f"its test decided")
 
 
 async def _conclude(store: TournamentStore, tournament_id: str, boards: Boards) -> Status:
     if boards.test.verdict is None:
-        await _notcancelled_error(store, tournament_id, boards)
+        await _not_cancelled(store, tournament_id, boards)
         progress = await trio.to_thread.run_sync(store.progress, tournament_id)
         if progress.running:
             raise CompareError(
