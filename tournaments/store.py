@@ -48,6 +48,7 @@ from arena.storage.models import (
 )
 from arena.table import TableOutcome
 
+from .duplicate.matches import PlayedDeal
 from .duplicate.scoring import Entry
 from .duplicate.seatings import TablePlan, board_seed, plan_tables
 from .duplicate.settings import SettingsError, TournamentSettings
@@ -206,6 +207,19 @@ class TournamentStore:
             ).all()
         unfinished = {board for board, status in rows if status != TableStatus.DONE}
         return {board for board, _ in rows} - unfinished
+
+    def played_deals(self, tournament_id: str) -> list[PlayedDeal]:
+        """The finished tables with their bots by seat and their game's result (what a game's
+        matches are scored from, :func:`~tournaments.duplicate.matches.match_standings`)."""
+        game = self.settings(tournament_id).rules
+        deals = []
+        for table, seats in self.tables(tournament_id):
+            if table.status is not TableStatus.DONE or table.record_json is None:
+                continue
+            record: Any = game.load_record(json.loads(table.record_json))
+            bots = tuple(s.bot_id for s in sorted(seats, key=lambda s: s.seat))
+            deals.append(PlayedDeal(table.board_number, table.number, bots, record.result))
+        return deals
 
     def tournament_of_table(self, table_id: str) -> str:
         with Session(self.engine) as session:

@@ -19,6 +19,7 @@ from rich.markup import escape
 from rich.measure import Measurement
 from rich.table import Table
 
+from arena.games.base import ScoresMatches
 from arena.games.french_tarot import DealRecord, GameState, card_symbol
 from arena.games.french_tarot.actions import (
     Bid,
@@ -33,7 +34,7 @@ from arena.games.french_tarot.actions import (
 from arena.games.french_tarot.game import Direction
 from arena.storage.models import ArenaTable, TableSeat
 
-from ..duplicate.matches import match_standings
+from ..duplicate.matches import MatchStandings, match_standings
 from ..duplicate.scoring import Standings
 from ..duplicate.settings import PenaltyKind, ScoringMethod, TournamentSettings
 from ..duplicate.stats import Interval, mean_interval
@@ -275,7 +276,7 @@ def standings_json(
         "standings": rows,
         "crosstable": crosstable_rows(standings),
     }
-    matches = match_standings(store, tournament_id)
+    matches = _matches(store, tournament_id)
     if matches is not None:
         out["matches"] = {
             "deals": matches.deals,
@@ -292,7 +293,7 @@ def standings_json(
 def print_matches(console: Console, store: TournamentStore, tournament_id: str) -> None:
     """A game's own reckoning of matches (Tre e Venticinque: a game of three deals), if it has
     one: how many each bot played and won."""
-    matches = match_standings(store, tournament_id)
+    matches = _matches(store, tournament_id)
     if matches is None:
         return
     settings = store.settings(tournament_id)
@@ -312,6 +313,14 @@ def print_matches(console: Console, store: TournamentStore, tournament_id: str) 
         table.add_row(escape(names.get(row.bot_id, row.bot_id)), str(row.played),
                       f"{row.won:g}", f"{row.won_pct:.1f}")
     console.print(table)
+
+
+def _matches(store: TournamentStore, tournament_id: str) -> MatchStandings | None:
+    """The game's matches; None (without reading a record) for a game without matches."""
+    game = store.settings(tournament_id).rules
+    if not isinstance(game, ScoresMatches):
+        return None
+    return match_standings(game, store.played_deals(tournament_id))
 
 
 # ------------------------------------------------------------------------------ tables

@@ -9,15 +9,12 @@ to board (field, competition) make matches only where the seats happen to stay t
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from arena.games.base import ScoresMatches
-from arena.storage.models import TableStatus
-
-from ..store import TournamentStore
+from arena.games.base import Game, ScoresMatches
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +42,19 @@ class MatchRow:
 
 
 @dataclass(frozen=True, slots=True)
+class PlayedDeal:
+    """One finished table, as matches read it."""
+
+    board: int
+    table: int
+    """The table number."""
+    bots: tuple[str, ...]
+    """By seat."""
+    result: Any
+    """The game's result of the deal (what its ``score_match`` takes)."""
+
+
+@dataclass(frozen=True, slots=True)
 class MatchStandings:
     deals: int
     """Deals per match."""
@@ -53,21 +63,15 @@ class MatchStandings:
     """Most matches won first."""
 
 
-def match_standings(store: TournamentStore, tournament_id: str) -> MatchStandings | None:
-    """The matches of a finished run of boards; None for a game without matches."""
-    game = store.settings(tournament_id).rules
+def match_standings(game: Game, deals: Iterable[PlayedDeal]) -> MatchStandings | None:
+    """The matches of the finished runs of boards among ``deals`` (the finished tables of a
+    tournament of ``game``); None for a game without matches."""
     if not isinstance(game, ScoresMatches):
         return None
     size = game.match_deals
     played: dict[tuple[int, int], dict[int, tuple[tuple[str, ...], Any]]] = defaultdict(dict)
-    for table, seats in store.tables(tournament_id):
-        if table.status is not TableStatus.DONE or table.record_json is None:
-            continue
-        record = game.load_record(json.loads(table.record_json))  # type: ignore[attr-defined]
-        bots = tuple(s.bot_id for s in sorted(seats, key=lambda s: s.seat))
-        played[(table.board_number // size, table.number)][table.board_number] = (
-            bots, record.result,
-        )
+    for deal in deals:
+        played[(deal.board // size, deal.table)][deal.board] = (deal.bots, deal.result)
     matches = []
     for (run, number), boards in sorted(played.items()):
         numbers = tuple(range(run * size, (run + 1) * size))
