@@ -34,6 +34,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, Final
 
+from ..recordjson import Reader
 from .actions import (
     Action,
     Contract,
@@ -71,6 +72,9 @@ class ReplayError(ValueError):
     def __init__(self, message: str, index: int | None = None) -> None:
         super().__init__(message)
         self.index = index
+
+
+_READ: Final = Reader(RecordError)
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,37 +139,37 @@ def _record_from_json(data: Any) -> DealRecord:
         raise RecordError("a deal record is a JSON object")
     if data.get("format") != FORMAT:
         raise RecordError(f"unknown record format {data.get('format')!r}, expected {FORMAT!r}")
-    raw = _object(_field(data, "options"), "options")
+    raw = _READ.mapping(_READ.field(data, "options"), "options")
     options = TableOptions(
-        players=_int(_field(raw, "players", "options."), "options.players"),
-        beginner=_bool(raw.get("beginner", False), "options.beginner"),
+        players=_READ.integer(_READ.field(raw, "players", "options."), "options.players"),
+        beginner=_READ.boolean(raw.get("beginner", False), "options.beginner"),
         direction=Direction(raw.get("direction", Direction.COUNTER_CLOCKWISE.value)),
     )
-    hands = _field(data, "hands")
+    hands = _READ.field(data, "hands")
     if not (isinstance(hands, list) and all(isinstance(h, str) for h in hands)):
         raise RecordError(f"hands must be a list of strings of cards, got {hands!r}")
     deal = Deal(
         options.players,
-        _int(_field(data, "dealer"), "dealer"),
+        _READ.integer(_READ.field(data, "dealer"), "dealer"),
         tuple(tuple(sorted(parse_cards(h))) for h in hands),
-        tuple(sorted(parse_cards(_str(_field(data, "chien"), "chien")))),
+        tuple(sorted(parse_cards(_READ.text(_READ.field(data, "chien"), "chien")))),
     )
-    raw_actions = _field(data, "actions")
+    raw_actions = _READ.field(data, "actions")
     if not isinstance(raw_actions, list):
         raise RecordError(f"actions must be a list, got {raw_actions!r}")
     actions = []
     for i, item in enumerate(raw_actions):
         if not (isinstance(item, list) and len(item) == 2 and isinstance(item[1], str)):
             raise RecordError(f"action {i} must be [seat, \"action\"], got {item!r}")
-        actions.append((_int(item[0], f"actions[{i}] seat"), parse_action(item[1])))
+        actions.append((_READ.integer(item[0], f"actions[{i}] seat"), parse_action(item[1])))
     raw_result = data.get("result")
-    result = None if raw_result is None else result_from_json(_object(raw_result, "result"))
+    result = None if raw_result is None else result_from_json(_READ.mapping(raw_result, "result"))
     if result is not None and len(result.scores) != options.players:
         raise RecordError(
             f"result.scores has {len(result.scores)} scores for {options.players} players"
         )
     seed = data.get("seed")
-    if seed is not None and not 0 <= _int(seed, "seed") <= MAX_SEED:
+    if seed is not None and not 0 <= _READ.integer(seed, "seed") <= MAX_SEED:
         raise RecordError(f"seed {seed} is not in 0 .. 2**64 - 1")
     if any(type(a) is DeclarePoignee for _, a in actions) and not any(
         type(a) is HideTrump for _, a in actions
@@ -195,38 +199,10 @@ def _with_lowest_shown(
     return out
 
 
-def _field(data: dict[str, Any], key: str, where: str = "") -> Any:
-    if key not in data:
-        raise RecordError(f"missing field {where}{key}")
-    return data[key]
 
 
-def _object(value: Any, where: str) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise RecordError(f"{where} must be a JSON object, got {value!r}")
-    return value
 
 
-def _int(value: Any, where: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise RecordError(f"{where} must be an integer, got {value!r}")
-    return value
-
-
-def _optional_int(value: Any, where: str) -> int | None:
-    return None if value is None else _int(value, where)
-
-
-def _bool(value: Any, where: str) -> bool:
-    if not isinstance(value, bool):
-        raise RecordError(f"{where} must be true or false, got {value!r}")
-    return value
-
-
-def _str(value: Any, where: str) -> str:
-    if not isinstance(value, str):
-        raise RecordError(f"{where} must be a string, got {value!r}")
-    return value
 
 
 def _label(table: dict[str, Any], value: Any, where: str) -> Any:
@@ -278,17 +254,17 @@ _LEVELS: Final = {level.label: level for level in PoigneeLevel}
 
 
 def result_from_json(data: dict[str, Any]) -> DealResult:
-    outcome = DealOutcome(_field(data, "outcome", "result."))
-    raw_scores = _field(data, "scores", "result.")
+    outcome = DealOutcome(_READ.field(data, "outcome", "result."))
+    raw_scores = _READ.field(data, "scores", "result.")
     if not isinstance(raw_scores, list):
         raise RecordError(f"result.scores must be a list, got {raw_scores!r}")
-    scores = tuple(_int(v, "result.scores") for v in raw_scores)
+    scores = tuple(_READ.integer(v, "result.scores") for v in raw_scores)
     if outcome is not DealOutcome.PLAYED:
-        seat = _optional_int(data.get("petit_sec_seat"), "result.petit_sec_seat")
+        seat = _READ.optional_integer(data.get("petit_sec_seat"), "result.petit_sec_seat")
         return DealResult(outcome, scores, petit_sec_seat=seat)
 
     def get(key: str) -> Any:
-        return _field(data, key, "result.")
+        return _READ.field(data, key, "result.")
 
     points = get("taker_points")
     if isinstance(points, bool) or not isinstance(points, int | float) or (points * 2) % 1:
@@ -302,15 +278,15 @@ def result_from_json(data: dict[str, Any]) -> DealResult:
         players=len(scores),
         contract=_label(_CONTRACTS, get("contract"), "result.contract"),
         taker_half_points=round(points * 2),
-        bouts=_int(get("bouts"), "result.bouts"),
+        bouts=_READ.integer(get("bouts"), "result.bouts"),
         petit_au_bout=None if petit is None else Side(petit),
         poignees=tuple(_label(_LEVELS, level, "result.poignees") for level in poignees),
-        chelem_announced=_bool(get("chelem_announced"), "result.chelem_announced"),
+        chelem_announced=_READ.boolean(get("chelem_announced"), "result.chelem_announced"),
         chelem=None if chelem is None else Side(chelem),
-        taker_alone=_bool(get("taker_alone"), "result.taker_alone"),
+        taker_alone=_READ.boolean(get("taker_alone"), "result.taker_alone"),
     )
     called = get("called_card")
-    breakdown = _object(get("breakdown"), "result.breakdown")
+    breakdown = _READ.mapping(get("breakdown"), "result.breakdown")
     fields = ScoreBreakdown.__dataclass_fields__
     if set(breakdown) != set(fields):
         raise RecordError(
@@ -319,19 +295,20 @@ def result_from_json(data: dict[str, Any]) -> DealResult:
         )
     for key, value in breakdown.items():
         if key == "won":
-            _bool(value, "result.breakdown.won")
+            _READ.boolean(value, "result.breakdown.won")
         else:
-            _int(value, f"result.breakdown.{key}")
+            _READ.integer(value, f"result.breakdown.{key}")
     return DealResult(
         outcome,
         scores,
-        taker=_int(get("taker"), "result.taker"),
-        partner=_optional_int(get("partner"), "result.partner"),
+        taker=_READ.integer(get("taker"), "result.taker"),
+        partner=_READ.optional_integer(get("partner"), "result.partner"),
         contract=summary.contract,
-        called_card=None if called is None else parse_card(_str(called, "result.called_card")),
+        called_card=(None if called is None
+                     else parse_card(_READ.text(called, "result.called_card"))),
         summary=summary,
         breakdown=ScoreBreakdown(**breakdown),
-        excuse_debt_unpaid=_bool(get("excuse_debt_unpaid"), "result.excuse_debt_unpaid"),
+        excuse_debt_unpaid=_READ.boolean(get("excuse_debt_unpaid"), "result.excuse_debt_unpaid"),
     )
 
 

@@ -30,15 +30,16 @@ with its own values they total 77 2/3 (233 thirds), which is the figure the engi
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from enum import IntEnum
 from typing import Final
 
-Card = int
-"""A card id, 0..77 (see the module docstring)."""
-
-Hand = int
-"""A set of cards as a bit mask: bit ``c`` is set when card ``c`` is in the set."""
+# Card sets work alike in every game: re-exported for this game's modules and its bots.
+from ..cardsets import Card as Card
+from ..cardsets import Hand as Hand
+from ..cardsets import cards_of as cards_of
+from ..cardsets import iter_cards as iter_cards
+from ..cardsets import mask_of as mask_of
 
 
 class Suit(IntEnum):
@@ -219,28 +220,7 @@ def format_thirds(thirds: int) -> str:
     return f"{sign}{whole} {rest}/3" if whole else f"{sign}{rest}/3"
 
 
-def mask_of(cards: Iterable[Card]) -> Hand:
-    mask = 0
-    for c in cards:
-        mask |= 1 << c
-    return mask
 
-
-def cards_of(mask: Hand) -> list[Card]:
-    """The cards of a bit set, lowest id first."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
-def iter_cards(mask: Hand) -> Iterator[Card]:
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
 
 
 def _thirds_table(first: Card, bits: int) -> tuple[int, ...]:

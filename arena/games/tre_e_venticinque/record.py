@@ -32,6 +32,7 @@ from typing import Any, Final
 
 from ..base import IllegalActionError
 from ..dealing import MAX_SEED
+from ..recordjson import Reader
 from .actions import Action, format_action, parse_action
 from .cards import TOTAL_THIRDS, format_cards, format_thirds, parse_cards
 from .deal import PLAYERS, Deal, seeded_deal
@@ -51,6 +52,9 @@ class ReplayError(ValueError):
     def __init__(self, message: str, index: int | None = None) -> None:
         super().__init__(message)
         self.index = index
+
+
+_READ: Final = Reader(RecordError)
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,70 +106,46 @@ def _record_from_json(data: Any) -> DealRecord:
         raise RecordError("a deal record is a JSON object")
     if data.get("format") != FORMAT:
         raise RecordError(f"unknown record format {data.get('format')!r}, expected {FORMAT!r}")
-    raw_options = _object(_field(data, "options"), "options")
+    raw_options = _READ.mapping(_READ.field(data, "options"), "options")
     unknown = set(raw_options) - {"players"}
     if unknown:
         raise RecordError(f"unknown options {', '.join(sorted(unknown))}: "
                           "Tre e Venticinque has no variant")
-    options = TableOptions(_int(_field(raw_options, "players", "options."), "options.players"))
-    hands = _field(data, "hands")
+    players = _READ.field(raw_options, "players", "options.")
+    options = TableOptions(_READ.integer(players, "options.players"))
+    hands = _READ.field(data, "hands")
     if not (isinstance(hands, list) and all(isinstance(h, str) for h in hands)):
         raise RecordError(f"hands must be a list of strings of cards, got {hands!r}")
     deal = Deal(
-        _int(_field(data, "dealer"), "dealer"),
+        _READ.integer(_READ.field(data, "dealer"), "dealer"),
         tuple(tuple(parse_cards(h)) for h in hands),
-        tuple(parse_cards(_str(_field(data, "talon"), "talon"))),
+        tuple(parse_cards(_READ.text(_READ.field(data, "talon"), "talon"))),
     )
-    raw_actions = _field(data, "actions")
+    raw_actions = _READ.field(data, "actions")
     if not isinstance(raw_actions, list):
         raise RecordError(f"actions must be a list, got {raw_actions!r}")
     actions = []
     for i, item in enumerate(raw_actions):
         if not (isinstance(item, list) and len(item) == 2 and isinstance(item[1], str)):
             raise RecordError(f"action {i} must be [seat, \"action\"], got {item!r}")
-        actions.append((_int(item[0], f"actions[{i}] seat"), parse_action(item[1])))
+        actions.append((_READ.integer(item[0], f"actions[{i}] seat"), parse_action(item[1])))
     raw_result = data.get("result")
-    result = None if raw_result is None else result_from_json(_object(raw_result, "result"))
+    result = None if raw_result is None else result_from_json(_READ.mapping(raw_result, "result"))
     seed = data.get("seed")
-    if seed is not None and not 0 <= _int(seed, "seed") <= MAX_SEED:
+    if seed is not None and not 0 <= _READ.integer(seed, "seed") <= MAX_SEED:
         raise RecordError(f"seed {seed} is not in 0 .. 2**64 - 1")
     return DealRecord(deal, tuple(actions), result, seed, options)
 
 
-def _field(data: dict[str, Any], key: str, where: str = "") -> Any:
-    if key not in data:
-        raise RecordError(f"missing field {where}{key}")
-    return data[key]
 
 
-def _object(value: Any, where: str) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise RecordError(f"{where} must be a JSON object, got {value!r}")
-    return value
 
-
-def _int(value: Any, where: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise RecordError(f"{where} must be an integer, got {value!r}")
-    return value
-
-
-def _bool(value: Any, where: str) -> bool:
-    if not isinstance(value, bool):
-        raise RecordError(f"{where} must be true or false, got {value!r}")
-    return value
-
-
-def _str(value: Any, where: str) -> str:
-    if not isinstance(value, str):
-        raise RecordError(f"{where} must be a string, got {value!r}")
-    return value
 
 
 def _ints(value: Any, where: str) -> tuple[int, ...]:
     if not isinstance(value, list) or len(value) != PLAYERS:
         raise RecordError(f"{where} must be a list of {PLAYERS} integers, got {value!r}")
-    return tuple(_int(v, where) for v in value)
+    return tuple(_READ.integer(v, where) for v in value)
 
 
 def result_to_json(result: DealResult) -> dict[str, Any]:
@@ -191,13 +171,13 @@ def result_from_json(data: dict[str, Any]) -> DealResult:
     if sum(scores) != 0 or any((s + TOTAL_THIRDS) % PLAYERS for s in scores):
         raise RecordError(f"result.scores {list(scores)} are not the zero-sum scores of a deal")
     result = DealResult(
-        DealOutcome(_str(data["outcome"], "result.outcome")),
+        DealOutcome(_READ.text(data["outcome"], "result.outcome")),
         scores,
-        _int(data["dealer"], "result.dealer"),
+        _READ.integer(data["dealer"], "result.dealer"),
         _ints(data["tricks_won"], "result.tricks_won"),
-        _int(data["discard_thirds"], "result.discard_thirds"),
-        matto_lost=_bool(data["matto_lost"], "result.matto_lost"),
-        matto_debt_unpaid=_bool(data["matto_debt_unpaid"], "result.matto_debt_unpaid"),
+        _READ.integer(data["discard_thirds"], "result.discard_thirds"),
+        matto_lost=_READ.boolean(data["matto_lost"], "result.matto_lost"),
+        matto_debt_unpaid=_READ.boolean(data["matto_debt_unpaid"], "result.matto_debt_unpaid"),
     )
     points = data["points"]
     if points != [format_thirds(p) for p in result.points]:
