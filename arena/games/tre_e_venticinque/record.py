@@ -30,9 +30,9 @@ import json
 from dataclasses import dataclass
 from typing import Any, Final
 
-from ..base import IllegalActionError
 from ..dealing import MAX_SEED
-from ..recordjson import Reader
+from ..records import Reader, replay_actions
+from ..records import check_result as _check_result
 from .actions import Action, format_action, parse_action
 from .cards import TOTAL_THIRDS, format_cards, format_thirds, parse_cards
 from .deal import PLAYERS, Deal, seeded_deal
@@ -191,23 +191,7 @@ def replay(record: DealRecord, check_result: bool = True) -> DealState:
     if record.seed is not None and seeded_deal(record.seed, record.deal.dealer) != record.deal:
         raise ReplayError(f"seed {record.seed} does not deal the hands this record holds")
     state = DealState(record.deal, record.options)
-    for index, (seat, action) in enumerate(record.actions):
-        try:
-            apply(state, action, seat)
-        except IllegalActionError as exc:
-            raise ReplayError(
-                f"action {index} ({format_action(action)} by seat {seat}) is illegal: {exc.reason}",
-                index,
-            ) from exc
-    if check_result and record.result is not None:
-        if state.result is None:
-            raise ReplayError(
-                f"the record has a result but its {len(record.actions)} actions do not finish "
-                f"the deal (phase {state.phase.value}, seat {state.to_act} to act)"
-            )
-        if state.result != record.result:
-            raise ReplayError(
-                f"the recorded result {result_to_json(record.result)} differs from the rules' "
-                f"{result_to_json(state.result)}"
-            )
+    replay_actions(state, record.actions, apply, format_action, ReplayError)
+    if check_result:
+        _check_result(state, record.result, len(record.actions), ReplayError, result_to_json)
     return state
