@@ -10,11 +10,24 @@ from typing import Any
 from .base import IllegalActionError
 
 
+class RecordError(ValueError):
+    """A record that is not well-formed JSON of its game's format."""
+
+
+class ReplayError(ValueError):
+    """A record whose actions or result the rules do not reproduce; ``index`` is the first
+    illegal action's, if an action is to blame."""
+
+    def __init__(self, message: str, index: int | None = None) -> None:
+        super().__init__(message)
+        self.index = index
+
+
 class Reader:
     """Checked readers of JSON values that raise ``error`` (a :class:`ValueError` subclass,
     such as a game's ``RecordError``) with the path of the bad value."""
 
-    def __init__(self, error: type[ValueError]) -> None:
+    def __init__(self, error: type[ValueError] = RecordError) -> None:
         self.error = error
 
     def field(self, data: dict[str, Any], key: str, where: str = "") -> Any:

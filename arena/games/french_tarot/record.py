@@ -35,6 +35,8 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from ..records import Reader, replay_actions
+from ..records import RecordError as RecordError
+from ..records import ReplayError as ReplayError
 from ..records import check_result as _check_result
 from .actions import (
     Action,
@@ -61,18 +63,6 @@ from .game import (
 from .scoring import DealSummary, ScoreBreakdown, Side
 
 FORMAT: Final = "tarot-arena/deal-record/1"
-
-
-class RecordError(ValueError):
-    """A record that is not well-formed JSON of this format."""
-
-
-class ReplayError(ValueError):
-    """A record whose actions or result the rules do not reproduce."""
-
-    def __init__(self, message: str, index: int | None = None) -> None:
-        super().__init__(message)
-        self.index = index
 
 
 _READ: Final = Reader(RecordError)

@@ -32,6 +32,8 @@ from typing import Any, Final
 
 from ..dealing import MAX_SEED
 from ..records import Reader, replay_actions
+from ..records import RecordError as RecordError
+from ..records import ReplayError as ReplayError
 from ..records import check_result as _check_result
 from .actions import Action, format_action, parse_action
 from .cards import TOTAL_THIRDS, format_cards, format_thirds, parse_cards
@@ -40,18 +42,6 @@ from .game import DealOutcome, DealResult, DealState, TableOptions, apply
 
 FORMAT: Final = "tarot-arena/tre-e-venticinque-record/1"
 _THREE_PLAYERS: Final = TableOptions()
-
-
-class RecordError(ValueError):
-    """A record that is not well-formed JSON of this format."""
-
-
-class ReplayError(ValueError):
-    """A record whose actions or result the rules do not reproduce."""
-
-    def __init__(self, message: str, index: int | None = None) -> None:
-        super().__init__(message)
-        self.index = index
 
 
 _READ: Final = Reader(RecordError)
