@@ -25,7 +25,7 @@ On top of it:
   playing it.
 
 Boards are dealt as the tournament store deals them: board ``k`` of seed ``s`` is
-``seeded_deal(board_seed(s, k), players, dealer=k % players)``.
+``seeded_deal(board_seed(s, k), players, dealer=k % players)`` (with the dummy, seat 1 deals).
 
 ::
 
@@ -238,7 +238,8 @@ def auction_seat(bot: Bot) -> SeatFactory:
 
 def board_deal(seed: int, board: int, options: TableOptions) -> Deal:
     """Board ``board`` of a match seeded ``seed``: the deal the tournament store would make."""
-    return seeded_deal(board_seed(seed, board), options.players, board % options.players)
+    dealers = options.dealer_seats  # with the dummy, seat 1 deals every board
+    return seeded_deal(board_seed(seed, board), options.players, dealers[board % len(dealers)])
 
 
 TableDoneFn = Callable[[TablePlan, TableOutcome], None]

@@ -160,7 +160,7 @@ class TournamentStore:
             session.flush()
             for number in range(settings.boards):
                 seed = board_seed(settings.seed, number)
-                dealer = number % settings.players
+                dealer = game.dealer_of(options, number)
                 record = game.record(game.new_deal(seed, options, dealer), seed)
                 session.add(Board(tournament_id=tid, number=number, deal_seed=str(seed),
                                   dealer=dealer, deal_json=record.dumps()))

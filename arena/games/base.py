@@ -184,6 +184,12 @@ class Game(Protocol):
 
     def players_of(self, options: Any) -> int: ...
 
+    def dealer_of(self, options: Any, board: int) -> int:
+        """The dealer of board ``board`` (0, 1, 2...) of a competition at tables of ``options``:
+        the seats that may deal, in turn (every seat for most games; French Tarot with the
+        dummy: seat 1, always)."""
+        ...
+
     def new_deal(self, seed: int, options: Any, dealer: int = 0) -> State:
         """The deal of ``seed`` (every game uses the documented stream of ``arena.games.dealing``
         and documents how it deals from it), ready for its first decision."""
@@ -273,11 +279,14 @@ class Game(Protocol):
         ...
 
     def observation_asked(
-        self, observation: Any, phase: Any, legal: tuple[Any, ...], hand: tuple[Card, ...]
+        self, observation: Any, phase: Any, legal: tuple[Any, ...], hand: tuple[Card, ...],
+        seat: int,
     ) -> Any:
-        """A seat's observation as the arena asks it to decide: the request is authoritative
-        for the phase, the turn, the hand and the legal actions. From there, the seat to act
-        sees exactly what ``observe`` says (the contract tests check it)."""
+        """A player's observation as the arena asks it to decide for ``seat``, the seat to act:
+        the request is authoritative for the phase, the turn, the hand and the legal actions.
+        ``seat`` is the observation's own, except where a player decides for another seat
+        (:meth:`decider`): ``hand`` is then that seat's, not the player's own. From there, the
+        player sees exactly what ``observe`` says (the contract tests check it)."""
         ...
 
     def observation_at_end(

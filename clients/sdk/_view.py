@@ -91,7 +91,7 @@ class TableView:
         """The view as the arena asks this seat to decide: the request is authoritative for the
         phase, the turn, the hand and the legal actions (the next event clears those)."""
         observation = self.game.observation_asked(
-            self.observation, request.phase, request.legal_actions, request.hand
+            self.observation, request.phase, request.legal_actions, request.hand, request.seat
         )
         return TableView(self.table_id, self.seat, self.players, observation, self.game,
                          self.resumed, self.next_sequence, self.decisions + 1)

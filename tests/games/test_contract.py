@@ -27,7 +27,8 @@ def random_deals(game: Game, rng: random.Random, count: int) -> Iterator[tuple[i
         players = rng.choice(game.seat_counts())
         options = game.options(players)
         seed = rng.randrange(2**64)
-        yield seed, options, game.new_deal(seed, options, rng.randrange(players))
+        board = rng.randrange(players)
+        yield seed, options, game.new_deal(seed, options, game.dealer_of(options, board))
 
 
 @pytest.mark.parametrize("game", GAMES, ids=[g.name for g in GAMES])
@@ -59,11 +60,14 @@ def test_a_game_keeps_the_contract_over_random_deals(game: Game) -> None:
             if state.is_over:
                 break
             seat = state.to_act
+            player = game.decider(state)
+            assert player is not None and 0 <= player < state.players
             truth = game.observe(state, seat)
-            views[seat] = game.observation_asked(
-                views[seat], state.phase, game.legal_actions(state), game.hand(state, seat)
+            views[player] = game.observation_asked(
+                views[player], state.phase, game.legal_actions(state), game.hand(state, seat),
+                seat,
             )
-            assert game.observation_to_json(views[seat]) == game.observation_to_json(truth), (
+            assert game.observation_to_json(views[player]) == game.observation_to_json(truth), (
                 game.name, seed, seat
             )
             data = json.loads(json.dumps(game.observation_to_json(truth)))

@@ -208,6 +208,9 @@ class ToyGame:
     def players_of(self, options: Options) -> int:
         return options.players
 
+    def dealer_of(self, options: Options, board: int) -> int:
+        return board % options.players
+
     def new_deal(self, seed: int, options: Options, dealer: int = 0) -> State:
         pack = shuffled_pack(DealStream(seed), DECK)
         n = options.players
@@ -340,9 +343,9 @@ class ToyGame:
 
     def observation_asked(
         self, observation: Observation, phase: Enum, legal: tuple[Any, ...],
-        hand: tuple[int, ...],
+        hand: tuple[int, ...], seat: int,
     ) -> Observation:
-        return replace(observation, to_act=observation.seat, hand=tuple(sorted(hand)))
+        return replace(observation, to_act=seat, hand=tuple(sorted(hand)))
 
     def observation_at_end(
         self, observation: Observation, result: Any, cards: Revealed | None = None

@@ -845,7 +845,7 @@ def bot_cmd(ctx: typer.Context) -> None:
 def try_cmd(
     spec: Annotated[str, typer.Argument(help="Your bot: module.path:ClassName.")],
     boards: Annotated[int, typer.Option(help="Boards to play.")] = 8,
-    players: Annotated[int, typer.Option(help="3, 4 or 5.")] = 4,
+    players: Annotated[int, typer.Option(help="2 (with the dummy), 3, 4 or 5.")] = 4,
     against: Annotated[str, typer.Option(help="The other seats' bot.")] = (
         "clients.random_bot:RandomBot"),
     seed: Annotated[str, typer.Option(help="Seed of the boards.")] = "0",
@@ -862,8 +862,8 @@ def try_cmd(
 
     from ..duplicate.scoring import compute_standings
 
-    if players not in (3, 4, 5):
-        raise CliError(f"French Tarot is played by 3, 4 or 5 players, not {players}")
+    if players not in (2, 3, 4, 5):
+        raise CliError(f"French Tarot is played by 2, 3, 4 or 5 players, not {players}")
     if not 1 <= boards <= 10_000:
         raise CliError(f"boards must be 1..10000, got {boards}")
     try:

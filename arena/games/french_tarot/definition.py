@@ -42,6 +42,7 @@ from .events import (
     CardPlayed,
     ChelemDecided,
     ChienShown,
+    DummyShown,
     Event,
     PartnerRevealed,
     PoigneeShown,
@@ -109,13 +110,13 @@ _JSON: Final = JsonForm(
     (Pass, Bid, CallCard, Discard, ChelemChoice, DeclarePoignee, HideTrump, Play),
     format_action, parse_action,
     (BidMade, CardCalled, ChienShown, CardDiscarded, TrumpDiscarded, ChelemDecided, PoigneeShown,
-     CardPlayed, TrickWon, PartnerRevealed),
+     CardPlayed, TrickWon, PartnerRevealed, DummyShown),
 )
 
 
 class FrenchTarot:
-    """French Tarot for 3, 4 and 5 players (5 with the called king), beginner variant and seat
-    direction: see :mod:`arena.games.french_tarot`."""
+    """French Tarot for 2 (with the dummy), 3, 4 and 5 players (5 with the called king),
+    beginner variant and seat direction: see :mod:`arena.games.french_tarot`."""
 
     name: Final = "french-tarot"
     title: Final = "French Tarot"
@@ -124,9 +125,9 @@ class FrenchTarot:
 
     # -- tables -------------------------------------------------------------------------------
     def seat_counts(self) -> tuple[int, ...]:
-        """3, 4 and 5. The engine also plays two players with the dummy (``TableOptions(2)``),
-        which the arena offers once its table runner lets one bot answer for two seats."""
-        return tuple(n for n in sorted(HAND_SIZES) if not TableOptions(n).has_dummy)
+        """2 (with the dummy: a table of three hands, the defender deciding for the dummy's
+        seat, see :meth:`decider`), 3, 4 and 5."""
+        return tuple(sorted(HAND_SIZES))
 
     def options(self, players: int, settings: Mapping[str, Any] | None = None) -> TableOptions:
         settings = dict(settings or {})
@@ -164,6 +165,10 @@ class FrenchTarot:
 
     def players_of(self, options: TableOptions) -> int:
         return options.players
+
+    def dealer_of(self, options: TableOptions, board: int) -> int:
+        seats = options.dealer_seats
+        return seats[board % len(seats)]
 
     def new_deal(self, seed: int, options: TableOptions, dealer: int = 0) -> GameState:
         return GameState(seeded_deal(seed, options.players, dealer), options)
@@ -228,9 +233,9 @@ class FrenchTarot:
 
     def observation_asked(
         self, observation: Observation, phase: Phase, legal: tuple[Action, ...],
-        hand: tuple[Card, ...],
+        hand: tuple[Card, ...], seat: int,
     ) -> Observation:
-        return observation_asked(observation, phase, legal, hand)
+        return observation_asked(observation, phase, legal, hand, seat)
 
     def observation_at_end(
         self, observation: Observation, result: DealResult, cards: Revealed | None = None

@@ -24,7 +24,7 @@ from .actions import (
     Pass,
     Play,
 )
-from .cards import Card, is_trump
+from .cards import Card, cards_of, is_trump
 from .game import GameState, Phase, ShownPoignee, Trick
 
 EVERYONE: Final = None
@@ -37,6 +37,15 @@ class BidMade:
 
     seat: int
     action: Action
+
+
+@dataclass(frozen=True, slots=True)
+class DummyShown:
+    """Two players: the dummy's hand laid face up for both players, once the taker has laid its
+    discard (right after bidding for Garde Sans and Garde Contre). The defender plays it from
+    there, and both players see it shrink card by card."""
+
+    cards: tuple[Card, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,13 +112,13 @@ class PartnerRevealed:
 
 Event = (
     BidMade | CardCalled | ChienShown | CardDiscarded | TrumpDiscarded | ChelemDecided
-    | PoigneeShown | CardPlayed | TrickWon | PartnerRevealed
+    | PoigneeShown | CardPlayed | TrickWon | PartnerRevealed | DummyShown
 )
 """Every event of French Tarot, in one closed union."""
 
 EVENT_TYPES: Final = (
     BidMade, CardCalled, ChienShown, CardDiscarded, TrumpDiscarded, ChelemDecided, PoigneeShown,
-    CardPlayed, TrickWon, PartnerRevealed,
+    CardPlayed, TrickWon, PartnerRevealed, DummyShown,
 )
 
 
@@ -129,6 +138,7 @@ def events_after(
     if isinstance(action, Pass | Bid):
         out.append((EVERYONE, BidMade(actor, action)))
         _chien_if_shown(state, out)
+        _dummy_if_shown(state, out)
     elif isinstance(action, CallCard):
         out.append((EVERYONE, CardCalled(action.card)))
         _chien_if_shown(state, out)
@@ -136,6 +146,7 @@ def events_after(
         out.append((actor, CardDiscarded(action.card)))
         if is_trump(action.card):
             out.append((EVERYONE, TrumpDiscarded(action.card)))
+        _dummy_if_shown(state, out)
     elif isinstance(action, ChelemChoice):
         out.append((EVERYONE, ChelemDecided(actor, action.announce)))
     elif isinstance(action, DeclarePoignee | HideTrump):
@@ -154,3 +165,11 @@ def _chien_if_shown(state: GameState, out: list[tuple[int | None, Event]]) -> No
     """The chien is shown as the taker takes it up (Petite, Garde)."""
     if state.phase is Phase.DISCARDING and not state.discard:
         out.append((EVERYONE, ChienShown(state.deal.chien)))
+
+
+def _dummy_if_shown(state: GameState, out: list[tuple[int | None, Event]]) -> None:
+    """The dummy is shown as the last bid ends a Garde Sans or Contre's bidding, or as the
+    taker lays the last card of its discard: the moment :attr:`GameState.dummy_shown` turns
+    true (the actions that can turn it are these two only)."""
+    if state.dummy_seat is not None and state.dummy_shown:
+        out.append((EVERYONE, DummyShown(tuple(cards_of(state.hands[state.dummy_seat])))))

@@ -22,7 +22,7 @@ from typing import Any, Final
 
 from .actions import Action, Bid, Contract
 from .cards import Card, cards_of
-from .deal import CHIEN_SIZES, HAND_SIZES, Deal
+from .deal import CHIEN_SIZES, DUMMY, HAND_SIZES, Deal, first_seat
 from .events import (
     BidMade,
     CardCalled,
@@ -30,6 +30,7 @@ from .events import (
     CardPlayed,
     ChelemDecided,
     ChienShown,
+    DummyShown,
     Event,
     PartnerRevealed,
     PoigneeShown,
@@ -188,13 +189,19 @@ def observation_asked(
     phase: Phase,
     legal: tuple[Action, ...],
     hand: tuple[Card, ...],
+    seat: int,
 ) -> Observation:
-    """``observation`` as the arena asks its seat to decide: the request is authoritative for
-    the phase (a poignée's hiding is told by its request alone), the turn, the hand and the
-    legal actions."""
+    """``observation`` as the arena asks its seat to decide for ``seat``, the seat to act: the
+    request is authoritative for the phase (a poignée's hiding is told by its request alone),
+    the turn, the hand and the legal actions. With the dummy, the defender is asked for the
+    dummy's seat: ``hand`` is then the dummy's, and the defender's own hand stays as it is."""
+    if seat != observation.seat:
+        return replace(
+            observation, phase=phase, to_act=seat, dummy=tuple(sorted(hand)),
+            legal_actions=legal,
+        )
     return replace(
-        observation, phase=phase, to_act=observation.seat, hand=tuple(sorted(hand)),
-        legal_actions=legal,
+        observation, phase=phase, to_act=seat, hand=tuple(sorted(hand)), legal_actions=legal,
     )
 
 
@@ -215,6 +222,8 @@ def observation_at_end(
     }
     if deal is not None:
         changes.update(deal=deal, chien=deal.chien, discard=tuple(sorted(discard)))
+        if deal.players == 2 and observation.dummy is None:  # both passed: shown as dealt
+            changes["dummy"] = tuple(sorted(deal.hands[DUMMY]))
         if observation.called_card is not None:
             changes.update(partner=result.partner, partner_known=True)
     return replace(observation, **changes)
@@ -262,7 +271,7 @@ def _after_call(
 
 def _ask_chelem(view: Observation, taker: int | None) -> tuple[Phase, int | None]:
     if view.options.beginner:  # no chelem question: the seat after the dealer leads
-        return Phase.PLAYING, (view.dealer + 1) % view.options.players
+        return Phase.PLAYING, first_seat(view.options.players, view.dealer)
     return Phase.CHELEM, taker
 
 
@@ -292,7 +301,7 @@ def _trump_discarded(view: Observation, event: TrumpDiscarded) -> Observation:
 
 
 def _chelem_decided(view: Observation, event: ChelemDecided) -> Observation:
-    leader = view.taker if event.announce else (view.dealer + 1) % view.options.players
+    leader = view.taker if event.announce else first_seat(view.options.players, view.dealer)
     return replace(
         view, chelem_announced=event.announce, phase=Phase.PLAYING, to_act=leader,
         legal_actions=(),
@@ -308,8 +317,12 @@ def _poignee_shown(view: Observation, event: PoigneeShown) -> Observation:
 
 def _card_played(view: Observation, event: CardPlayed) -> Observation:
     hand = _without(view.hand, event.card) if event.seat == view.seat else view.hand
+    dummy = view.dummy
+    if dummy is not None and event.card in dummy:  # the dummy's card, played by the defender
+        dummy = _without(dummy, event.card)
     return replace(
-        view, hand=hand, phase=Phase.PLAYING, to_act=(event.seat + 1) % view.options.players,
+        view, hand=hand, dummy=dummy, phase=Phase.PLAYING,
+        to_act=(event.seat + 1) % view.options.seats,
         current_trick=(*view.current_trick, (event.seat, event.card)), legal_actions=(),
     )
 
@@ -331,6 +344,14 @@ def _partner_revealed(view: Observation, event: PartnerRevealed) -> Observation:
     )
 
 
+def _dummy_shown(view: Observation, event: DummyShown) -> Observation:
+    # Both players learn here that the discard is laid: the phase and turn move on with it.
+    changes: dict[str, Any] = {"dummy": event.cards, "legal_actions": ()}
+    if view.phase is Phase.DISCARDING:
+        changes["phase"], changes["to_act"] = _ask_chelem(view, view.taker)
+    return replace(view, **changes)
+
+
 def _without(cards: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
     return tuple(c for c in cards if c != card)
 
@@ -346,4 +367,5 @@ _UPDATES: Final[dict[type, Callable[[Observation, Any], Observation]]] = {
     CardPlayed: _card_played,
     TrickWon: _trick_won,
     PartnerRevealed: _partner_revealed,
+    DummyShown: _dummy_shown,
 }

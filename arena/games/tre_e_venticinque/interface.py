@@ -91,6 +91,9 @@ class TreEVenticinque:
     def players_of(self, options: TableOptions) -> int:
         return options.players
 
+    def dealer_of(self, options: TableOptions, board: int) -> int:
+        return board % options.players
+
     def new_deal(self, seed: int, options: TableOptions, dealer: int = 0) -> DealState:
         return DealState(seeded_deal(seed, dealer), options)
 
@@ -174,10 +177,13 @@ class TreEVenticinque:
 
     def observation_asked(
         self, observation: Observation, phase: Enum, legal: tuple[Action, ...],
-        hand: tuple[Card, ...],
+        hand: tuple[Card, ...], seat: int,
     ) -> Observation:
         if not isinstance(phase, Phase):
             raise ValueError(f"{phase!r} is not a phase of Tre e Venticinque")
+        if seat != observation.seat:
+            raise ValueError(f"seat {observation.seat} is asked for seat {seat}: in Tre e "
+                             "Venticinque every player decides for its own seat only")
         return observation_asked(observation, phase, legal, hand)
 
     def observation_at_end(
