@@ -38,6 +38,7 @@ from arena.games.french_tarot.events import (
     CardPlayed,
     ChelemDecided,
     ChienShown,
+    DummyShown,
     PartnerRevealed,
     PoigneeShown,
     TrickWon,
@@ -391,6 +392,8 @@ def view_to_pb(view: Any, game: Game = FRENCH_TAROT) -> pb.SeatView:
         to_act=view.to_act,
         has_to_act=view.to_act is not None,
     )
+    if view.dummy is not None:
+        message.dummy.CopyFrom(pb.CardList(cards=view.dummy))
     return message
 
 
@@ -406,7 +409,7 @@ def view_from_pb(
             raise ValueError(f"details_json is not JSON: {exc}") from None
         return game.observation_from_json(data)
     current = message.current_trick
-    n = options.players
+    n = options.seats  # with the dummy, three hands play to a trick
     taker = _optional(message, "taker", message.has_contract)
     partner = _optional(message, "partner", message.partner_revealed)
     return Observation(
@@ -434,6 +437,7 @@ def view_from_pb(
         ),
         result=None,
         deal=None,
+        dummy=tuple(message.dummy.cards) if message.HasField("dummy") else None,
     )
 
 
@@ -529,6 +533,8 @@ def fill_event(out: pb.TableEvent, event: Any, game: Game = FRENCH_TAROT) -> Non
         out.poignee.CopyFrom(poignee_to_pb(event.poignee))
     elif isinstance(event, PartnerRevealed):
         out.partner_revealed = event.seat
+    elif isinstance(event, DummyShown):
+        out.dummy_shown.CopyFrom(pb.CardList(cards=event.cards))
     else:  # pragma: no cover - the Event union is closed
         raise TypeError(f"not an event: {event!r}")
 
@@ -564,6 +570,8 @@ def event_from_pb(message: pb.TableEvent, game: Game = FRENCH_TAROT) -> Any:
         return PoigneeShown(poignee_from_pb(message.poignee))
     if kind == "partner_revealed":
         return PartnerRevealed(message.partner_revealed)
+    if kind == "dummy_shown":
+        return DummyShown(tuple(message.dummy_shown.cards))
     raise ValueError(f"unknown event kind {kind!r}")
 
 

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from arena.games.french_tarot import (
     PASS,
     DealRecord,
     DeclarePoignee,
+    DummyShown,
     GameState,
     HideTrump,
     Phase,
@@ -15,12 +18,14 @@ from arena.games.french_tarot import (
     PoigneeLevel,
     TableOptions,
     apply,
+    event_mark,
     legal_actions,
     observe,
     parse_action,
     seeded_deal,
     trump,
 )
+from arena.games.french_tarot.cards import cards_of
 from arena.games.french_tarot.events import TrickWon, events_after
 from arena.proto_gen.tarot_arena.v1 import arena_pb2 as pb
 from arena.table import DecisionRequest, InfractionKind, Notice, TableEnd, TableEvent
@@ -119,3 +124,39 @@ def test_the_seat_choosing_its_poignee_is_told_the_play_phase_in_its_seat_view()
     view = convert.view_to_pb(observe(state, 1))
     assert view.phase == pb.PLAYING
     assert convert.view_from_pb(view, 1, TableOptions(4), 0).phase is Phase.PLAYING
+
+
+def test_the_dummy_crosses_the_protocol_in_views_and_as_an_event() -> None:
+    """Two players: a view carries the dummy's cards once shown (none before, an empty list once
+    all are played, told apart on the wire), the current trick of three hands, and the event
+    that shows it; a request for the dummy's seat names the player who decides."""
+    options = TableOptions(2)
+    state = GameState(seeded_deal(7, 2, 1), options)
+    seen_views = {"none": 0, "cards": 0, "empty": 0}
+    shown = 0
+    while state.to_act is not None:
+        seat, player = state.to_act, state.decider
+        assert player is not None
+        for who in (0, 1):
+            view = observe(state, who)
+            decoded = convert.view_from_pb(convert.view_to_pb(view), who, options, 1)
+            # (the wire cannot tell an empty discard from none: the SDK's TableView settles it)
+            expected = dataclasses.replace(view, legal_actions=(), discard=view.discard or None)
+            assert decoded == expected
+            key = "none" if view.dummy is None else "cards" if view.dummy else "empty"
+            seen_views[key] += 1
+        request = DecisionRequest("t1", seat, 9, state.phase, legal_actions(state), 1.0, 0.0,
+                                  tuple(cards_of(state.hands[seat])), player=player)
+        assert convert.arena_message_from_pb(convert.request_to_pb(request)) == request
+        action = legal_actions(state)[-1 if state.phase is Phase.BIDDING else 0]
+        mark = event_mark(state)
+        apply(state, action, seat)
+        for number, (_, event) in enumerate(events_after(state, seat, action, mark)):
+            message = TableEvent("t1", 0, number, event)
+            assert convert.arena_message_from_pb(convert.event_to_pb(message)) == message
+            shown += isinstance(event, DummyShown)
+    assert shown == 1 and seen_views["none"] and seen_views["cards"]
+    view = observe(state, 0)
+    assert view.dummy == ()
+    assert convert.view_to_pb(view).HasField("dummy")
+    assert convert.view_from_pb(convert.view_to_pb(view), 0, options, 1).dummy == ()

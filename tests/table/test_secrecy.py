@@ -1,14 +1,17 @@
 """No hidden card reaches a seat before the end of the deal.
 
-Every message each seat's channel receives over hundreds of random deals (3, 4 and 5 players,
-every contract) is checked at the moment it arrives, both as the runner sends it and as it
-travels on the wire (encoded to protobuf and decoded back), against what that seat may know then:
+Every message each seat's channel receives over hundreds of random deals (2 players with the
+dummy, 3, 4 and 5 players, every contract) is checked at the moment it arrives, both as the
+runner sends it and as it travels on the wire (encoded to protobuf and decoded back), against
+what that seat may know then:
 
 - its own cards (as dealt, and the chien once the taker takes it up);
 - cards played, poignées shown, trumps shown from the discard, the called card's name;
 - the chien once it is shown to all (Petite, Garde; never for a Garde Sans or Garde Contre);
 - the taker alone sees its whole discard;
-- with five players, the partner's identity only once the called card is played.
+- with five players, the partner's identity only once the called card is played;
+- with two players, the dummy's hand once it is shown (after the discard, or after bidding for a
+  Garde Sans or Contre), and the defender alone is asked for the dummy's seat, with its hand.
 
 Views are also taken at random moments through the :class:`~arena.table.messages.ViewFn` the
 runner hands out, which is what a reconnecting bot is sent.
@@ -50,13 +53,20 @@ from arena.games.french_tarot import (
     trump,
 )
 from arena.games.french_tarot.cards import cards_of, is_trump
-from arena.games.french_tarot.deal import CHIEN_SIZES, HAND_SIZES
+from arena.games.french_tarot.deal import (
+    CHIEN_SIZES,
+    DUMMY,
+    HAND_SIZES,
+    dealer_seats,
+    first_seat,
+)
 from arena.games.french_tarot.events import (
     BidMade,
     CardCalled,
     CardDiscarded,
     CardPlayed,
     ChienShown,
+    DummyShown,
     PartnerRevealed,
     PoigneeShown,
     TrumpDiscarded,
@@ -98,7 +108,17 @@ def allowed_cards(state: GameState, seat: int, start: int = 0) -> set[int]:
         allowed.update(poignee.cards)
     if chien_shown(state):
         allowed.update(deal.chien)  # shown to all, and taken up by the taker
+    if dummy_shown(state):
+        allowed.update(deal.hands[DUMMY])
     return allowed
+
+
+def dummy_shown(state: GameState) -> bool:
+    """Two players: the dummy is shown once the discard is laid (Petite, Garde), or once the
+    bidding ends (Garde Sans, Garde Contre); never in a deal both players passed."""
+    if state.dummy_seat is None or state.contract is None or state.phase is Phase.BIDDING:
+        return False
+    return not state.contract.chien_shown or len(cards_of(state.discard)) == CHIEN_SIZES[2]
 
 
 def chien_shown(state: GameState) -> bool:
@@ -129,6 +149,7 @@ def view_cards(view: Observation) -> Iterator[int]:
     yield from view.chien or ()
     yield from view.discard or ()
     yield from view.discarded_trumps
+    yield from view.dummy or ()
     for poignee in view.poignees:
         yield from poignee.cards
     for trick in view.tricks:
@@ -184,6 +205,8 @@ class Spy:
             self.fail("saw the taker's discard", message)
         if view.chien and not chien_shown(state):
             self.fail("saw an unshown chien", message)
+        if view.dummy is not None and not dummy_shown(state):
+            self.fail("saw the dummy before it was shown", message)
         if view.partner is not None and not partner_known(state):
             self.fail("learnt the partner before the called card was played", message)
         self.check_cards(view_cards(view), message)
@@ -212,6 +235,8 @@ class Spy:
             self.fail("saw the taker's discard after a sealed end", message)
         if view.chien and not chien_shown(state):
             self.fail("saw an unshown chien after a sealed end", message)
+        if view.dummy is not None and not dummy_shown(state):
+            self.fail("saw a dummy never shown after a sealed end", message)
         if view.partner is not None and not partner_known(state):
             self.fail("learnt a partner never revealed in play", message)
         self.check_cards(view_cards(view), message)
@@ -232,6 +257,8 @@ class Spy:
                 self.fail("was told a card of the discard", message)
             if isinstance(event, ChienShown) and not chien_shown(state):
                 self.fail("was shown the chien of a Garde Sans or Contre", message)
+            if isinstance(event, DummyShown) and not dummy_shown(state):
+                self.fail("was shown the dummy too early", message)
             if isinstance(event, PartnerRevealed) and not partner_known(state):
                 self.fail("learnt the partner too early", message)
             if isinstance(event, TrumpDiscarded) and not is_trump(event.card):
@@ -239,10 +266,12 @@ class Spy:
             if not isinstance(event, CardCalled):
                 self.check_cards(event_cards(event), message)
         elif isinstance(message, DecisionRequest):
-            if message.seat != self.seat or state.to_act != self.seat:
-                self.fail("was asked to decide for another seat", message)
-            if set(message.hand) != set(self.current_hand()):
-                self.fail("was sent a hand that is not its own", message)
+            if message.player != self.seat or state.decider != self.seat:
+                self.fail("was asked to decide for another player", message)
+            if message.seat != state.to_act:
+                self.fail("was asked for a seat not to act", message)
+            if set(message.hand) != set(cards_of(state.hands[message.seat])):
+                self.fail("was sent a hand that is not the seat's to act", message)
             self.check_cards(message.hand, message)
             self.check_cards(action_cards(message.legal_actions), message)
         elif isinstance(message, Notice):
@@ -262,7 +291,7 @@ class Spy:
 def event_cards(event: Any) -> Iterator[int]:
     if isinstance(event, PoigneeShown):
         yield from event.poignee.cards
-    elif isinstance(event, ChienShown):
+    elif isinstance(event, ChienShown | DummyShown):
         yield from event.cards
     elif hasattr(event, "trick"):
         yield from event.trick.cards
@@ -334,13 +363,15 @@ class SpiedSeat(FakeSeat):
 
 
 def trumpy_deal(players: int) -> Deal:
-    """Seat 1 holds the Kings, the bouts and low trumps; the chien one plain card and trumps:
-    a taker there must put trumps in its discard, which are shown to all."""
+    """The first seat to speak holds the Kings, the bouts and low trumps; the chien one plain
+    card and trumps: a taker there must put trumps in its discard, which are shown to all."""
     hand_size, chien_size = HAND_SIZES[players], CHIEN_SIZES[players]
+    dealer = dealer_seats(players)[0]
     trumps = [f"T{n}" for n in range(2, 21)]
     hand = ["KS", "KH", "KD", "KC", "T1", "T21", "EX", *trumps[: hand_size - 7]]
     chien = ["2S", *trumps[hand_size - 7 : hand_size - 8 + chien_size]]
-    return make_deal(players, 0, {1: " ".join(hand)}, chien=" ".join(chien))
+    first = first_seat(players, dealer)  # seat 1, but the non-dealer (0) with two players
+    return make_deal(players, dealer, {first: " ".join(hand)}, chien=" ".join(chien))
 
 
 async def play_spied(
@@ -349,10 +380,11 @@ async def play_spied(
 ) -> TableOutcome:
     """One random deal, every seat spied; the first seat to speak bids ``forced`` when it may,
     and the others pass more often than not."""
-    dealer = deal.dealer if deal else seed % players
+    dealers = dealer_seats(players)
+    dealer = deal.dealer if deal else dealers[seed % len(dealers)]
     seats = [SpiedSeat(random_player(rng, pass_rate=0.8)) for _ in range(players)]
     if forced is not None:
-        first = (dealer + 1) % players
+        first = first_seat(players, dealer)
         policy = seats[first].policy
 
         async def bidder(request: DecisionRequest) -> Any:
@@ -370,7 +402,7 @@ async def play_spied(
 
 
 @pytest.mark.parametrize("reveal", [True, False], ids=["revealed", "sealed"])
-@pytest.mark.parametrize("players", [3, 4, 5])
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
 async def test_no_hidden_card_reaches_a_seat_before_the_end(players: int, reveal: bool) -> None:
     rng = random.Random(f"secrecy-{players}" + ("" if reveal else "-private"))
     seen: Counter[str] = Counter()
@@ -386,10 +418,13 @@ async def test_no_hidden_card_reaches_a_seat_before_the_end(players: int, reveal
         seen["poignee"] += bool(state.poignees)
         seen["partner"] += state.partner is not None
         seen["called card in the chien"] += state.called_card in state.deal.chien
+        seen["dummy shown"] += dummy_shown(state)
     # The deals covered what the secrets are about.
     assert all(seen[contract.name] >= 10 for contract in Contract), seen
     assert seen["trump discarded"] >= 1, seen
     assert seen["poignee"] >= 1, seen
+    if players == 2:
+        assert seen["dummy shown"] >= 50, seen
     if players == 5:
         assert seen["partner"] >= 30 and seen["called card in the chien"] >= 1, seen
 
@@ -417,6 +452,25 @@ async def test_the_spy_catches_leaks() -> None:
         with pytest.raises(Leak):
             spy.check(message)
     spy.check(TableStart("t", 0, runner.state.options, 0, (), view))
+
+
+async def test_the_spy_catches_leaks_of_the_dummy() -> None:
+    """Two players: the dummy's hand before it is shown, and a request for the dummy's seat
+    sent to the taker, would be seen."""
+    seats = [FakeSeat() for _ in range(2)]
+    runner = make_runner(seats, seed=3, dealer=1)
+    spy = Spy(runner, 0, random.Random(0))
+    dummy = runner.state.deal.hands[DUMMY]
+    view = observe(runner.state, 0)
+    leaks = [
+        TableEvent("t", 0, 0, DummyShown(dummy)),
+        TableStart("t", 0, runner.state.options, 1, (), dataclasses.replace(view, dummy=dummy)),
+        DecisionRequest("t", DUMMY, 1, Phase.BIDDING, (PASS,), 1.0, 0.0, dummy, player=0),
+    ]
+    for message in leaks:
+        with pytest.raises(Leak):
+            spy.check(message)
+    spy.check(TableStart("t", 0, runner.state.options, 1, (), view))
 
 
 async def test_a_sealed_table_keeps_the_whole_outcome_for_the_store() -> None:

@@ -36,7 +36,7 @@ from arena.games.french_tarot import (
     seeded_deal,
 )
 from arena.games.french_tarot.cards import cards_of
-from arena.games.french_tarot.deal import CHIEN_SIZES, HAND_SIZES
+from arena.games.french_tarot.deal import CHIEN_SIZES, HAND_SIZES, dealer_seats
 from arena.games.french_tarot.events import (
     BidMade,
     CardCalled,
@@ -44,6 +44,7 @@ from arena.games.french_tarot.events import (
     CardPlayed,
     ChelemDecided,
     ChienShown,
+    DummyShown,
     Event,
     PartnerRevealed,
     PoigneeShown,
@@ -62,10 +63,11 @@ from arena.transport import convert, wire
 from tests.french_tarot.builders import make_deal
 
 DEALS = 60
-"""Deals per table size (3, 4, 5 players), every third one in the beginner variant."""
+"""Deals per table size (2 players with the dummy, 3, 4, 5 players), every third one in the
+beginner variant."""
 EVENT_KINDS = (
     BidMade, CardCalled, ChienShown, CardDiscarded, TrumpDiscarded, ChelemDecided,
-    PoigneeShown, CardPlayed, TrickWon, PartnerRevealed,
+    PoigneeShown, CardPlayed, TrickWon, PartnerRevealed, DummyShown,
 )
 SEQUENCE_STARTS = (0, 1, 120, 16_370, 2**21 - 3, 2**35)
 """Where each run of 500 events starts numbering: 0, and just below varint length changes."""
@@ -103,7 +105,7 @@ def trumpy_deal(players: int) -> Deal:
     trumps = [f"T{n}" for n in range(2, 21)]
     hand = ["KS", "KH", "KD", "KC", "T1", "T21", "EX", *trumps[: hand_size - 7]]
     chien = ["2S", *trumps[hand_size - 7 : hand_size - 8 + chien_size]]
-    return make_deal(players, 0, {1: " ".join(hand)}, chien=" ".join(chien))
+    return make_deal(players, dealer_seats(players)[0], {1: " ".join(hand)}, chien=" ".join(chien))
 
 
 def play_deal(
@@ -132,11 +134,13 @@ def play_deal(
 def played() -> Played:
     """Every deal once for the module: seeded random deals, plus trumpy ones (trump discards)."""
     out = Played()
-    for players in (3, 4, 5):
+    for players in (2, 3, 4, 5):
+        dealers = dealer_seats(players)
         for deal in range(DEALS):
             seed = 1_000 * players + deal
             options = TableOptions(players, beginner=deal % 3 == 2)
-            state = GameState(seeded_deal(seed, players, seed % players), options)
+            dealer = dealers[seed % len(dealers)]
+            state = GameState(seeded_deal(seed, players, dealer), options)
             play_deal(random.Random(seed), state, out)
         for seed in range(4):
             options = TableOptions(players, beginner=seed % 2 == 1)

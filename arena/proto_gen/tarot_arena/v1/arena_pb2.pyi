@@ -268,7 +268,7 @@ class ShownPoignee(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., level: _Optional[_Union[PoigneeLevel, str]] = ..., cards: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class SeatView(_message.Message):
-    __slots__ = ("phase", "hand", "bids", "has_contract", "contract", "taker", "has_called_card", "called_card", "partner_revealed", "partner", "chien", "discard", "discarded_trumps", "chelem_announced", "poignees", "tricks", "current_trick", "to_act", "has_to_act", "details_json")
+    __slots__ = ("phase", "hand", "bids", "has_contract", "contract", "taker", "has_called_card", "called_card", "partner_revealed", "partner", "chien", "discard", "discarded_trumps", "chelem_announced", "poignees", "tricks", "current_trick", "to_act", "has_to_act", "details_json", "dummy")
     PHASE_FIELD_NUMBER: _ClassVar[int]
     HAND_FIELD_NUMBER: _ClassVar[int]
     BIDS_FIELD_NUMBER: _ClassVar[int]
@@ -289,6 +289,7 @@ class SeatView(_message.Message):
     TO_ACT_FIELD_NUMBER: _ClassVar[int]
     HAS_TO_ACT_FIELD_NUMBER: _ClassVar[int]
     DETAILS_JSON_FIELD_NUMBER: _ClassVar[int]
+    DUMMY_FIELD_NUMBER: _ClassVar[int]
     phase: Phase
     hand: _containers.RepeatedScalarFieldContainer[int]
     bids: _containers.RepeatedCompositeFieldContainer[SeatAction]
@@ -309,7 +310,8 @@ class SeatView(_message.Message):
     to_act: int
     has_to_act: bool
     details_json: str
-    def __init__(self, phase: _Optional[_Union[Phase, str]] = ..., hand: _Optional[_Iterable[int]] = ..., bids: _Optional[_Iterable[_Union[SeatAction, _Mapping]]] = ..., has_contract: _Optional[bool] = ..., contract: _Optional[_Union[Contract, str]] = ..., taker: _Optional[int] = ..., has_called_card: _Optional[bool] = ..., called_card: _Optional[int] = ..., partner_revealed: _Optional[bool] = ..., partner: _Optional[int] = ..., chien: _Optional[_Iterable[int]] = ..., discard: _Optional[_Iterable[int]] = ..., discarded_trumps: _Optional[_Iterable[int]] = ..., chelem_announced: _Optional[bool] = ..., poignees: _Optional[_Iterable[_Union[ShownPoignee, _Mapping]]] = ..., tricks: _Optional[_Iterable[_Union[Trick, _Mapping]]] = ..., current_trick: _Optional[_Union[Trick, _Mapping]] = ..., to_act: _Optional[int] = ..., has_to_act: _Optional[bool] = ..., details_json: _Optional[str] = ...) -> None: ...
+    dummy: CardList
+    def __init__(self, phase: _Optional[_Union[Phase, str]] = ..., hand: _Optional[_Iterable[int]] = ..., bids: _Optional[_Iterable[_Union[SeatAction, _Mapping]]] = ..., has_contract: _Optional[bool] = ..., contract: _Optional[_Union[Contract, str]] = ..., taker: _Optional[int] = ..., has_called_card: _Optional[bool] = ..., called_card: _Optional[int] = ..., partner_revealed: _Optional[bool] = ..., partner: _Optional[int] = ..., chien: _Optional[_Iterable[int]] = ..., discard: _Optional[_Iterable[int]] = ..., discarded_trumps: _Optional[_Iterable[int]] = ..., chelem_announced: _Optional[bool] = ..., poignees: _Optional[_Iterable[_Union[ShownPoignee, _Mapping]]] = ..., tricks: _Optional[_Iterable[_Union[Trick, _Mapping]]] = ..., current_trick: _Optional[_Union[Trick, _Mapping]] = ..., to_act: _Optional[int] = ..., has_to_act: _Optional[bool] = ..., details_json: _Optional[str] = ..., dummy: _Optional[_Union[CardList, _Mapping]] = ...) -> None: ...
 
 class Player(_message.Message):
     __slots__ = ("seat", "bot_id", "bot_name")
@@ -344,7 +346,7 @@ class TableStart(_message.Message):
     def __init__(self, table_id: _Optional[str] = ..., seat: _Optional[int] = ..., options: _Optional[_Union[TableOptions, _Mapping]] = ..., dealer: _Optional[int] = ..., players: _Optional[_Iterable[_Union[Player, _Mapping]]] = ..., view: _Optional[_Union[SeatView, _Mapping]] = ..., resumed: _Optional[bool] = ..., next_sequence: _Optional[int] = ..., game: _Optional[_Union[GameInfo, _Mapping]] = ...) -> None: ...
 
 class TableEvent(_message.Message):
-    __slots__ = ("table_id", "sequence", "seat", "bid", "card_called", "chien_shown", "card_discarded", "trump_discarded", "chelem", "poignee", "card_played", "trick_won", "partner_revealed", "game_event")
+    __slots__ = ("table_id", "sequence", "seat", "bid", "card_called", "chien_shown", "card_discarded", "trump_discarded", "chelem", "poignee", "card_played", "trick_won", "partner_revealed", "game_event", "dummy_shown")
     TABLE_ID_FIELD_NUMBER: _ClassVar[int]
     SEQUENCE_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
@@ -359,6 +361,7 @@ class TableEvent(_message.Message):
     TRICK_WON_FIELD_NUMBER: _ClassVar[int]
     PARTNER_REVEALED_FIELD_NUMBER: _ClassVar[int]
     GAME_EVENT_FIELD_NUMBER: _ClassVar[int]
+    DUMMY_SHOWN_FIELD_NUMBER: _ClassVar[int]
     table_id: str
     sequence: int
     seat: int
@@ -373,7 +376,8 @@ class TableEvent(_message.Message):
     trick_won: Trick
     partner_revealed: int
     game_event: GameEvent
-    def __init__(self, table_id: _Optional[str] = ..., sequence: _Optional[int] = ..., seat: _Optional[int] = ..., bid: _Optional[_Union[SeatAction, _Mapping]] = ..., card_called: _Optional[int] = ..., chien_shown: _Optional[_Union[CardList, _Mapping]] = ..., card_discarded: _Optional[int] = ..., trump_discarded: _Optional[int] = ..., chelem: _Optional[_Union[SeatAction, _Mapping]] = ..., poignee: _Optional[_Union[ShownPoignee, _Mapping]] = ..., card_played: _Optional[_Union[SeatAction, _Mapping]] = ..., trick_won: _Optional[_Union[Trick, _Mapping]] = ..., partner_revealed: _Optional[int] = ..., game_event: _Optional[_Union[GameEvent, _Mapping]] = ...) -> None: ...
+    dummy_shown: CardList
+    def __init__(self, table_id: _Optional[str] = ..., sequence: _Optional[int] = ..., seat: _Optional[int] = ..., bid: _Optional[_Union[SeatAction, _Mapping]] = ..., card_called: _Optional[int] = ..., chien_shown: _Optional[_Union[CardList, _Mapping]] = ..., card_discarded: _Optional[int] = ..., trump_discarded: _Optional[int] = ..., chelem: _Optional[_Union[SeatAction, _Mapping]] = ..., poignee: _Optional[_Union[ShownPoignee, _Mapping]] = ..., card_played: _Optional[_Union[SeatAction, _Mapping]] = ..., trick_won: _Optional[_Union[Trick, _Mapping]] = ..., partner_revealed: _Optional[int] = ..., game_event: _Optional[_Union[GameEvent, _Mapping]] = ..., dummy_shown: _Optional[_Union[CardList, _Mapping]] = ...) -> None: ...
 
 class GameEvent(_message.Message):
     __slots__ = ("kind", "json")
