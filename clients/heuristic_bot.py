@@ -46,12 +46,18 @@ taker's side, and by defenders against a Petite or Garde (the bonus goes to the 
 a hand with more trumps than it must show keeps the Petit hidden first (so the opponents do not
 know where to hunt it), then its highest trumps (so they cannot count its masters), and shows
 the middle. A chelem is announced only when it is certain.
+
+**Two players with the dummy.** It bids on its own hand like a player of three, a little more
+carefully (the defence sees the dummy and plays two hands together). It plays each card as the
+three hands at the table see it (:func:`seat_view`): asked for the dummy's seat, it plays the
+dummy's hand with the dummy's seat as its own, the defender's hand as a partner's whose cards
+it knows; for its own seat, the dummy's hand once shown is known to be where it is.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 
 from arena.games.french_tarot import (
     ANNOUNCE_CHELEM,
@@ -66,6 +72,7 @@ from arena.games.french_tarot import (
     Discard,
     HideTrump,
     Play,
+    TableOptions,
 )
 from arena.games.french_tarot.cards import (
     BOUTS_MASK,
@@ -86,7 +93,7 @@ from arena.games.french_tarot.cards import (
     is_trump,
     mask_of,
 )
-from arena.games.french_tarot.deal import CHIEN_SIZES, HAND_SIZES
+from arena.games.french_tarot.deal import CHIEN_SIZES, DUMMY, HAND_SIZES
 from arena.games.french_tarot.tricks import TRUMPS, beats, exclusions, higher_cards, trick_suit
 from clients.sdk import Bot, DecisionRequest, TableView
 
@@ -101,6 +108,9 @@ BID_THRESHOLDS = {
     # Garde breaks even near 46 points with 4 players, 42 with 3 and 37 with 5 (the partner
     # helps). A Petite pays half a Garde either way, so it only covers a narrow band just below;
     # without seeing the chien a Garde Sans beat the Garde only above about 70 with 4 players.
+    # Two players (with the dummy) take the three-player thresholds three points higher: the
+    # same hand of 24 against two hands, but the defence sees the dummy and plays both.
+    2: (43, 46, 71, 83),
     3: (40, 43, 68, 80),
     4: (44, 47, 72, 84),
     5: (35, 38, 64, 76),
@@ -173,7 +183,11 @@ class Knowledge:
         "voids",
     )
 
-    def __init__(self, view: TableView) -> None:
+    def __init__(
+        self, view: TableView, shown: Mapping[int, Sequence[Card]] | None = None
+    ) -> None:
+        """``shown``: hands this seat sees besides its own (with the dummy: the dummy's, or the
+        defender's own when it plays the dummy), by seat."""
         seen = view.observation  # its fields directly: this runs at every decision
         n = self.n = seen.options.players
         me = self.seat = view.seat
@@ -213,9 +227,11 @@ class Knowledge:
         chien_shown = contract is not None and contract.chien_shown
         if taker is not None and taker != me and chien_shown and seen.chien is not None:
             known[taker] |= mask_of(seen.chien) & (TRUMP_MASK | (1 << EXCUSE) | KINGS_MASK)
-        for shown in seen.poignees:
-            if shown.seat != me:
-                known[shown.seat] |= mask_of(shown.cards)
+        for poignee in seen.poignees:
+            if poignee.seat != me:
+                known[poignee.seat] |= mask_of(poignee.cards)
+        for seat, cards in (shown or {}).items():
+            known[seat] |= mask_of(cards)
         any_known = 0
         for s in range(n):
             known[s] &= unseen
@@ -474,6 +490,9 @@ class HeuristicBot(Bot):
             return max(poignees, key=lambda a: a.level)
         if len(plays) == 1:
             return Play(plays[0])
+        if table.options.has_dummy:
+            view, shown = seat_view(table, request)
+            return Play(choose_card(view, plays, shown))
         return Play(choose_card(table, plays))
 
     def show_poignee(self, table: TableView) -> bool:
@@ -493,6 +512,29 @@ class HeuristicBot(Bot):
 
     def decide(self, table: TableView, request: DecisionRequest) -> Action:
         return request.legal_actions[0]  # pragma: no cover - every phase has its method
+
+
+def seat_view(
+    table: TableView, request: DecisionRequest
+) -> tuple[TableView, dict[int, tuple[Card, ...]]]:
+    """Two players with the dummy, seen as the three hands at the table for the seat to act:
+    that seat's view (the dummy's, with the dummy's hand, when the defender is asked for it) at
+    a table of three, and the other hands this player sees: the dummy's once shown, or its own
+    when it plays the dummy. The sides are then the three-player ones: the taker alone against
+    the defender and the dummy."""
+    observation = table.observation
+    seat = request.seat
+    shown: dict[int, tuple[Card, ...]] = {}
+    if seat != table.seat:
+        shown[table.seat] = observation.hand
+    elif observation.dummy is not None:
+        shown[DUMMY] = observation.dummy
+    options = observation.options
+    three = TableOptions(3, options.beginner, options.direction)
+    seen = replace(
+        observation, seat=seat, hand=tuple(sorted(request.hand)), options=three, dummy=None
+    )
+    return replace(table, seat=seat, observation=seen), shown
 
 
 def trump_to_hide(choosable: Sequence[Card]) -> Card:
@@ -556,13 +598,16 @@ def sure_chelem(table: TableView) -> bool:
 
 
 # ------------------------------------------------------------------------ card choice
-def choose_card(view: TableView, plays: Sequence[Card]) -> Card:
-    """The card to play among ``plays`` (at least two legal cards).
+def choose_card(
+    view: TableView, plays: Sequence[Card], shown: Mapping[int, Sequence[Card]] | None = None
+) -> Card:
+    """The card to play among ``plays`` (at least two legal cards); ``shown`` as for
+    :class:`Knowledge`.
 
     Values are in half-points of (our side's points - the other side's), so that a card played
     into a lost trick costs twice its points.
     """
-    know = Knowledge(view)
+    know = Knowledge(view, shown)
     trick = _trick_of(view)
     hand_left = len(view.hand)
     chelem_lead = view.chelem_announced and view.is_taker
