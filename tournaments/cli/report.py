@@ -419,16 +419,23 @@ def describe_deal(
     record: DealRecord, state: GameState, names: Sequence[str] | None = None
 ) -> list[str]:
     """A deal trick by trick. ``names`` (by seat) label the seats; seat numbers are the turn
-    order whatever the table's direction, which the header states."""
-    n = record.options.players
+    order whatever the table's direction, which the header states. With two players, the
+    dummy's hand is the third seat's, and its cards are said to be played by the defender."""
+    n = record.options.seats
     deal = record.deal
+    dummy = state.dummy_seat
 
     def who(seat: int) -> str:
+        if seat == dummy:
+            defender = state.defender
+            return "the dummy" if defender is None else f"the dummy (played by {who(defender)})"
         if names is None:
             return f"seat {seat}"
         return f"seat {seat} ({escape(names[seat])})"
 
-    lines = [f"[bold]{n} players, dealer seat {deal.dealer}[/bold]"
+    players = (f"{record.options.players} players with the dummy (seat {dummy})"
+               if dummy is not None else f"{n} players")
+    lines = [f"[bold]{players}, dealer seat {deal.dealer}[/bold]"
              + (", beginner variant" if record.options.beginner else ""),
              f"  {seat_order(n, record.options.direction)}"]
     for seat, hand in enumerate(deal.hands):
@@ -483,8 +490,12 @@ def result_lines(state: GameState, names: Sequence[str] | None = None) -> list[s
         terms.append(f"poignée {b.poignee:+d}")
     if b.chelem:
         terms.append(f"chelem {b.chelem:+d}")
-    lines.append(f"  X per defender: {'; '.join(terms)}; total {b.per_defender:+d} (each "
-                 f"defender scores -X)")
+    if state.dummy_seat is not None:
+        lines.append(f"  X: {'; '.join(terms)}; total {b.per_defender:+d} (settled between two: "
+                     f"the taker scores +2X, the defender -2X)")
+    else:
+        lines.append(f"  X per defender: {'; '.join(terms)}; total {b.per_defender:+d} (each "
+                     f"defender scores -X)")
     lines += [f"  {line}" for line in chelem_explained(s.chelem_announced, s.chelem, b.chelem)]
     return lines
 
