@@ -1,15 +1,17 @@
 """Two-player French Tarot with the dummy plays a whole tournament through real processes over
 gRPC: created with the CLI (``--players 2``, two bots, rotation: each bot holds each player's
 hand of every board), served by ``tournament run``, the heuristic and the random bot as SDK bot
-processes, the defender's bot answering for the dummy's seat. Standings, replay and export show
-the variant."""
+processes, the defender's bot answering for the dummy's seat. Standings, replay, export and the
+web page's replay show the variant."""
 
 from __future__ import annotations
 
 import json
+import re
 import signal
 import subprocess
 import sys
+import urllib.request
 from pathlib import Path
 
 from arena.games.french_tarot import DealRecord, replay
@@ -17,6 +19,7 @@ from arena.storage.bots import BotRegistry
 from arena.storage.db import make_engine
 from tests.toy_game.test_tournament import ROOT, free_port
 from tests.toy_game.test_tournament import environment as toy_environment
+from tests.web.conftest import WebServer
 from tournaments.store import TournamentStore
 
 BOARDS = 6
@@ -112,3 +115,17 @@ def test_a_two_player_tournament_through_bot_processes(tmp_path: Path) -> None:
 
     export = cli("--db", db, "export", tid, "--out", str(tmp_path / "export"))
     assert export.returncode == 0, export.stderr
+
+    engine = make_engine(db)
+    server = WebServer(engine).start()
+    try:
+        with urllib.request.urlopen(f"{server.url}/tables/{played.id}", timeout=30) as page:
+            body = page.read().decode()
+    finally:
+        server.stop()
+        engine.dispose()
+    viewer = json.loads(re.search(
+        r'<script type="application/json" id="replay-data">(.*?)</script>', body, re.S)[1])
+    assert viewer["viewer"]["dummy"] == 2 and len(viewer["viewer"]["steps"][0]["hands"]) == 3
+    assert viewer["names"][2].startswith("the dummy (played by ")
+    assert 'id="seat-2"' in body and "the dummy (played by" in body

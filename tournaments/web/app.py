@@ -232,17 +232,22 @@ class WebPage:
     async def table(self, request: Request) -> Response:
         info = await self._read(self.data.table, request.path_params["table_id"])
         viewer = None
+        names = [info["names"].get(s.bot_id, s.bot_id) for s in info["seats"]]
         if info["record"] is not None and info["game"] is FRENCH_TAROT:
             viewer = await trio.to_thread.run_sync(replay_steps, info["record"],
                                                    info["decisions"])
+            if viewer["dummy"] is not None:  # two players: the third hand, the defender plays
+                defender = viewer["defender"]
+                names.append("the dummy" if defender is None
+                             else f"the dummy (played by {names[defender]})")
         t = info["table"]
         title = (f"{info['head'].name}: board {t.board_number}, table {t.number}")
         return await self._render(
-            "table.html", **info, viewer=viewer, faces=faces_of(info["game"]),
+            "table.html", **info, viewer=viewer, faces=faces_of(info["game"]), seat_names=names,
             viewer_json=None if viewer is None else dumps({
                 "viewer": viewer,
                 "faces": [[f.text, f.label, f.css] for f in FACES],
-                "names": [info["names"].get(s.bot_id, s.bot_id) for s in info["seats"]],
+                "names": names,
             }),
             title=title,
         )

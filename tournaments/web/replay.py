@@ -149,6 +149,8 @@ def replay_steps(record: DealRecord, decisions: list[Decision]) -> dict[str, Any
         "discard": cards_of(state.discard),
         "taker": state.taker,
         "partner": state.partner,
+        "dummy": state.dummy_seat,
+        "defender": state.defender,
         "called": state.called_card,
         "contract": None if state.contract is None else state.contract.label,
         "poignees": poignees,
