@@ -344,11 +344,14 @@ class RawSpy:
                             request = part.request
                             self.outbox.put(pb.BotMessage(decision=pb.Decision(
                                 table_id=request.table_id, request_id=request.request_id,
-                                action=request.legal_actions[0],
+                                action=self.choose(request),
                             )))
             except grpc.RpcError:
                 if not self.stopped:
                     raise
+
+    def choose(self, request: pb.DecisionRequest) -> pb.Action:
+        return request.legal_actions[0]
 
     def stop(self) -> None:
         self.stopped = True
