@@ -28,6 +28,7 @@ from tests.toy_game.test_tournament import ROOT, free_port
 from tests.toy_game.test_tournament import environment as toy_environment
 from tests.web.conftest import WebServer
 from tournaments.duplicate.settings import Seating, TournamentSettings
+from tournaments.play.remote import RemoteArena
 from tournaments.play.runner import TournamentRunner
 from tournaments.store import TournamentStore
 
@@ -244,7 +245,8 @@ async def test_spies_on_the_wire_learn_no_hidden_card_of_two_players(tmp_path: P
             with trio.fail_after(120):
                 for spy in spies.values():
                     await trio.to_thread.run_sync(spy.welcomed.wait)
-                await TournamentRunner(store, server, tid, concurrency=8, seat_timeout=30).run()
+                await TournamentRunner(store, RemoteArena(server), tid, concurrency=8,
+                                       seat_timeout=30).run()
         finally:
             for spy in spies.values():
                 spy.stop()
