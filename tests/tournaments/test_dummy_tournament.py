@@ -9,9 +9,6 @@ from __future__ import annotations
 import json
 import random
 import re
-import signal
-import subprocess
-import sys
 import urllib.request
 from collections.abc import Iterable
 from pathlib import Path
@@ -23,9 +20,8 @@ from arena.proto_gen.tarot_arena.v1 import arena_pb2 as pb
 from arena.storage.bots import BotRegistry
 from arena.storage.db import make_engine
 from arena.transport.server import ArenaServer
+from tests.processes import cli, play_through_processes
 from tests.tournaments.test_competition import RawSpy
-from tests.toy_game.test_tournament import ROOT, free_port
-from tests.toy_game.test_tournament import environment as toy_environment
 from tests.web.conftest import WebServer
 from tournaments.duplicate.settings import Seating, TournamentSettings
 from tournaments.play.remote import RemoteArena
@@ -33,15 +29,6 @@ from tournaments.play.runner import TournamentRunner
 from tournaments.store import TournamentStore
 
 BOARDS = 6
-
-
-def environment(**extra: str) -> dict[str, str]:
-    return toy_environment(TAROT_ARENA_GAMES="", **extra)
-
-
-def cli(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "tournaments.cli", *args], cwd=ROOT,
-                          env=environment(), capture_output=True, text=True, timeout=timeout)
 
 
 def test_a_two_player_tournament_through_bot_processes(tmp_path: Path) -> None:
@@ -57,40 +44,11 @@ def test_a_two_player_tournament_through_bot_processes(tmp_path: Path) -> None:
                   "--seed", "13", "--per-decision", "5", "--json", *ids.values())
     assert created.returncode == 0, created.stderr
     tid = json.loads(created.stdout)["id"]
-    port = free_port()
-    arena = subprocess.Popen(
-        [sys.executable, "-m", "tournaments.cli", "--db", db, "tournament", "run", tid,
-         "--port", str(port), "--seat-timeout", "30"],
-        cwd=ROOT, env=environment(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )
     classes = {"heuristic": "clients.heuristic_bot:HeuristicBot",
                "random": "clients.random_bot:RandomBot"}
-    players = []
-    logs = {name: tmp_path / f"{name}.log" for name in tokens}
-    for name, token in tokens.items():
-        with logs[name].open("w") as log:
-            players.append(subprocess.Popen(
-                [sys.executable, "-m", "tournaments.cli", "bot", classes[name],
-                 "--server", f"127.0.0.1:{port}", "--max-tables", "4", "--connect-timeout", "30"],
-                cwd=ROOT, env=environment(TAROT_ARENA_TOKEN=token), stdout=log,
-                stderr=subprocess.STDOUT,
-            ))
-    try:
-        _, err = arena.communicate(timeout=180)
-    finally:
-        if arena.poll() is None:
-            arena.kill()
-        for process in players:
-            try:
-                process.wait(15)
-            except subprocess.TimeoutExpired:
-                process.send_signal(signal.SIGINT)
-                process.wait(10)
-    assert arena.returncode == 0, err
-    texts = {name: log.read_text() for name, log in logs.items()}
-    assert all(p.returncode == 0 for p in players), texts
-    for text in texts.values():
-        assert "Traceback" not in text and "notice" not in text, text
+    play_through_processes(db, tid, {
+        name: (classes[name], token) for name, token in tokens.items()
+    }, tmp_path)
 
     store = TournamentStore(make_engine(db))
     assert store.progress(tid).done == 2 * BOARDS  # rotation: each bot in each player's seat

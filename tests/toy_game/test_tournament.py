@@ -6,36 +6,20 @@ SDK. Nothing outside ``tests/toy_game`` knows the game: the processes learn of i
 from __future__ import annotations
 
 import json
-import os
-import signal
-import socket
-import subprocess
-import sys
 from pathlib import Path
+from typing import Any
 
 from arena.storage.bots import BotRegistry
 from arena.storage.db import make_engine
+from tests.processes import cli as cli_with
+from tests.processes import play_through_processes
 from tournaments.store import TournamentStore
 
-ROOT = Path(__file__).resolve().parents[2]
 PLUGIN = "tests.toy_game.game:TOY_GAME"
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def environment(**extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("TAROT_ARENA_TOKEN", "TAROT_ARENA_DB", "COLUMNS", "TAROT_ARENA_GAMES")}
-    return {**env, "PYTHONUNBUFFERED": "1", "TAROT_ARENA_GAMES": PLUGIN, **extra}
-
-
-def cli(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "tournaments.cli", *args], cwd=ROOT,
-                          env=environment(), capture_output=True, text=True, timeout=timeout)
+def cli(*args: str) -> Any:
+    return cli_with(*args, games=PLUGIN)
 
 
 def test_a_tournament_of_the_toy_game_through_bot_processes(tmp_path: Path) -> None:
@@ -49,40 +33,10 @@ def test_a_tournament_of_the_toy_game_through_bot_processes(tmp_path: Path) -> N
                   *ids.values())
     assert created.returncode == 0, created.stderr
     tid = json.loads(created.stdout)["id"]
-    port = free_port()
-    arena = subprocess.Popen(
-        [sys.executable, "-m", "tournaments.cli", "--db", db, "tournament", "run", tid,
-         "--port", str(port), "--seat-timeout", "30"],
-        cwd=ROOT, env=environment(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )
     classes = {"high": "HighCard", "low": "LowCard", "other": "HighCard"}
-    players = []
-    logs = {name: tmp_path / f"{name}.log" for name in tokens}
-    for name, token in tokens.items():
-        with logs[name].open("w") as log:
-            players.append(subprocess.Popen(
-                [sys.executable, "-m", "tournaments.cli", "bot",
-                 f"tests.toy_game.bot:{classes[name]}", "--server", f"127.0.0.1:{port}",
-                 "--max-tables", "4", "--connect-timeout", "30"],
-                cwd=ROOT, env=environment(TAROT_ARENA_TOKEN=token), stdout=log,
-                stderr=subprocess.STDOUT,
-            ))
-    try:
-        _, err = arena.communicate(timeout=90)
-    finally:
-        if arena.poll() is None:
-            arena.kill()
-        for process in players:
-            try:
-                process.wait(15)
-            except subprocess.TimeoutExpired:
-                process.send_signal(signal.SIGINT)
-                process.wait(10)
-    assert arena.returncode == 0, err
-    texts = {name: log.read_text() for name, log in logs.items()}
-    assert all(p.returncode == 0 for p in players), texts
-    for text in texts.values():
-        assert "Traceback" not in text and "notice" not in text, text
+    play_through_processes(db, tid, {
+        name: (f"tests.toy_game.bot:{classes[name]}", token) for name, token in tokens.items()
+    }, tmp_path, games=PLUGIN)
 
     store = TournamentStore(make_engine(db))
     assert json.loads(store.tournament(tid).settings_json)["game"] == "toy"

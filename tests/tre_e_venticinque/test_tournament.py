@@ -5,25 +5,12 @@ heuristic and two random bots)."""
 from __future__ import annotations
 
 import json
-import signal
-import subprocess
-import sys
 from pathlib import Path
 
 from arena.storage.bots import BotRegistry
 from arena.storage.db import make_engine
-from tests.toy_game.test_tournament import ROOT, free_port
-from tests.toy_game.test_tournament import environment as toy_environment
+from tests.processes import cli, play_through_processes
 from tournaments.store import TournamentStore
-
-
-def environment(**extra: str) -> dict[str, str]:
-    return toy_environment(TAROT_ARENA_GAMES="", **extra)
-
-
-def cli(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "tournaments.cli", *args], cwd=ROOT,
-                          env=environment(), capture_output=True, text=True, timeout=timeout)
 
 
 def test_a_tournament_of_another_player_count_is_refused_clearly(tmp_path: Path) -> None:
@@ -48,41 +35,11 @@ def test_a_tournament_of_tre_e_venticinque_through_bot_processes(tmp_path: Path)
                   *ids.values())
     assert created.returncode == 0, created.stderr
     tid = json.loads(created.stdout)["id"]
-    port = free_port()
-    arena = subprocess.Popen(
-        [sys.executable, "-m", "tournaments.cli", "--db", db, "tournament", "run", tid,
-         "--port", str(port), "--seat-timeout", "30"],
-        cwd=ROOT, env=environment(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )
     classes = {"heuristic": "TreHeuristicBot", "random1": "TreRandomBot",
                "random2": "TreRandomBot"}
-    players = []
-    logs = {name: tmp_path / f"{name}.log" for name in tokens}
-    for name, token in tokens.items():
-        with logs[name].open("w") as log:
-            players.append(subprocess.Popen(
-                [sys.executable, "-m", "tournaments.cli", "bot",
-                 f"clients.tre_bots:{classes[name]}", "--server", f"127.0.0.1:{port}",
-                 "--max-tables", "4", "--connect-timeout", "30"],
-                cwd=ROOT, env=environment(TAROT_ARENA_TOKEN=token), stdout=log,
-                stderr=subprocess.STDOUT,
-            ))
-    try:
-        _, err = arena.communicate(timeout=180)
-    finally:
-        if arena.poll() is None:
-            arena.kill()
-        for process in players:
-            try:
-                process.wait(15)
-            except subprocess.TimeoutExpired:
-                process.send_signal(signal.SIGINT)
-                process.wait(10)
-    assert arena.returncode == 0, err
-    texts = {name: log.read_text() for name, log in logs.items()}
-    assert all(p.returncode == 0 for p in players), texts
-    for text in texts.values():
-        assert "Traceback" not in text and "notice" not in text, text
+    play_through_processes(db, tid, {
+        name: (f"clients.tre_bots:{classes[name]}", token) for name, token in tokens.items()
+    }, tmp_path)
 
     store = TournamentStore(make_engine(db))
     assert json.loads(store.tournament(tid).settings_json)["game"] == "tre-e-venticinque"
