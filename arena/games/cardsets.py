@@ -4,7 +4,7 @@ card is its index in the game's deck, a set is one Python int with bit ``c`` set
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 Card = int
 """A card: its index in its game's deck."""
@@ -35,3 +35,26 @@ def iter_cards(mask: Hand) -> Iterator[Card]:
         low = mask & -mask
         yield low.bit_length() - 1
         mask ^= low
+
+
+def partition_masks(
+    parts: Sequence[Sequence[Card]], deck_size: int, names: Callable[[Iterable[Card]], str]
+) -> tuple[Hand, ...]:
+    """The masks of ``parts`` (the hands of a deal and its undealt cards), which must hold
+    every card of the deck exactly once; ValueError names a card that is no card, or the cards
+    dealt twice (written with ``names``)."""
+    try:
+        masks = tuple(mask_of(part) for part in parts)
+    except (TypeError, ValueError):  # a negative shift or a non-int: reported just below
+        masks = ()
+    seen = 0
+    for mask in masks:
+        seen |= mask
+    if seen != (1 << deck_size) - 1:  # every card once, so a missing card means a repeated one
+        cards = [c for part in parts for c in part]
+        for card in cards:
+            if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < deck_size:
+                raise ValueError(f"{card!r} is not a card id")
+        repeated = sorted({c for c in cards if cards.count(c) > 1})
+        raise ValueError(f"dealt more than once: {names(repeated)}")
+    return masks

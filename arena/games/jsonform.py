@@ -19,9 +19,10 @@ import types
 from collections.abc import Callable
 from enum import Enum
 from fractions import Fraction
-from typing import Any, Union, get_args, get_origin, get_type_hints
+from typing import Any, TypeVar, Union, get_args, get_origin, get_type_hints
 
 _NONE = type(None)
+T = TypeVar("T")
 
 
 class JsonForm:
@@ -78,6 +79,18 @@ class JsonForm:
         if isinstance(value, tuple | list):
             return [self.to_json(item) for item in value]
         raise TypeError(f"{type(value).__name__} has no JSON form")
+
+    def object_to_json(self, value: Any) -> dict[str, Any]:
+        """A dataclass or named tuple (an observation, a result) as a JSON object."""
+        data = self.to_json(value)
+        if not isinstance(data, dict):
+            raise TypeError(f"{type(value).__name__} is not an object")
+        return data
+
+    def decode(self, kind: type[T], data: Any) -> T:
+        """``data`` as a value of the class ``kind`` (see :meth:`from_json`)."""
+        value: T = self.from_json(kind, data)
+        return value
 
     def from_json(self, kind: Any, data: Any, where: str = "$") -> Any:
         """``data`` decoded as a value of type ``kind`` (a type hint)."""

@@ -353,13 +353,10 @@ class ToyGame:
         return replace(observation, phase=Phase.FINISHED, to_act=None, result=result)
 
     def observation_to_json(self, observation: Observation) -> dict[str, Any]:
-        data = _JSON.to_json(observation)
-        assert isinstance(data, dict)
-        return data
+        return _JSON.object_to_json(observation)
 
     def observation_from_json(self, data: Any) -> Observation:
-        observation: Observation = _JSON.from_json(Observation, data)
-        return observation
+        return _JSON.decode(Observation, data)
 
     def event_to_json(self, event: Any) -> tuple[str, dict[str, Any]]:
         return _JSON.event_to_json(event)

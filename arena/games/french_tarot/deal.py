@@ -33,18 +33,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Final
 
+from ..cardsets import partition_masks
 from ..dealing import MAX_SEED as MAX_SEED
 from ..dealing import DealStream, shuffled_pack
 from .cards import (
     DECK_SIZE,
     EXCUSE_BIT,
-    FULL_DECK,
     PETIT_BIT,
     TRUMP_MASK,
     Card,
     Hand,
     format_cards,
-    mask_of,
 )
 
 SEATS: Final = {2: 3, 3: 3, 4: 4, 5: 5}
@@ -128,22 +127,7 @@ class Deal:
         if len(self.chien) != CHIEN_SIZES[n]:
             raise ValueError(f"the chien has {len(self.chien)} cards, it must have "
                              f"{CHIEN_SIZES[n]} with {n} players")
-        try:
-            masks = tuple(mask_of(part) for part in (*self.hands, self.chien))
-        except (TypeError, ValueError):  # a negative shift or a non-int: reported just below
-            masks = ()
-        seen = 0
-        for mask in masks:
-            seen |= mask
-        if seen != FULL_DECK:  # 78 cards in all, so a missing card means a repeated one
-            cards = [c for part in (*self.hands, self.chien) for c in part]
-            for card in cards:
-                if isinstance(card, bool) or not isinstance(card, int) or not (
-                    0 <= card < DECK_SIZE
-                ):
-                    raise ValueError(f"{card!r} is not a card id")
-            repeated = sorted({c for c in cards if cards.count(c) > 1})
-            raise ValueError(f"dealt more than once: {format_cards(repeated)}")
+        masks = partition_masks((*self.hands, self.chien), DECK_SIZE, format_cards)
         object.__setattr__(self, "hands", tuple(tuple(sorted(h)) for h in self.hands))
         object.__setattr__(self, "chien", tuple(sorted(self.chien)))
         object.__setattr__(self, "hand_masks", masks[:-1])

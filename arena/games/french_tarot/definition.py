@@ -247,13 +247,10 @@ class FrenchTarot:
         return observation_at_end(observation, result, deal, cards.discard)
 
     def observation_to_json(self, observation: Observation) -> dict[str, Any]:
-        data = _JSON.to_json(observation)
-        assert isinstance(data, dict)
-        return data
+        return _JSON.object_to_json(observation)
 
     def observation_from_json(self, data: Any) -> Observation:
-        result: Observation = _JSON.from_json(Observation, data)
-        return result
+        return _JSON.decode(Observation, data)
 
     def event_to_json(self, event: Event) -> tuple[str, dict[str, Any]]:
         return _JSON.event_to_json(event)

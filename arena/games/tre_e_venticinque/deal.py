@@ -25,8 +25,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Final
 
+from ..cardsets import partition_masks
 from ..dealing import DealStream, shuffled_pack
-from .cards import DECK_SIZE, FULL_DECK, Card, Hand, format_cards, mask_of
+from .cards import DECK_SIZE, Card, Hand, format_cards
 
 PLAYERS: Final = 3
 HAND_SIZE: Final = 25
@@ -57,22 +58,7 @@ class Deal:
                 raise ValueError(f"seat {seat} holds {len(hand)} cards, a hand has {HAND_SIZE}")
         if len(self.talon) != TALON_SIZE:
             raise ValueError(f"the talon has {len(self.talon)} cards, it must have {TALON_SIZE}")
-        try:
-            masks = tuple(mask_of(part) for part in (*self.hands, self.talon))
-        except (TypeError, ValueError):  # a negative shift or a non-int: reported just below
-            masks = ()
-        seen = 0
-        for mask in masks:
-            seen |= mask
-        if seen != FULL_DECK:  # 78 cards in all, so a missing card means a repeated one
-            cards = [c for part in (*self.hands, self.talon) for c in part]
-            for card in cards:
-                if isinstance(card, bool) or not isinstance(card, int) or not (
-                    0 <= card < DECK_SIZE
-                ):
-                    raise ValueError(f"{card!r} is not a card id")
-            repeated = sorted({c for c in cards if cards.count(c) > 1})
-            raise ValueError(f"dealt more than once: {format_cards(repeated)}")
+        masks = partition_masks((*self.hands, self.talon), DECK_SIZE, format_cards)
         object.__setattr__(self, "hands", tuple(tuple(sorted(h)) for h in self.hands))
         object.__setattr__(self, "talon", tuple(sorted(self.talon)))
         object.__setattr__(self, "hand_masks", masks[:-1])

@@ -195,13 +195,10 @@ class TreEVenticinque:
         return observation_at_end(observation, result, deal, cards.discard)
 
     def observation_to_json(self, observation: Observation) -> dict[str, Any]:
-        data = _JSON.to_json(observation)
-        assert isinstance(data, dict)
-        return data
+        return _JSON.object_to_json(observation)
 
     def observation_from_json(self, data: Any) -> Observation:
-        observation: Observation = _JSON.from_json(Observation, data)
-        return observation
+        return _JSON.decode(Observation, data)
 
     def event_to_json(self, event: Event) -> tuple[str, dict[str, Any]]:
         return _JSON.event_to_json(event)
