@@ -67,11 +67,11 @@ def board_values(entries: list[Entry], players: int) -> list[float]:
 
 def run_level(
     label: str, bot: SearchBot, boards: int, players: int, seed: int,
-    time_control: TimeControl,
+    time_control: TimeControl, first_board: int = 0,
 ) -> dict[str, object]:
     start = time.perf_counter()
     entries = play_plans(
-        gauntlet_plans(boards, players), {"search": bot, "heuristic": HeuristicBot()},
+        gauntlet_plans(boards, players, first_board), {"search": bot, "heuristic": HeuristicBot()},
         seed=seed, options=TableOptions(players=players), time_control=time_control,
         strict=False,
     )
@@ -97,6 +97,8 @@ def run_level(
         "draws": bot.draws,
         "infractions": kinds,
         "seconds": round(wall, 1),
+        "first_board": first_board,
+        "values": values,
     }
     low, high = interval.mean - interval.half_width, interval.mean + interval.half_width
     print(f"{label:>12}: {interval.mean:+7.2f} per board, 95% [{low:+.2f}, {high:+.2f}] "
@@ -117,6 +119,9 @@ def main() -> None:
     parser.add_argument("--boards", type=int, default=None, help="boards per level (default 200)")
     parser.add_argument("--players", type=int, default=4, choices=(3, 4, 5))
     parser.add_argument("--seed", type=int, default=2026, help="the boards' seed")
+    parser.add_argument("--first-board", type=int, default=0,
+                        help="the first board played (to share a long run between processes, "
+                             "one core each: the printed JSON holds every board's value)")
     parser.add_argument("--trust", type=float, default=None,
                         help="the search bot's trust option (default: none, the best total plays)")
     args = parser.parse_args()
@@ -134,13 +139,14 @@ def main() -> None:
             levels.append(run_level(
                 f"{samples} draws", SearchBot(samples=samples, seed=args.seed, trust=args.trust),
                 boards, args.players, args.seed, TimeControl(per_decision=600.0),
+                args.first_board,
             ))
     else:
         default = "20,100" if args.quick else "20,100,500"
         for ms in (int(m) for m in (args.levels or default).split(",")):
             levels.append(run_level(
                 f"{ms} ms", SearchBot(seed=args.seed, trust=args.trust), boards, args.players,
-                args.seed, TimeControl(per_decision=ms / 1000),
+                args.seed, TimeControl(per_decision=ms / 1000), args.first_board,
             ))
     figures["levels"] = levels
     print(json.dumps(figures))
