@@ -75,6 +75,16 @@ def test_a_clearly_better_bot_is_accepted_and_the_compare_is_a_stored_tournament
     assert again == data
 
 
+
+def test_two_players_with_the_dummy_compare_in_three_deals_a_board(db: str) -> None:
+    code, data, stderr = compare(db, HEURISTIC, RANDOM, "--players", "2", "--max-boards", "40",
+                                 "--seed", "7")
+    assert code == 0, stderr
+    assert data["verdict"] == "accepted" and data["players"] == 2
+    # Each board: the candidate in each player's seat against the baseline, then the baseline
+    # against itself.
+    assert data["deals"] == data["boards"] * 3  # type: ignore[operator]
+
 def test_a_clearly_worse_bot_is_rejected(db: str) -> None:
     code, data, stderr = compare(db, RANDOM, HEURISTIC, "--max-boards", "60",
                                  "--min-boards", "10")

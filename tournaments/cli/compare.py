@@ -315,7 +315,7 @@ def add_command(app: typer.Typer, store_factory: Callable[[], TournamentStore],
         ] = False,
         compare_id: Annotated[str | None, typer.Option(
             "--id", help="Resume this stored compare, or create it under this id.")] = None,
-        players: Annotated[int, typer.Option(help="3, 4 or 5.")] = 4,
+        players: Annotated[int, typer.Option(help="2 (with the dummy), 3, 4 or 5.")] = 4,
         seed: Annotated[str | None, typer.Option(
             help="Tournament seed (default: random, shown).")] = None,
         per_decision: Annotated[float | None, typer.Option(
