@@ -26,6 +26,8 @@ import json
 import platform
 import sys
 import time
+from pathlib import Path
+from typing import Any
 
 from arena.games.french_tarot import TableOptions
 from arena.table import TimeControl
@@ -108,6 +110,47 @@ def run_level(
     return figures
 
 
+def combine(paths: list[str]) -> dict[str, object]:
+    """One level's figures from runs of it on different boards (``--first-board``): every
+    board's value pooled into one interval, the counts and infractions summed."""
+    runs = []
+    for path in paths:
+        lines = Path(path).read_text().strip().splitlines()
+        if not lines:
+            raise SystemExit(f"{path}: empty (not the JSON a run of bench.bots prints)")
+        runs.append(json.loads(lines[-1]))
+    levels: dict[str, list[dict[str, Any]]] = {}
+    for run in runs:
+        for level in run["levels"]:
+            levels.setdefault(level["level"], []).append(level)
+    pooled = []
+    for label, parts in levels.items():
+        firsts = sorted(part["first_board"] for part in parts)
+        if len(set(firsts)) < len(firsts):
+            raise SystemExit(f"{label}: two runs start at the same board ({firsts})")
+        values = [v for part in sorted(parts, key=lambda p: p["first_board"])
+                  for v in part["values"]]
+        interval = mean_interval(values)
+        infractions: dict[str, int] = {}
+        for part in parts:
+            for kind, count in part["infractions"].items():
+                infractions[kind] = infractions.get(kind, 0) + count
+        low, high = interval.mean - interval.half_width, interval.mean + interval.half_width
+        print(f"{label:>12}: {interval.mean:+7.2f} per board, 95% [{low:+.2f}, {high:+.2f}] "
+              f"over {len(values)} boards from {len(parts)} runs; infractions "
+              f"{infractions or 'none'}", file=sys.stderr)
+        pooled.append({
+            "level": label, "boards": len(values), "runs": len(parts),
+            "first_boards": firsts, "mean_per_board": round(interval.mean, 2),
+            "half_width_95": round(interval.half_width, 2), "low_95": round(low, 2),
+            "high_95": round(high, 2), "excludes_zero_for_search": low > 0,
+            "draws": sum(part["draws"] for part in parts), "infractions": infractions,
+            "seconds": [part["seconds"] for part in parts], "values": values,
+        })
+    return {"combined": paths, "seed": runs[0]["seed"], "players": runs[0]["players"],
+            "levels": pooled}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true",
@@ -124,7 +167,13 @@ def main() -> None:
                              "one core each: the printed JSON holds every board's value)")
     parser.add_argument("--trust", type=float, default=None,
                         help="the search bot's trust option (default: none, the best total plays)")
+    parser.add_argument("--combine", nargs="+", metavar="JSON", default=None,
+                        help="pool runs' printed JSON (files) of the same level on different "
+                             "boards into one interval, instead of playing")
     args = parser.parse_args()
+    if args.combine:
+        print(json.dumps(combine(args.combine)))
+        return
     boards = args.boards or (24 if args.quick else 200)
     figures: dict[str, object] = {
         "python": platform.python_version(), "players": args.players, "seed": args.seed,
