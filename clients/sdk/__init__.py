@@ -42,6 +42,7 @@ from ._bot import Bot, as_action
 from ._client import ArenaClient, ArenaRejectedError, ArenaUnreachableError, Backoff, run_bot
 from ._view import TableView
 from .sampler import Constraints, NoConsistentDealError, Sample, Sampler
+from .solver import solve, solve_cards
 
 __all__ = [
     "Action",
@@ -77,4 +78,6 @@ __all__ = [
     "Welcome",
     "as_action",
     "run_bot",
+    "solve",
+    "solve_cards",
 ]
