@@ -110,6 +110,43 @@ def run_level(
     return figures
 
 
+def parse_options(text: str) -> dict[str, int | float | None]:
+    """``key=value,key=value`` as SearchBot keyword options (numbers, or none); ``default``: {}."""
+    options: dict[str, int | float | None] = {}
+    if text == "default":
+        return options
+    for pair in text.split(","):
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise SystemExit(f"--variants: {pair!r} is not key=value")
+        if key in ("samples", "seed", "clock"):
+            raise SystemExit(f"--variants: {key} is set by the bench itself")
+        try:
+            options[key] = None if value == "none" else (
+                float(value) if "." in value else int(value))
+        except ValueError:
+            raise SystemExit(f"--variants: {key}={value!r} is not a number") from None
+    try:
+        SearchBot(**options)  # type: ignore[arg-type]
+    except (TypeError, ValueError) as error:
+        raise SystemExit(f"--variants: {text}: {error}") from None
+    return options
+
+
+def paired(first: dict[str, Any], other: dict[str, Any]) -> dict[str, object]:
+    """The per-board difference between two variants played on the same boards: the heuristic's
+    reference cancels, and so does most of the luck of the cards."""
+    differences = [b - a for a, b in zip(first["values"], other["values"], strict=True)]
+    interval = mean_interval(differences)
+    low, high = interval.mean - interval.half_width, interval.mean + interval.half_width
+    print(f"{other['level']} - {first['level']}: {interval.mean:+.2f} per board, "
+          f"95% [{low:+.2f}, {high:+.2f}] over {len(differences)} boards (paired)",
+          file=sys.stderr, flush=True)
+    return {"variant": other["level"], "against": first["level"],
+            "mean_difference": round(interval.mean, 2), "low_95": round(low, 2),
+            "high_95": round(high, 2), "boards": len(differences)}
+
+
 def combine(paths: list[str]) -> dict[str, object]:
     """One level's figures from runs of it on different boards (``--first-board``): every
     board's value pooled into one interval, the counts and infractions summed."""
@@ -167,6 +204,11 @@ def main() -> None:
                              "one core each: the printed JSON holds every board's value)")
     parser.add_argument("--trust", type=float, default=None,
                         help="the search bot's trust option (default: none, the best total plays)")
+    parser.add_argument("--variants", nargs="+", metavar="OPTIONS", default=None,
+                        help="SearchBot options per variant, as key=value pairs joined by commas "
+                             "(e.g. solver_cards=0 solver_cards=3; 'default' for none): every "
+                             "level plays each variant on the same boards, then prints each "
+                             "one's paired per-board difference against the first")
     parser.add_argument("--combine", nargs="+", metavar="JSON", default=None,
                         help="pool runs' printed JSON (files) of the same level on different "
                              "boards into one interval, instead of playing")
@@ -182,22 +224,29 @@ def main() -> None:
                   "against the all-heuristic table on the same board; t interval over boards",
         "levels": [],
     }
+    variants = [parse_options(text) for text in args.variants or ["default"]]
     levels: list[dict[str, object]] = []
+    comparisons: list[dict[str, object]] = []
     if args.samples:
-        for samples in (int(s) for s in args.samples.split(",")):
-            levels.append(run_level(
-                f"{samples} draws", SearchBot(samples=samples, seed=args.seed, trust=args.trust),
-                boards, args.players, args.seed, TimeControl(per_decision=600.0),
-                args.first_board,
-            ))
+        runs = [(f"{n} draws", {"samples": n}, 600.0)
+                for n in (int(s) for s in args.samples.split(","))]
     else:
         default = "20,100" if args.quick else "20,100,500"
-        for ms in (int(m) for m in (args.levels or default).split(",")):
-            levels.append(run_level(
-                f"{ms} ms", SearchBot(seed=args.seed, trust=args.trust), boards, args.players,
-                args.seed, TimeControl(per_decision=ms / 1000), args.first_board,
-            ))
+        runs = [(f"{ms} ms", {}, ms / 1000)
+                for ms in (int(m) for m in (args.levels or default).split(","))]
+    for label, fixed, seconds in runs:
+        played = []
+        for options in variants:
+            name = label + "".join(f" {key}={value}" for key, value in options.items())
+            bot = SearchBot(seed=args.seed, trust=args.trust, **fixed, **options)  # type: ignore[arg-type]
+            played.append(run_level(name, bot, boards, args.players, args.seed,
+                                    TimeControl(per_decision=seconds), args.first_board))
+        levels.extend(played)
+        for other in played[1:]:
+            comparisons.append(paired(played[0], other))
     figures["levels"] = levels
+    if comparisons:
+        figures["paired"] = comparisons
     print(json.dumps(figures))
 
 

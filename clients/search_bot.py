@@ -43,6 +43,7 @@ from arena.games.french_tarot.cards import (
     Hand,
     cards_of,
 )
+from arena.games.french_tarot.game import legal_play_mask
 from arena.games.french_tarot.simulate import (
     copy_state,
     play_unchecked,
@@ -53,7 +54,8 @@ from arena.games.french_tarot.simulate import (
 from arena.games.french_tarot.tricks import beating_mask
 from arena.table.messages import InfractionKind
 from clients.heuristic_bot import HeuristicBot, choose_card
-from clients.sdk import DecisionRequest, Notice, Sampler, TableView
+from clients.sdk import DecisionRequest, Notice, Sampler, TableView, solve
+from clients.sdk.solver import DEFAULT_SOLVER_CARDS, cards_left
 
 OVERRUN_DECAY = 0.8
 """How much of the overrun kept is still held against the next decision."""
@@ -72,6 +74,8 @@ class SearchBot(HeuristicBot):
     one). ``margin_share`` is the share of each time limit left unused for the transport.
     ``trust``: when set, the search overrules the heuristic's card only when its best card does
     better by that many standard errors over the draws (None: the best total always plays).
+    ``solver_cards``: once no hand holds more cards than that at a decision, each draw is
+    played out exactly (:func:`~clients.sdk.solve`) instead of by the rollout policy (0: never).
     """
 
     name = "search"
@@ -87,9 +91,12 @@ class SearchBot(HeuristicBot):
         margin_share: float = 0.15,
         clock: Callable[[], float] = time.perf_counter,
         trust: float | None = None,
+        solver_cards: int = DEFAULT_SOLVER_CARDS,
     ) -> None:
         if samples is not None and samples < 1:
             raise ValueError(f"samples must be at least 1, got {samples}")
+        if solver_cards < 0:
+            raise ValueError(f"solver_cards must be at least 0, got {solver_cards}")
         if not 0 <= margin_share < 1:
             raise ValueError(f"margin_share must be in [0, 1), got {margin_share}")
         self.samples = samples
@@ -98,6 +105,7 @@ class SearchBot(HeuristicBot):
         self.margin_share = margin_share
         self.clock = clock
         self.trust = trust
+        self.solver_cards = solver_cards
         self.longest_draw = 0.0
         """The longest time one draw (all candidate cards played out) has taken, in seconds."""
         self.overrun = 0.0
@@ -190,12 +198,16 @@ class SearchBot(HeuristicBot):
                 break
             tick = clock()
             base = sampler.sample().state()
+            exact = cards_left(base) <= self.solver_cards
             scores = []
             for card in cards:
                 if deadline is not None and clock() > deadline:
                     break  # a stalled machine: drop this draw rather than answer late
                 state = copy_state(base)
                 play_unchecked(state, card)
+                if exact:
+                    scores.append(solve(state, first=rollout_card)[seat])
+                    continue
                 finish(state)
                 assert state.result is not None
                 scores.append(state.result.scores[seat])
@@ -227,9 +239,11 @@ def finish(state: GameState) -> None:
 
 
 def rollout_card(state: GameState) -> Card:
-    """A quick, sensible card for the seat to act (it knows the sides, as in a drawn deal):
-    charge points on a trick its side wins, win cheaply when it can, else throw its cheapest
-    card; lead low in its longest suit; the Excuse goes before the last trick."""
+    """A quick, sensible card for the seat to act, which sees every hand (a drawn deal): charge
+    points on a trick its side keeps (no opponent still to play can take it), take a trick with
+    the cheapest card that keeps it, else throw its cheapest card; lead a card no opponent can
+    beat or trump (the richest), else low in its longest suit; the Excuse goes before the last
+    trick."""
     seat = state.to_act
     assert seat is not None
     mask = playable(state)
@@ -240,24 +254,71 @@ def rollout_card(state: GameState) -> Card:
         return EXCUSE
     plain = mask & ~EXCUSE_BIT
     led, best, best_pos = trick_status(state)
-    if not state.trick or best < 0:
-        return _lead(plain)
-    n = state.players
-    winner = (state.trick_leader + best_pos) % n
+    n = state.seats
     side = taker_side(state)
-    friend_wins = (side >> winner & 1) == (side >> seat & 1)
-    last = len(state.trick) == n - 1
-    if friend_wins and (last or best >= 56 + 15 or (best < 56 and _high(best))):
-        return _charge(plain)
+    mine = side >> seat & 1
+    if not state.trick or best < 0:
+        return _master(state, plain, seat, side, mine) or _lead(plain)
+    # the opponents still to play after this seat
+    later = [(seat + k) % n for k in range(1, n - len(state.trick))]
+    rivals = [state.hands[s] for s in later if (side >> s & 1) != mine]
+    winner = (state.trick_leader + best_pos) % n
+    if (side >> winner & 1) == mine:
+        if not _can_beat(rivals, led, best):
+            return _charge(plain)
     winners = beating_mask(plain, led, best)
-    if winners:
-        low = winners & -winners
+    kept = 0
+    bits = winners
+    while bits:  # the cheapest card that no opponent after it can beat
+        low = bits & -bits
         card = low.bit_length() - 1
-        if card == PETIT and winners != low and not last:
-            rest = winners ^ low
-            card = (rest & -rest).bit_length() - 1
-        return card
-    return _cheapest(plain)
+        bits ^= low
+        if card == PETIT and bits:
+            continue  # a higher trump keeps the trick as well: the Petit is not risked
+        new_led = (4 if card >= 56 else card // 14) if led < 0 else led
+        if not _can_beat(rivals, new_led, card):
+            kept = low
+            break
+    if kept:
+        return kept.bit_length() - 1
+    if (side >> winner & 1) != mine or not winners:
+        return _cheapest(plain)
+    low = winners & -winners  # a friend's trick an opponent may take: make it cost
+    card = low.bit_length() - 1
+    if card == PETIT and winners != low:
+        rest = winners ^ low
+        card = (rest & -rest).bit_length() - 1
+    return card if card != PETIT else _cheapest(plain)
+
+
+def _can_beat(rivals: list[Hand], led: int, best: Card) -> bool:
+    """Whether one of these hands may legally play a card beating ``best``."""
+    for hand in rivals:
+        if legal_play_mask(hand, led, best) & beating_mask(hand, led, best):
+            return True
+    return False
+
+
+def _master(state: GameState, mask: Hand, seat: int, side: int, mine: int) -> Card | None:
+    """The richest suit card this seat can lead and keep: the highest of its suit still in
+    play, with every opponent holding that suit or no trump (so none can take it)."""
+    hands = state.hands
+    rivals = [hands[s] for s in range(state.seats) if (side >> s & 1) != mine]
+    live = 0
+    for hand in hands:
+        live |= hand
+    best: Card | None = None
+    for suit in range(4):
+        cards = mask & SUIT_MASKS[suit]
+        if not cards:
+            continue
+        top = (live & SUIT_MASKS[suit]).bit_length() - 1
+        if not cards >> top & 1 or HALF_POINTS[top] < 3:
+            continue
+        if all(h & SUIT_MASKS[suit] or not h & TRUMP_MASK for h in rivals):
+            if best is None or HALF_POINTS[top] > HALF_POINTS[best]:
+                best = top
+    return best
 
 
 def _high(card: Card) -> bool:
