@@ -24,16 +24,22 @@ from __future__ import annotations
 import argparse
 import json
 import platform
+import random
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from arena.games.french_tarot import TableOptions
+from arena.games.french_tarot import GameState, Phase, TableOptions, apply, legal_actions
+from arena.games.french_tarot.deal import HAND_SIZES
+from arena.games.french_tarot.simulate import copy_state
 from arena.table import TimeControl
 from clients.heuristic_bot import HeuristicBot
 from clients.local import play_plans
-from clients.search_bot import SearchBot
+from clients.sdk import solve
+from clients.sdk.solver import cards_left
+from clients.search_bot import SearchBot, finish, rollout_card
 from tournaments.duplicate.scoring import Entry
 from tournaments.duplicate.seatings import TablePlan
 from tournaments.duplicate.stats import mean_interval
@@ -118,18 +124,18 @@ def parse_options(text: str) -> dict[str, int | float | None]:
     for pair in text.split(","):
         key, sep, value = pair.partition("=")
         if not sep or not key:
-            raise SystemExit(f"--variants: {pair!r} is not key=value")
+            raise SystemExit(f"--bot-options: {pair!r} is not key=value")
         if key in ("samples", "seed", "clock"):
-            raise SystemExit(f"--variants: {key} is set by the bench itself")
+            raise SystemExit(f"--bot-options: {key} is set by the bench itself")
         try:
             options[key] = None if value == "none" else (
                 float(value) if "." in value else int(value))
         except ValueError:
-            raise SystemExit(f"--variants: {key}={value!r} is not a number") from None
+            raise SystemExit(f"--bot-options: {key}={value!r} is not a number") from None
     try:
         SearchBot(**options)  # type: ignore[arg-type]
     except (TypeError, ValueError) as error:
-        raise SystemExit(f"--variants: {text}: {error}") from None
+        raise SystemExit(f"--bot-options: {text}: {error}") from None
     return options
 
 
@@ -145,6 +151,80 @@ def paired(first: dict[str, Any], other: dict[str, Any]) -> dict[str, object]:
     return {"variant": other["level"], "against": first["level"],
             "mean_difference": round(interval.mean, 2), "low_95": round(low, 2),
             "high_95": round(high, 2), "boards": len(differences)}
+
+
+def endgames(players: int, cards: int, count: int, seed: int) -> list[GameState]:
+    """Seeded deals played by random legal actions until no hand holds more than ``cards``."""
+    rng = random.Random(seed)
+    found: list[GameState] = []
+    number = 0
+    while len(found) < count:
+        number += 1
+        state = GameState.from_seed(seed + number, TableOptions(players=players),
+                                    dealer=number % players)
+        while state.to_act is not None and not (
+            state.phase is Phase.PLAYING and not state.trick and cards_left(state) <= cards
+        ):
+            legal = legal_actions(state)
+            apply(state, legal[rng.randrange(len(legal))])
+        if state.to_act is not None:
+            found.append(state)
+    return found
+
+
+def speed(players: int, seed: int) -> dict[str, object]:
+    """Microseconds per rollout (the quick policy to the end of the deal) and per exact solve,
+    from positions with each number of cards left: what the solver costs against a rollout."""
+    figures: dict[str, object] = {"players": players}
+    hand = HAND_SIZES[players]
+    for cards in (hand, 6, 4, 3, 2):
+        positions = endgames(players, cards, 40, seed)
+        rollout = per_call(lambda state: finish(copy_state(state)), positions)
+        line = f"{cards:>2} cards left: rollout {rollout:7.0f} us"
+        figures[f"rollout_us_{cards}"] = round(rollout)
+        if cards <= 4:
+            exact = per_call(lambda state: solve(state, first=rollout_card), positions)
+            figures[f"solve_us_{cards}"] = round(exact)
+            line += f", exact solve {exact:9.0f} us ({exact / rollout:.0f}x)"
+        print(line, file=sys.stderr, flush=True)
+    return figures
+
+
+def per_call(work: Callable[[GameState], object], positions: list[GameState]) -> float:
+    """Microseconds per call, the best of three passes over the positions (a busy machine
+    only ever adds time)."""
+    passes = []
+    for _ in range(3):
+        start = time.perf_counter()
+        for state in positions:
+            work(state)
+        passes.append((time.perf_counter() - start) / len(positions) * 1e6)
+    return min(passes)
+
+
+def paired_runs(first_path: str, second_path: str) -> list[dict[str, object]]:
+    """Every level of the second run against the level of the same position in the first,
+    on the boards both played (the same seed: runs of two versions of the bot)."""
+    runs = []
+    for path in (first_path, second_path):
+        lines = Path(path).read_text().strip().splitlines()
+        if not lines:
+            raise SystemExit(f"{path}: empty (not the JSON a run of bench.bots prints)")
+        runs.append(json.loads(lines[-1]))
+    first, second = runs
+    if (first["seed"], first["players"]) != (second["seed"], second["players"]):
+        raise SystemExit("--paired: the runs played different boards (seed or players differ)")
+    comparisons = []
+    for a, b in zip(first["levels"], second["levels"], strict=False):
+        common = range(max(a["first_board"], b["first_board"]),
+                       min(a["first_board"] + a["boards"], b["first_board"] + b["boards"]))
+        if not common:
+            raise SystemExit(f"--paired: {a['level']} and {b['level']} share no board")
+        comparisons.append(paired(
+            {**a, "values": [a["values"][i - a["first_board"]] for i in common]},
+            {**b, "values": [b["values"][i - b["first_board"]] for i in common]},
+        ))
+    return comparisons
 
 
 def combine(paths: list[str]) -> dict[str, object]:
@@ -204,17 +284,30 @@ def main() -> None:
                              "one core each: the printed JSON holds every board's value)")
     parser.add_argument("--trust", type=float, default=None,
                         help="the search bot's trust option (default: none, the best total plays)")
-    parser.add_argument("--variants", nargs="+", metavar="OPTIONS", default=None,
+    parser.add_argument("--bot-options", nargs="+", metavar="OPTIONS", default=None,
                         help="SearchBot options per variant, as key=value pairs joined by commas "
                              "(e.g. solver_cards=0 solver_cards=3; 'default' for none): every "
                              "level plays each variant on the same boards, then prints each "
                              "one's paired per-board difference against the first")
+    parser.add_argument("--paired", nargs=2, metavar="JSON", default=None,
+                        help="two runs' printed JSON (files; e.g. two versions of the bot at "
+                             "the same seed): each level's per-board difference, second minus "
+                             "first, on the boards both played, instead of playing")
+    parser.add_argument("--speed", action="store_true",
+                        help="time a rollout and an exact solve of the last tricks, instead of "
+                             "playing")
     parser.add_argument("--combine", nargs="+", metavar="JSON", default=None,
                         help="pool runs' printed JSON (files) of the same level on different "
                              "boards into one interval, instead of playing")
     args = parser.parse_args()
     if args.combine:
         print(json.dumps(combine(args.combine)))
+        return
+    if args.speed:
+        print(json.dumps(speed(args.players, args.seed)))
+        return
+    if args.paired:
+        print(json.dumps(paired_runs(*args.paired)))
         return
     boards = args.boards or (24 if args.quick else 200)
     figures: dict[str, object] = {
@@ -224,7 +317,7 @@ def main() -> None:
                   "against the all-heuristic table on the same board; t interval over boards",
         "levels": [],
     }
-    variants = [parse_options(text) for text in args.variants or ["default"]]
+    variants = [parse_options(text) for text in args.bot_options or ["default"]]
     levels: list[dict[str, object]] = []
     comparisons: list[dict[str, object]] = []
     if args.samples:

@@ -43,7 +43,6 @@ from arena.games.french_tarot.cards import (
     Hand,
     cards_of,
 )
-from arena.games.french_tarot.game import legal_play_mask
 from arena.games.french_tarot.simulate import (
     copy_state,
     play_unchecked,
@@ -234,16 +233,17 @@ class SearchBot(HeuristicBot):
 # -------------------------------------------------------------------------- the rollout
 def finish(state: GameState) -> None:
     """Play the deal to its end with :func:`rollout_card` for every seat."""
+    side = taker_side(state)  # known in a drawn deal: it does not change while it plays out
     while state.to_act is not None:
-        play_unchecked(state, rollout_card(state))
+        play_unchecked(state, rollout_card(state, side))
 
 
-def rollout_card(state: GameState) -> Card:
+def rollout_card(state: GameState, side: int | None = None) -> Card:
     """A quick, sensible card for the seat to act, which sees every hand (a drawn deal): charge
     points on a trick its side keeps (no opponent still to play can take it), take a trick with
     the cheapest card that keeps it, else throw its cheapest card; lead a card no opponent can
     beat or trump (the richest), else low in its longest suit; the Excuse goes before the last
-    trick."""
+    trick. ``side``: the taker's side (:func:`taker_side`), when the caller knows it."""
     seat = state.to_act
     assert seat is not None
     mask = playable(state)
@@ -255,17 +255,17 @@ def rollout_card(state: GameState) -> Card:
     plain = mask & ~EXCUSE_BIT
     led, best, best_pos = trick_status(state)
     n = state.seats
-    side = taker_side(state)
+    if side is None:
+        side = taker_side(state)
     mine = side >> seat & 1
     if not state.trick or best < 0:
         return _master(state, plain, seat, side, mine) or _lead(plain)
     # the opponents still to play after this seat
-    later = [(seat + k) % n for k in range(1, n - len(state.trick))]
-    rivals = [state.hands[s] for s in later if (side >> s & 1) != mine]
+    rivals = [state.hands[s] for s in ((seat + k) % n for k in range(1, n - len(state.trick)))
+              if (side >> s & 1) != mine]
     winner = (state.trick_leader + best_pos) % n
-    if (side >> winner & 1) == mine:
-        if not _can_beat(rivals, led, best):
-            return _charge(plain)
+    if (side >> winner & 1) == mine and not _can_beat(rivals, led, best):
+        return _charge(plain)
     winners = beating_mask(plain, led, best)
     kept = 0
     bits = winners
@@ -275,8 +275,7 @@ def rollout_card(state: GameState) -> Card:
         bits ^= low
         if card == PETIT and bits:
             continue  # a higher trump keeps the trick as well: the Petit is not risked
-        new_led = (4 if card >= 56 else card // 14) if led < 0 else led
-        if not _can_beat(rivals, new_led, card):
+        if not _can_beat(rivals, led, card):
             kept = low
             break
     if kept:
@@ -292,11 +291,15 @@ def rollout_card(state: GameState) -> Card:
 
 
 def _can_beat(rivals: list[Hand], led: int, best: Card) -> bool:
-    """Whether one of these hands may legally play a card beating ``best``."""
-    for hand in rivals:
-        if legal_play_mask(hand, led, best) & beating_mask(hand, led, best):
-            return True
-    return False
+    """Whether one of these hands may play a card beating ``best``, ``led`` led (the rules'
+    duties inlined: follow suit, else trump, overtrumping when it can)."""
+    if best >= 56:
+        above = TRUMP_MASK & ~((2 << best) - 1)
+        follow = SUIT_MASKS[led] if led < 4 else 0
+        return any(hand & above and not hand & follow for hand in rivals)
+    suit = SUIT_MASKS[led]
+    above = suit & ~((2 << best) - 1)
+    return any(hand & above or (not hand & suit and hand & TRUMP_MASK) for hand in rivals)
 
 
 def _master(state: GameState, mask: Hand, seat: int, side: int, mine: int) -> Card | None:
@@ -315,9 +318,9 @@ def _master(state: GameState, mask: Hand, seat: int, side: int, mine: int) -> Ca
         top = (live & SUIT_MASKS[suit]).bit_length() - 1
         if not cards >> top & 1 or HALF_POINTS[top] < 3:
             continue
-        if all(h & SUIT_MASKS[suit] or not h & TRUMP_MASK for h in rivals):
-            if best is None or HALF_POINTS[top] > HALF_POINTS[best]:
-                best = top
+        if (best is None or HALF_POINTS[top] > HALF_POINTS[best]) and all(
+                h & SUIT_MASKS[suit] or not h & TRUMP_MASK for h in rivals):
+            best = top
     return best
 
 

@@ -45,7 +45,7 @@ def solve(state: GameState, *, first: Policy | None = None) -> tuple[int, ...]:
     if state.result is not None:
         return state.result.scores
     assert state.taker is not None
-    return _search(state, -_INF, _INF, state.taker, taker_side(state), first)[1]
+    return _search(copy_state(state), -_INF, _INF, state.taker, taker_side(state), first)[1]
 
 
 def solve_cards(
@@ -84,14 +84,17 @@ def _check(state: GameState) -> None:
 def _search(
     state: GameState, alpha: int, beta: int, taker: int, side: int, first: Policy | None
 ) -> tuple[int, tuple[int, ...]]:
-    """Fail-soft alpha-beta on the taker's score; returns it with the whole score line."""
+    """Fail-soft alpha-beta on the taker's score; returns it with the whole score line.
+    ``state`` is the search's own: its last card is played on it rather than on a copy."""
     seat = state.to_act
     assert seat is not None
     raising = side >> seat & 1
     best_value = -_INF if raising else _INF
     best_line: tuple[int, ...] = ()
-    for card in _moves(state, first):
-        child = copy_state(state)
+    moves = _moves(state, first)
+    last = moves[-1]
+    for card in moves:
+        child = state if card == last else copy_state(state)
         play_unchecked(child, card)
         result = child.result
         if result is not None:

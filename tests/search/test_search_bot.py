@@ -3,15 +3,26 @@ the time it is given (an injected clock), and its rollout policy legal by the ch
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 
 import pytest
 
 from arena.games.french_tarot import GameState, Phase, Play, apply, legal_actions
+from arena.games.french_tarot.cards import EXCUSE_BIT
+from arena.games.french_tarot.game import legal_play_mask
+from arena.games.french_tarot.simulate import (
+    copy_state,
+    play_unchecked,
+    playable,
+    taker_side,
+    trick_status,
+)
+from arena.games.french_tarot.tricks import beating_mask
 from arena.table import InfractionKind, Notice
 from clients.heuristic_bot import HeuristicBot
 from clients.local import play_match
-from clients.search_bot import SearchBot, rollout_card
+from clients.search_bot import SearchBot, _can_beat, _master, rollout_card
 
 from .positions import random_position, request_of, view_of
 
@@ -121,6 +132,8 @@ def test_bad_knobs_are_refused() -> None:
         SearchBot(samples=0)
     with pytest.raises(ValueError, match="margin_share"):
         SearchBot(margin_share=1.0)
+    with pytest.raises(ValueError, match="solver_cards"):
+        SearchBot(solver_cards=-1)
 
 
 def test_the_rollout_policy_plays_legal_cards() -> None:
@@ -138,6 +151,77 @@ def test_the_rollout_policy_plays_legal_cards() -> None:
             assert Play(card) in plays
             apply(state, Play(card))
         assert state.result is not None
+
+
+def trick_winners(state: GameState) -> set[int]:
+    """Every seat that can win the trick being played, over all legal continuations of it."""
+    tricks = len(state.tricks)
+    found: set[int] = set()
+
+    def walk(node: GameState) -> None:
+        if len(node.tricks) > tricks:
+            found.add(node.tricks[-1].winner)
+            return
+        mask = playable(node)
+        for card in range(78):
+            if mask >> card & 1:
+                child = copy_state(node)
+                play_unchecked(child, card)
+                walk(child)
+
+    walk(state)
+    return found
+
+
+def test_the_rollout_policy_keeps_the_tricks_it_means_to_keep() -> None:
+    """What it checks on the drawn deal before charging, taking or leading a master card holds:
+    its side then wins the trick whatever the seats after it play."""
+    charged = taken = led = 0
+    for number in range(400):
+        state = random_position(11000 + number, 3 + number % 3, min_cards=1)
+        if state.phase is not Phase.PLAYING or state.to_act is None:
+            continue
+        seat = state.to_act
+        side = taker_side(state)
+        mine = side >> seat & 1
+        mask = playable(state)
+        if mask & (mask - 1) == 0:
+            continue
+        led_suit, best, position = trick_status(state)
+        n = state.seats
+        rivals = [state.hands[(seat + k) % n] for k in range(1, n - len(state.trick))
+                  if (side >> (seat + k) % n & 1) != mine]
+        if state.trick and best >= 0:
+            winner = (state.trick_leader + position) % n
+            if (side >> winner & 1) == mine and not _can_beat(rivals, led_suit, best):
+                charged += 1
+                assert all(side >> w & 1 == mine for w in trick_winners(state))
+            card = rollout_card(state)
+            after = copy_state(state)
+            play_unchecked(after, card)
+            if after.trick and trick_status(after)[1] == card and not _can_beat(
+                    rivals, led_suit, card):
+                taken += 1
+                assert all(side >> w & 1 == mine for w in trick_winners(after))
+        elif not state.trick:
+            master = _master(state, mask & ~EXCUSE_BIT, seat, side, mine)
+            if master is not None:
+                led += 1
+                assert rollout_card(state) == master
+                after = copy_state(state)
+                play_unchecked(after, master)
+                assert all(side >> w & 1 == mine for w in trick_winners(after))
+    assert charged > 5 and taken > 5 and led > 5
+
+
+def test_can_beat_agrees_with_the_rules() -> None:
+    rng = random.Random(5)
+    for _ in range(20_000):
+        hand = rng.getrandbits(78) & rng.getrandbits(78) & rng.getrandbits(78)
+        best = rng.randrange(77)
+        led = best // 14 if best < 56 else rng.randrange(5)
+        expected = bool(legal_play_mask(hand, led, best) & beating_mask(hand, led, best))
+        assert _can_beat([hand], led, best) == expected
 
 
 def test_trust_keeps_the_heuristics_card_unless_the_search_is_sure() -> None:

@@ -67,7 +67,9 @@ def test_agrees_with_brute_force(players: int) -> None:
     cards = 4 if players == 3 else 3
     for state in positions(players, cards, 40):
         expected = brute_force(state)
+        before = (state.hands.copy(), state.trick.copy(), len(state.tricks), state.to_act)
         assert solve(state) == expected
+        assert (state.hands, state.trick, len(state.tricks), state.to_act) == before
         assert solve(state, first=rollout_card) == expected
 
 
