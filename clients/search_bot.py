@@ -260,14 +260,21 @@ def rollout_card(state: GameState, side: int | None = None) -> Card:
     mine = side >> seat & 1
     if not state.trick or best < 0:
         return _master(state, plain, seat, side, mine) or _lead(plain)
-    # the opponents still to play after this seat
-    rivals = [state.hands[s] for s in ((seat + k) % n for k in range(1, n - len(state.trick)))
-              if (side >> s & 1) != mine]
+    # what the opponents still to play after this seat could beat
+    suit = SUIT_MASKS[led] if led < 4 else 0
+    suit_top = trump_top = -1
+    for k in range(1, n - len(state.trick)):
+        other = (seat + k) % n
+        if (side >> other & 1) != mine:
+            held = state.hands[other]
+            if held & suit:
+                suit_top = max(suit_top, (held & suit).bit_length() - 1)
+            elif held & TRUMP_MASK:
+                trump_top = max(trump_top, (held & TRUMP_MASK).bit_length() - 1)
     winner = (state.trick_leader + best_pos) % n
-    if (side >> winner & 1) == mine and not _can_beat(rivals, led, best):
+    if (side >> winner & 1) == mine and _keeps(best, suit_top, trump_top):
         return _charge(plain)
     winners = beating_mask(plain, led, best)
-    kept = 0
     bits = winners
     while bits:  # the cheapest card that no opponent after it can beat
         low = bits & -bits
@@ -275,11 +282,8 @@ def rollout_card(state: GameState, side: int | None = None) -> Card:
         bits ^= low
         if card == PETIT and bits:
             continue  # a higher trump keeps the trick as well: the Petit is not risked
-        if not _can_beat(rivals, led, card):
-            kept = low
-            break
-    if kept:
-        return kept.bit_length() - 1
+        if _keeps(card, suit_top, trump_top):
+            return card
     if (side >> winner & 1) != mine or not winners:
         return _cheapest(plain)
     low = winners & -winners  # a friend's trick an opponent may take: make it cost
@@ -290,16 +294,26 @@ def rollout_card(state: GameState, side: int | None = None) -> Card:
     return card if card != PETIT else _cheapest(plain)
 
 
-def _can_beat(rivals: list[Hand], led: int, best: Card) -> bool:
-    """Whether one of these hands may play a card beating ``best``, ``led`` led (the rules'
-    duties inlined: follow suit, else trump, overtrumping when it can)."""
-    if best >= 56:
-        above = TRUMP_MASK & ~((2 << best) - 1)
-        follow = SUIT_MASKS[led] if led < 4 else 0
-        return any(hand & above and not hand & follow for hand in rivals)
-    suit = SUIT_MASKS[led]
-    above = suit & ~((2 << best) - 1)
-    return any(hand & above or (not hand & suit and hand & TRUMP_MASK) for hand in rivals)
+def _threats(rivals: list[Hand], led: int) -> tuple[Card, Card]:
+    """What these hands could beat with ``led`` led: (the highest card of that suit among those
+    that must follow it, the highest trump among those that must trump), -1 for none."""
+    suit = SUIT_MASKS[led] if led < 4 else 0
+    suit_top = trump_top = -1
+    for held in rivals:
+        if held & suit:
+            suit_top = max(suit_top, (held & suit).bit_length() - 1)
+        elif held & TRUMP_MASK:
+            trump_top = max(trump_top, (held & TRUMP_MASK).bit_length() - 1)
+    return suit_top, trump_top
+
+
+def _keeps(card: Card, suit_top: Card, trump_top: Card) -> bool:
+    """Whether ``card``, winning the trick, stays winning against :func:`_threats` (a trump:
+    unless one who must trump holds a higher one; a card of the led suit: unless one follows
+    higher or one trumps)."""
+    if card >= 56:
+        return card > trump_top
+    return trump_top < 0 and card > suit_top
 
 
 def _master(state: GameState, mask: Hand, seat: int, side: int, mine: int) -> Card | None:

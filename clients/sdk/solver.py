@@ -28,7 +28,7 @@ from arena.games.french_tarot import GameState, Phase
 from arena.games.french_tarot.cards import EXCUSE, HALF_POINTS, MONDE, PETIT, Card, Hand
 from arena.games.french_tarot.simulate import copy_state, play_unchecked, playable, taker_side
 
-DEFAULT_SOLVER_CARDS = 3
+DEFAULT_SOLVER_CARDS = 0
 """Cards left per hand from which :class:`~clients.search_bot.SearchBot` solves exactly."""
 
 Policy = Callable[[GameState], Card]

@@ -22,7 +22,7 @@ from arena.games.french_tarot.tricks import beating_mask
 from arena.table import InfractionKind, Notice
 from clients.heuristic_bot import HeuristicBot
 from clients.local import play_match
-from clients.search_bot import SearchBot, _can_beat, _master, rollout_card
+from clients.search_bot import SearchBot, _keeps, _master, _threats, rollout_card
 
 from .positions import random_position, request_of, view_of
 
@@ -191,16 +191,16 @@ def test_the_rollout_policy_keeps_the_tricks_it_means_to_keep() -> None:
         n = state.seats
         rivals = [state.hands[(seat + k) % n] for k in range(1, n - len(state.trick))
                   if (side >> (seat + k) % n & 1) != mine]
+        threats = _threats(rivals, led_suit)
         if state.trick and best >= 0:
             winner = (state.trick_leader + position) % n
-            if (side >> winner & 1) == mine and not _can_beat(rivals, led_suit, best):
+            if (side >> winner & 1) == mine and _keeps(best, *threats):
                 charged += 1
                 assert all(side >> w & 1 == mine for w in trick_winners(state))
             card = rollout_card(state)
             after = copy_state(state)
             play_unchecked(after, card)
-            if after.trick and trick_status(after)[1] == card and not _can_beat(
-                    rivals, led_suit, card):
+            if after.trick and trick_status(after)[1] == card and _keeps(card, *threats):
                 taken += 1
                 assert all(side >> w & 1 == mine for w in trick_winners(after))
         elif not state.trick:
@@ -214,14 +214,16 @@ def test_the_rollout_policy_keeps_the_tricks_it_means_to_keep() -> None:
     assert charged > 5 and taken > 5 and led > 5
 
 
-def test_can_beat_agrees_with_the_rules() -> None:
+def test_keeps_agrees_with_the_rules() -> None:
+    """A winning card is kept exactly when no opponent after it has a legal card beating it."""
     rng = random.Random(5)
     for _ in range(20_000):
-        hand = rng.getrandbits(78) & rng.getrandbits(78) & rng.getrandbits(78)
         best = rng.randrange(77)
+        rivals = [rng.getrandbits(78) & rng.getrandbits(78) & rng.getrandbits(78) & ~(1 << best)
+                  for _ in range(rng.randrange(1, 4))]
         led = best // 14 if best < 56 else rng.randrange(5)
-        expected = bool(legal_play_mask(hand, led, best) & beating_mask(hand, led, best))
-        assert _can_beat([hand], led, best) == expected
+        beaten = any(legal_play_mask(h, led, best) & beating_mask(h, led, best) for h in rivals)
+        assert _keeps(best, *_threats(rivals, led)) == (not beaten)
 
 
 def test_trust_keeps_the_heuristics_card_unless_the_search_is_sure() -> None:
