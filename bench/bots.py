@@ -16,6 +16,13 @@ plays a fixed number of draws per decision. The figures: mean per board and its 
     python -m bench.bots [--quick] [--levels 20,100,500] [--boards N] [--players 3|4|5]
     (make bench-bots; the issue's full run: --boards 200 at 20, 100 and 500 ms; it takes hours)
 
+Comparing versions of the search bot, PAIRED on the same boards (the heuristic's reference and
+most of the luck of the cards cancel): ``--bot-options solver_cards=0 solver_cards=3`` plays
+each set of SearchBot options at every level and prints each one's per-board difference from
+the first; ``--paired A.json B.json`` does the same for two runs already made (two versions of
+the code at the same seed). ``--speed`` times a rollout of the quick policy and an exact solve
+of the last tricks from the same positions.
+
 The last line printed is a JSON object of the figures.
 """
 
