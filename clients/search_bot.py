@@ -13,9 +13,13 @@ The rollout policy plays the drawn deal as seen by everyone (every hand is known
 charges points only on a trick no opponent still to play can take, takes a trick with the
 cheapest card that keeps it, and leads a master card (the highest of its suit still in play,
 which no opponent can trump) before anything else. That is what the evaluation of a card is worth
-at the end of the deal; the first policy (charge on a high card, win with the lowest card that
-beats the best, lead low) gave +3.7 per board at 20 draws, this one +5.6 on the same 100 boards
-(``python -m bench.bots --samples 20 --boards 100``), for about 1.4 times its cost per rollout.
+at the end of the deal. Against the first policy (charge on a high card, win with the lowest card
+that beats the best, lead low), paired on the same boards at 20 draws (``python -m bench.bots
+--samples 20``, then ``--paired``): +1.9 per board with 4 players (-2.8 to +6.5, 100 boards;
++5.6 against the heuristic instead of +3.7), +0.4 with 3 (-5.2 to +6.0, 50 boards), +1.4 with
+5 (-6.5 to +9.2, 50 boards): better everywhere, proven nowhere. It costs about 1.4 times as much
+per rollout, and at 100 ms a decision the two tied (-0.1, -2.6 to +2.5, 100 boards, on a machine
+so loaded that the bot drew about 65 deals a second).
 
 With ``solver_cards=N`` the last N cards of each hand are played out exactly, by the SDK's
 solver (:func:`~clients.sdk.solve`), instead of by the policy. It is off by default: at 3
