@@ -277,18 +277,11 @@ def rollout_card(state: GameState, side: int | None = None) -> Card:
         side = taker_side(state)
     mine = side >> seat & 1
     if not state.trick or best < 0:
-        return _master(state, plain, seat, side, mine) or _lead(plain)
-    # what the opponents still to play after this seat could beat
-    suit = SUIT_MASKS[led] if led < 4 else 0
-    suit_top = trump_top = -1
-    for k in range(1, n - len(state.trick)):
-        other = (seat + k) % n
-        if (side >> other & 1) != mine:
-            held = state.hands[other]
-            if held & suit:
-                suit_top = max(suit_top, (held & suit).bit_length() - 1)
-            elif held & TRUMP_MASK:
-                trump_top = max(trump_top, (held & TRUMP_MASK).bit_length() - 1)
+        master = _master(state, plain, seat, side, mine)
+        return _lead(plain) if master is None else master
+    later = ((seat + k) % n for k in range(1, n - len(state.trick)))
+    rivals = [state.hands[s] for s in later if (side >> s & 1) != mine]  # opponents still to play
+    suit_top, trump_top = _threats(rivals, led)
     winner = (state.trick_leader + best_pos) % n
     if (side >> winner & 1) == mine and _keeps(best, suit_top, trump_top):
         return _charge(plain)
@@ -354,10 +347,6 @@ def _master(state: GameState, mask: Hand, seat: int, side: int, mine: int) -> Ca
                 h & SUIT_MASKS[suit] or not h & TRUMP_MASK for h in rivals):
             best = top
     return best
-
-
-def _high(card: Card) -> bool:
-    return card % 14 >= 12  # a Queen or King leading its suit
 
 
 def _charge(mask: Hand) -> Card:
