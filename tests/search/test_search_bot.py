@@ -22,9 +22,17 @@ from arena.games.french_tarot.tricks import beating_mask
 from arena.table import InfractionKind, Notice
 from clients.heuristic_bot import HeuristicBot
 from clients.local import play_match
-from clients.search_bot import SearchBot, _keeps, _master, _threats, rollout_card
+from clients.search_bot import (
+    SearchBot,
+    _charge,
+    _keeps,
+    _master,
+    _threats,
+    rollout_card,
+)
 
 from .positions import random_position, request_of, view_of
+from .test_solver import endgame
 
 
 def decide(bot: SearchBot, state: GameState, time_limit: float = 1.0) -> object:
@@ -177,8 +185,11 @@ def test_the_rollout_policy_keeps_the_tricks_it_means_to_keep() -> None:
     """What it checks on the drawn deal before charging, taking or leading a master card holds:
     its side then wins the trick whatever the seats after it play."""
     charged = taken = led = 0
-    for number in range(400):
-        state = random_position(11000 + number, 3 + number % 3, min_cards=1)
+    states = [random_position(11000 + number, 3 + number % 3, min_cards=1)
+              for number in range(400)]
+    # two players with the dummy: three seats at the table, one of them the defence's dummy
+    states += [s for s in (endgame(12000 + n, 2, 2 + n % 8) for n in range(150)) if s]
+    for state in states:
         if state.phase is not Phase.PLAYING or state.to_act is None:
             continue
         seat = state.to_act
@@ -197,6 +208,8 @@ def test_the_rollout_policy_keeps_the_tricks_it_means_to_keep() -> None:
             if (side >> winner & 1) == mine and _keeps(best, *threats):
                 charged += 1
                 assert all(side >> w & 1 == mine for w in trick_winners(state))
+                if not (mask & EXCUSE_BIT and state.hands[seat].bit_count() <= 2):
+                    assert rollout_card(state) == _charge(mask & ~EXCUSE_BIT)  # it charges
             card = rollout_card(state)
             after = copy_state(state)
             play_unchecked(after, card)
