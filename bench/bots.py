@@ -13,6 +13,12 @@ control, so a late answer is a timeout infraction, as on the arena); ``--samples
 plays a fixed number of draws per decision. The figures: mean per board and its interval, draws
 (sampled deals) and rollouts (deals played out) per second of search, infractions of every kind.
 
+Where a timeout's time went: each decision of the search bot is timed on the wall clock and on
+the process's CPU clock. A timeout whose decision used less CPU than the limit (the rest of the
+wall time spent waiting for a CPU: the machine busy elsewhere) counts in ``timeouts_off_cpu``;
+``stall_ms_max`` is the longest such wait in any decision, timed out or not. A timeout the bot
+would cause itself (its own work past the limit) shows as a timeout not off CPU.
+
     python -m bench.bots [--quick] [--levels 20,100,500] [--boards N] [--players 3|4|5]
     (make bench-bots; the issue's full run: --boards 200 at 20, 100 and 500 ms; it takes hours)
 
@@ -41,7 +47,8 @@ from typing import Any
 from arena.games.french_tarot import GameState, Phase, TableOptions, apply, legal_actions
 from arena.games.french_tarot.deal import HAND_SIZES
 from arena.games.french_tarot.simulate import copy_state
-from arena.table import TimeControl
+from arena.table import TableOutcome, TimeControl
+from arena.table.messages import InfractionKind
 from clients.heuristic_bot import HeuristicBot
 from clients.local import play_plans
 from clients.sdk import solve
@@ -80,15 +87,56 @@ def board_values(entries: list[Entry], players: int) -> list[float]:
     ]
 
 
+class DecisionTimer:
+    """Times each decision of one bot on the wall and CPU clocks (``method_for`` wrapped on the
+    instance: the runner's seat asks it for every request, in order), so that a timeout can be
+    told apart from a stall."""
+
+    def __init__(self, bot: SearchBot) -> None:
+        self.times: list[tuple[float, float]] = []
+        """(wall seconds, CPU seconds) per decision since the last :meth:`take`."""
+        method_for = bot.method_for
+        setattr(bot, "method_for", lambda request: self._timed(method_for(request)))
+
+    def _timed(self, method: Callable[..., Any]) -> Callable[..., Any]:
+        def timed(*args: Any) -> Any:
+            wall, cpu = time.perf_counter(), time.process_time()
+            try:
+                return method(*args)
+            finally:
+                self.times.append((time.perf_counter() - wall, time.process_time() - cpu))
+        return timed
+
+    def take(self) -> list[tuple[float, float]]:
+        taken, self.times = self.times, []
+        return taken
+
+
 def run_level(
     label: str, bot: SearchBot, boards: int, players: int, seed: int,
     time_control: TimeControl, first_board: int = 0,
 ) -> dict[str, object]:
+    timer = DecisionTimer(bot)
+    stall = {"max": 0.0, "timeouts_off_cpu": 0}
+
+    def on_table(plan: TablePlan, outcome: TableOutcome) -> None:
+        times = timer.take()
+        if "search" not in plan.bots:
+            return
+        seat = plan.bots.index("search")
+        mine = [d for d in outcome.decisions if d.seat == seat]
+        for decision, (wall, cpu) in zip(mine, times, strict=True):
+            stall["max"] = max(stall["max"], wall - cpu)
+            infraction = decision.infraction
+            if (infraction is not None and infraction.kind is InfractionKind.TIMEOUT
+                    and cpu < time_control.per_decision):
+                stall["timeouts_off_cpu"] += 1
+
     start = time.perf_counter()
     entries = play_plans(
         gauntlet_plans(boards, players, first_board), {"search": bot, "heuristic": HeuristicBot()},
         seed=seed, options=TableOptions(players=players), time_control=time_control,
-        strict=False,
+        strict=False, on_table=on_table,
     )
     wall = time.perf_counter() - start
     values = board_values(entries, players)
@@ -111,6 +159,8 @@ def run_level(
         "rollouts_per_second": round(bot.rollouts / searching),
         "draws": bot.draws,
         "infractions": kinds,
+        "timeouts_off_cpu": stall["timeouts_off_cpu"],
+        "stall_ms_max": round(stall["max"] * 1000, 1),
         "seconds": round(wall, 1),
         "first_board": first_board,
         "values": values,
@@ -119,7 +169,8 @@ def run_level(
     print(f"{label:>12}: {interval.mean:+7.2f} per board, 95% [{low:+.2f}, {high:+.2f}] "
           f"over {len(values)} boards; "
           f"{figures['draws_per_second']} draws/s, {figures['rollouts_per_second']} rollouts/s; "
-          f"infractions {kinds or 'none'}; {wall:.0f} s", file=sys.stderr, flush=True)
+          f"infractions {kinds or 'none'} ({stall['timeouts_off_cpu']} search timeouts off "
+          f"CPU, longest wait for a CPU {stall['max'] * 1000:.1f} ms); {wall:.0f} s", file=sys.stderr, flush=True)
     return figures
 
 
