@@ -1,9 +1,11 @@
 """Run any SDK bot from the command line: the one bot runner.
 
-    python -m clients.run module.path:ClassName [--server HOST:PORT] [--token-file FILE]
+    python -m clients.run BOT [--server HOST:PORT] [--token-file FILE]
         [--max-tables N] [--name NAME] [--arg KEY=VALUE ...] [--bot-args JSON]
         [--connect-timeout SECONDS] [--stay]
 
+``BOT`` is a bundled bot's short name (:data:`PRESETS`: ``random``, ``heuristic``, ``search``,
+``search-timed``, ``tre-random``, ``tre-heuristic``) or ``module.path:ClassName`` for any other.
 ``tarot-arena bot`` is this same runner (same options, same defaults, same exit statuses). The
 module is imported from the current folder first, so ``mybot:MyBot`` finds ``./mybot.py``
 however the runner was started. The token comes from ``TAROT_ARENA_TOKEN`` or ``--token-file``
@@ -27,7 +29,8 @@ import json
 import logging
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +49,55 @@ DEFAULT_MAX_TABLES = 8
 
 class UsageError(Exception):
     pass
+
+
+@dataclass(frozen=True, slots=True)
+class Preset:
+    """A bundled bot by its short name: the class, the arguments it gets unless the user's
+    ``--arg`` say otherwise, and one line for the help."""
+
+    spec: str
+    about: str
+    args: Mapping[str, Any] = field(default_factory=dict)
+
+
+SEARCH_SAMPLES = 40
+"""The ``search`` preset's draws per decision: reproducible, and about 10 to 50 ms a decision
+on one core (more than the heuristic's margin in the bench, well within a second's limit)."""
+
+PRESETS: dict[str, Preset] = {
+    "random": Preset("clients.random_bot:RandomBot",
+                     "French Tarot: a legal action at random (seeded: --arg seed=N)"),
+    "heuristic": Preset("clients.heuristic_bot:HeuristicBot",
+                        "French Tarot: the rule-based bot (bids, discards and plays by rules)"),
+    "search": Preset("clients.search_bot:SearchBot",
+                     f"French Tarot: the search bot, {SEARCH_SAMPLES} sampled deals a card "
+                     f"(reproducible; --arg samples=N)", {"samples": SEARCH_SAMPLES}),
+    "search-timed": Preset("clients.search_bot:SearchBot",
+                           "French Tarot: the search bot filling each decision's time limit "
+                           "(stronger with more time, not reproducible)"),
+    "tre-random": Preset("clients.tre_bots:TreRandomBot",
+                         "Tre e Venticinque: a legal action at random (--arg seed=N)"),
+    "tre-heuristic": Preset("clients.tre_bots:TreHeuristicBot",
+                            "Tre e Venticinque: the rule-based bot"),
+}
+"""The bundled bots by short name, for ``tarot-arena bot``/``try``/``compare`` and this runner."""
+
+
+def presets_help() -> str:
+    return "; ".join(f"{name} ({preset.about})" for name, preset in PRESETS.items())
+
+
+def resolve_bot(spec: str, kwargs: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+    """``spec`` and ``kwargs`` with a preset's name replaced by its class and its arguments
+    (the user's win); a ``module.path:ClassName`` as it is."""
+    if ":" in spec:
+        return spec, dict(kwargs)
+    preset = PRESETS.get(spec)
+    if preset is None:
+        raise UsageError(f"unknown bot {spec!r}: a bundled bot's name ({', '.join(PRESETS)}) "
+                         f"or module.path:ClassName")
+    return preset.spec, {**preset.args, **kwargs}
 
 
 def read_secret(
@@ -72,12 +124,14 @@ def read_secret(
     return os.environ.get(env, "").strip()
 
 
-def load_bot(spec: str, kwargs: dict[str, Any]) -> Bot:
-    """The bot ``module.path:Name`` names (a class, factory or instance).
+def load_bot(spec: str, kwargs: Mapping[str, Any]) -> Bot:
+    """The bot ``module.path:Name`` names (a class, factory or instance), or the bundled bot
+    of that short name (:data:`PRESETS`).
 
     The current folder comes first on the import path, as for ``python -m``: ``mybot:MyBot``
     finds ``./mybot.py`` even from the ``tarot-arena`` script, whose own folder is the
     virtualenv's ``bin``."""
+    spec, kwargs = resolve_bot(spec, kwargs)
     module_name, sep, attr = spec.partition(":")
     if not (sep and module_name and attr):
         raise UsageError(f"bad bot {spec!r}: expected module.path:ClassName")
@@ -134,9 +188,10 @@ def parser(prog: str = "python -m clients.run") -> argparse.ArgumentParser:
         prog=prog, description="Play a Tarot Arena bot: connect to the arena and play every "
         "table it is given.",
     )
-    parser.add_argument("spec", nargs="?", metavar="module.path:ClassName",
-                        help="the bot (a module of the current folder works: mybot:MyBot)")
-    parser.add_argument("--bot", default=None, metavar="module.path:ClassName",
+    parser.add_argument("spec", nargs="?", metavar="BOT",
+                        help="the bot: module.path:ClassName (a module of the current folder "
+                             f"works: mybot:MyBot) or a bundled bot's name: {presets_help()}")
+    parser.add_argument("--bot", default=None, metavar="BOT",
                         help="the bot, as an option (same as the argument)")
     parser.add_argument("--server", default="127.0.0.1:50051",
                         help="arena address host:port (default: %(default)s)")
@@ -184,7 +239,8 @@ def parse_args(argv: Sequence[str] | None, prog: str = "python -m clients.run") 
         raise UsageError(f"two bots given: {args.spec!r} and --bot {args.bot!r}")
     args.spec = args.bot = args.bot or args.spec
     if not args.bot:
-        raise UsageError(f"which bot? give module.path:ClassName (see {prog} --help)")
+        raise UsageError(f"which bot? give module.path:ClassName or a bundled bot's name "
+                         f"({', '.join(PRESETS)}) (see {prog} --help)")
     return args
 
 

@@ -695,7 +695,9 @@ def test_ctrl_c_in_the_middle_of_play_stops_cleanly(tmp_path: Path) -> None:
 @pytest.mark.parametrize(("args", "message"), [
     (["no_such_module_anywhere:Bot"],
      "error: cannot import bot module 'no_such_module_anywhere'"),
-    (["RandomBot"], "error: bad bot 'RandomBot': expected module.path:ClassName"),
+    (["RandomBot"], "error: unknown bot 'RandomBot': a bundled bot's name (random, heuristic, "
+                    "search, search-timed, tre-random, tre-heuristic) or module.path:ClassName"),
+    (["search", "--arg", "colour=red"], "error: cannot create clients.search_bot:SearchBot: "),
     (["clients.random_bot:"], "error: bad bot 'clients.random_bot:'"),
     (["clients.random_bot:Nobody"], "error: module 'clients.random_bot' has no 'Nobody'"),
     (["clients.random_bot:RandomBot", "--token-file", "/nonexistent/token"],
@@ -710,7 +712,9 @@ def test_ctrl_c_in_the_middle_of_play_stops_cleanly(tmp_path: Path) -> None:
      "error: cannot create clients.random_bot:RandomBot: "),
     (["clients.random_bot:RandomBot", "--no-such-option"],
      "error: unrecognized arguments: --no-such-option (see tarot-arena bot --help)"),
-    ([], "error: which bot? give module.path:ClassName (see tarot-arena bot --help)"),
+    ([], "error: which bot? give module.path:ClassName or a bundled bot's name (random, "
+         "heuristic, search, search-timed, tre-random, tre-heuristic) (see tarot-arena bot "
+         "--help)"),
 ])
 def test_bot_errors(
     cli: Cli, monkeypatch: pytest.MonkeyPatch, args: list[str], message: str
@@ -718,6 +722,19 @@ def test_bot_errors(
     """``tarot-arena bot`` is ``python -m clients.run``: usage errors are one line, status 2."""
     monkeypatch.setenv("TAROT_ARENA_TOKEN", "tka_x")
     assert cli("bot", *args, "--server", "127.0.0.1:1").usage_error.startswith(message)
+
+
+def test_try_reaches_the_bundled_bots_by_their_short_names(cli: Cli) -> None:
+    result = cli("try", "search", "--against", "heuristic", "--boards", "1", "--arg", "samples=4")
+    assert result.code == 0, result.err
+    assert result.out.startswith("search against 3 x heuristic: 1 boards")
+    assert "search: " in result.out and "points per board against heuristic" in result.out
+
+
+def test_try_names_the_bundled_bots_for_an_unknown_one(cli: Cli) -> None:
+    assert cli("try", "heuristic", "--against", "serch").error == (
+        "error: unknown bot 'serch': a bundled bot's name (random, heuristic, search, "
+        "search-timed, tre-random, tre-heuristic) or module.path:ClassName")
 
 
 def test_bot_without_a_token_says_where_to_put_it(

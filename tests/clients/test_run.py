@@ -98,3 +98,71 @@ def test_usage_errors_are_one_line(
 
 def test_load_bot_accepts_classes_factories_and_instances() -> None:
     assert run.load_bot("clients.random_bot:RandomBot", {"seed": 4}).seed == 4  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(("name", "cls"), [
+    ("random", "RandomBot"), ("heuristic", "HeuristicBot"), ("search", "SearchBot"),
+    ("search-timed", "SearchBot"), ("tre-random", "TreRandomBot"),
+    ("tre-heuristic", "TreHeuristicBot"),
+])
+def test_a_bundled_bot_is_reached_by_its_short_name(name: str, cls: str) -> None:
+    bot = run.load_bot(name, {})
+    assert type(bot).__name__ == cls
+    assert run.PRESETS[name].spec.endswith(f":{cls}")
+
+
+def test_the_search_preset_is_reproducible_and_the_timed_one_fills_the_time() -> None:
+    from clients.search_bot import SearchBot
+
+    search, timed = run.load_bot("search", {}), run.load_bot("search-timed", {})
+    assert isinstance(search, SearchBot) and isinstance(timed, SearchBot)
+    assert search.samples == run.SEARCH_SAMPLES and timed.samples is None
+
+
+def test_a_presets_arguments_give_way_to_the_users() -> None:
+    from clients.search_bot import SearchBot
+
+    bot = run.load_bot("search", {"samples": 7, "seed": 3})
+    assert isinstance(bot, SearchBot) and (bot.samples, bot.seed) == (7, 3)
+    assert run.load_bot("random", {"seed": 9}).seed == 9  # type: ignore[attr-defined]
+
+
+def test_an_unknown_short_name_lists_the_known_ones() -> None:
+    with pytest.raises(run.UsageError) as caught:
+        run.load_bot("serch", {})
+    message = str(caught.value)
+    assert message.startswith("unknown bot 'serch': a bundled bot's name (")
+    assert all(name in message for name in run.PRESETS)
+    assert "module.path:ClassName" in message
+
+
+def test_the_runners_help_lists_the_bundled_bots(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        run.main(["--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert all(name in out for name in run.PRESETS)
+
+
+async def test_a_bot_process_started_by_short_name_plays(arena: Arena, tmp_path: Path) -> None:
+    """``python -m clients.run search``: the bundled search bot, over the wire."""
+    bot_id, token = arena.bots[0]
+    stderr = tmp_path / "stderr.txt"
+    with stderr.open("wb") as sink:
+        process = await trio.lowlevel.open_process(
+            [sys.executable, "-m", "clients.run", "search", "--server", arena.address,
+             "--arg", "samples=4"],
+            env=environment(token), cwd=ROOT, stdout=subprocess.DEVNULL, stderr=sink,
+        )
+        try:
+            await arena.server.wait_for_bots([bot_id], timeout=10)
+            outcomes = await arena.play_many([("t0", [bot_id] * 4, 0)])
+            assert all(o.infractions == [] for o in outcomes.values())
+            process.send_signal(signal.SIGINT)
+            with trio.fail_after(5):
+                code = await process.wait()
+        finally:
+            if process.returncode is None:
+                process.kill()
+    log = stderr.read_text()
+    assert code == 0, log
+    assert "Traceback" not in log

@@ -828,9 +828,10 @@ def _seat_names(store: TournamentStore, table_id: str) -> list[str]:
 @app.command("bot", context_settings={"allow_extra_args": True, "ignore_unknown_options": True,
                                       "help_option_names": []}, add_help_option=False)
 def bot_cmd(ctx: typer.Context) -> None:
-    """Run an SDK bot: tarot-arena bot module.path:ClassName [OPTIONS] (see --help).
+    """Run an SDK bot: tarot-arena bot BOT [OPTIONS] (see --help).
 
-    The same runner as `python -m clients.run`, with the same options and defaults; a module
+    BOT is module.path:ClassName or a bundled bot's name (random, heuristic, search, ...). The
+    same runner as `python -m clients.run`, with the same options and defaults; a module
     of the current folder is found (mybot:MyBot is ./mybot.py).
     """
     from clients.run import main as run_bot_main
@@ -843,11 +844,13 @@ def bot_cmd(ctx: typer.Context) -> None:
 
 @app.command("try")
 def try_cmd(
-    spec: Annotated[str, typer.Argument(help="Your bot: module.path:ClassName.")],
+    spec: Annotated[str, typer.Argument(help=(
+        "Your bot: module.path:ClassName, or a bundled bot's name (random, heuristic, search, "
+        "search-timed)."))],
     boards: Annotated[int, typer.Option(help="Boards to play.")] = 8,
     players: Annotated[int, typer.Option(help="2 (with the dummy), 3, 4 or 5.")] = 4,
-    against: Annotated[str, typer.Option(help="The other seats' bot.")] = (
-        "clients.random_bot:RandomBot"),
+    against: Annotated[str, typer.Option(
+        help="The other seats' bot: a bundled bot's name or module.path:ClassName.")] = "random",
     seed: Annotated[str, typer.Option(help="Seed of the boards.")] = "0",
     arg: Annotated[list[str] | None, typer.Option(
         help="KEY=VALUE for your bot's class (repeatable), as for `bot`.")] = None,
