@@ -101,3 +101,8 @@ screenshots: $(STAMP)
 .PHONY: bench-bots
 bench-bots: $(STAMP)
 	$(PY) -m bench.bots $(ARGS)
+
+# The README's standings table of the bundled bots (random, heuristic, search), seed 2026.
+.PHONY: standings-table
+standings-table: $(STAMP)
+	$(PY) -m bench.standings $(ARGS)

@@ -19,7 +19,7 @@ from tournaments.cli.demo import BUNDLED
 from tournaments.store import TournamentStore
 
 ROOT = Path(__file__).resolve().parents[2]
-NAMES = ("heuristic", "random-1", "random-2", "random-3")
+NAMES = ("heuristic", "random-1", "random-2", "search")
 
 
 def run_demo(out: Path) -> tuple[str, str]:
@@ -38,11 +38,11 @@ def run_demo(out: Path) -> tuple[str, str]:
 
 
 def check_run(out: Path, tid: str, stdout: str) -> None:
-    assert tuple(bot.name for bot in BUNDLED) == NAMES
+    assert sorted(bot.name for bot in BUNDLED) == list(NAMES)
     assert "all 4 bot processes connected" in stdout
     rows = [line for line in stdout.splitlines() if re.match(r"^[1-4] +\S", line)]
     assert len(rows) == 4, stdout
-    assert sorted(re.search(r"(heuristic|random-[123])", row)[0]  # type: ignore[index]
+    assert sorted(re.search(r"(heuristic|random-[12]|search)", row)[0]  # type: ignore[index]
                   for row in rows) == list(NAMES)
     assert "played 8 tables in" in stdout
     # tarot-arena is in the virtualenv, not on the shell's PATH: the closing lines say how

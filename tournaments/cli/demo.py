@@ -38,14 +38,15 @@ from .report import print_standings
 class BundledBot:
     name: str
     spec: str
+    """A bundled bot's short name (:data:`clients.run.PRESETS`) or module.path:ClassName."""
     args: dict[str, object]
 
 
 BUNDLED = (
-    BundledBot("heuristic", "clients.heuristic_bot:HeuristicBot", {}),
-    BundledBot("random-1", "clients.random_bot:RandomBot", {"seed": 1}),
-    BundledBot("random-2", "clients.random_bot:RandomBot", {"seed": 2}),
-    BundledBot("random-3", "clients.random_bot:RandomBot", {"seed": 3}),
+    BundledBot("search", "search", {}),  # fixed samples: the demo's results stay reproducible
+    BundledBot("heuristic", "heuristic", {}),
+    BundledBot("random-1", "random", {"seed": 1}),
+    BundledBot("random-2", "random", {"seed": 2}),
 )
 
 
