@@ -38,7 +38,9 @@ margin: a share of the limit (for the transport; it grows by a quarter with each
 arena reports, since the arena's clock sees what the bot's does not), plus how far its recent
 decisions overran the time they planned (measured as it plays, a decaying maximum); within
 that, it starts no draw once the slowest draw of the decision so far would end past it, and
-drops a draw the clock overtakes.
+drops a draw the clock overtakes. One bot searches for one table at a time (:meth:`SearchBot.turn`):
+a decision waiting for its turn spends its own time, and then shares what is left with the
+decisions still waiting.
 """
 
 from __future__ import annotations
@@ -46,8 +48,11 @@ from __future__ import annotations
 import gc
 import hashlib
 import math
+import sys
+import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 
 from arena.games.french_tarot import Action, DeclarePoignee, GameState, Play
 from arena.games.french_tarot.cards import (
@@ -81,6 +86,10 @@ MARGIN_GROWTH = 1.25
 MAX_MARGIN_SHARE = 0.5
 MIN_MARGIN = 0.002
 """Seconds of each time limit always left unused, however short the limit."""
+SWITCH_INTERVAL = 0.001
+"""The interpreter's thread switch interval while the bot searches in a worker thread, seconds
+(CPython's default is 5 ms): the search holds the GIL, and the SDK's receive loop, which needs it
+for every message, gets it back this often."""
 
 
 class SearchBot(HeuristicBot):
@@ -136,6 +145,10 @@ class SearchBot(HeuristicBot):
         self.rollouts = 0
         self.search_time = 0.0
         """Totals over the bot's life, for the bench (draws, rollouts, seconds searching)."""
+        self.waiting = 0
+        """Decisions (at other tables) waiting for their turn to search."""
+        self._searching = threading.Lock()
+        self._counting = threading.Lock()
 
     # ----------------------------------------------------------------------------- play
     def play(self, table: TableView, request: DecisionRequest) -> Action:
@@ -153,19 +166,61 @@ class SearchBot(HeuristicBot):
             deadline = start + budget
         else:
             deadline = None
-        collecting = gc.isenabled()
-        gc.disable()  # a full collection can stall for tens of ms; a rollout makes no cycles
-        try:
-            scores = self.evaluate(table, cards, deadline)
-        finally:
-            if collecting:
-                gc.enable()
+        with self.turn(deadline) as deadline:
+            collecting = gc.isenabled()
+            gc.disable()  # a full collection can stall for tens of ms; a rollout makes no cycles
+            try:
+                scores = self.evaluate(table, cards, deadline)
+            finally:
+                if collecting:
+                    gc.enable()
         best = self.pick(table, cards, scores)
         if deadline is not None:
             # The overrun kept is a decaying maximum: a stall (the machine busy elsewhere)
             # shortens the next few decisions, not every decision after it.
             self.overrun = max(self.clock() - deadline, self.overrun * OVERRUN_DECAY, 0.0)
         return Play(best)
+
+    @contextmanager
+    def turn(self, deadline: float | None) -> Iterator[float | None]:
+        """Search for one table at a time; the deadline this search must keep.
+
+        The SDK runs each decision in a thread, and threads share one GIL: several searches at
+        once each get a slice of it, and the SDK's receive loop, which needs the GIL for every
+        message, waits behind them all, so answers leave late (measured over gRPC, 8 tables at
+        once at 100 ms a decision: 89 timeouts in 152 decisions; one table: none). In turn,
+        a decision waits for the search at most until its own deadline (then it yields that
+        deadline, past: no draw, the heuristic's card), then takes an even share of the time it
+        has left with the decisions still waiting, which have about as long. With a fixed
+        number of samples it waits as long as it takes and keeps no deadline.
+
+        In a worker thread (the SDK's, not in-process play), it also shortens the interpreter's
+        switch interval to :data:`SWITCH_INTERVAL` (the same run: 30 timeouts with the default
+        5 ms, 4 with 1 ms); the setting is the process's, and kept."""
+        if (threading.current_thread() is not threading.main_thread()
+                and sys.getswitchinterval() > SWITCH_INTERVAL):
+            sys.setswitchinterval(SWITCH_INTERVAL)
+        with self._counting:
+            self.waiting += 1
+        try:
+            if deadline is None:
+                got = self._searching.acquire()
+            else:
+                got = self._searching.acquire(timeout=max(0.0, deadline - self.clock()))
+        finally:
+            with self._counting:
+                self.waiting -= 1
+                others = self.waiting
+        if not got:
+            yield deadline
+            return
+        try:
+            if deadline is not None and others:
+                now = self.clock()
+                deadline = now + max(0.0, deadline - now) / (1 + others)
+            yield deadline
+        finally:
+            self._searching.release()
 
     def on_notice(self, table: TableView | None, notice: Notice) -> None:
         """The arena timed an answer out: what it measured includes the transport and the

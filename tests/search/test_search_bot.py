@@ -4,7 +4,11 @@ the time it is given (an injected clock), and its rollout policy legal by the ch
 from __future__ import annotations
 
 import random
+import sys
+import threading
+import time
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -23,6 +27,7 @@ from arena.table import InfractionKind, Notice
 from clients.heuristic_bot import HeuristicBot
 from clients.local import play_match
 from clients.search_bot import (
+    SWITCH_INTERVAL,
     SearchBot,
     _charge,
     _keeps,
@@ -271,3 +276,93 @@ def test_a_timeout_reported_by_the_arena_widens_the_margin() -> None:
     assert bot.margin_share == 0.5
     bot.on_notice(None, Notice("t", 0, 2, InfractionKind.ILLEGAL_ACTION, "no"))
     assert bot.timeouts == 21
+
+
+def search_position() -> GameState:
+    return next(s for s in playing_positions(200) if len(legal_actions(s)) >= 3 and all(
+        isinstance(a, Play) for a in legal_actions(s)))
+
+
+class Recorder(SearchBot):
+    """Records the deadline each search is given, and how many searches run at once."""
+
+    def __init__(self, *args: Any, hold: float = 0.0, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.deadlines: list[float | None] = []
+        self.running = self.most_at_once = 0
+        self.hold = hold
+        self.guard = threading.Lock()
+
+    def evaluate(self, table: Any, cards: Any, deadline: float | None) -> list[list[int]]:
+        with self.guard:
+            self.running += 1
+            self.most_at_once = max(self.most_at_once, self.running)
+        self.deadlines.append(deadline)
+        time.sleep(self.hold)  # as a search would take the time, without the CPU
+        scores = super().evaluate(table, cards, deadline)
+        with self.guard:
+            self.running -= 1
+        return scores
+
+
+def test_a_search_shares_its_time_left_with_the_decisions_waiting() -> None:
+    clock = StepClock(0.0001)
+    bot = Recorder(seed=1, clock=clock, margin_share=0.1)
+    state = search_position()
+    decide(bot, state, time_limit=0.1)
+    alone = bot.deadlines[-1]
+    bot.waiting = 3  # three other tables' decisions waiting for their turn
+    clock.now = 0.0
+    decide(bot, state, time_limit=0.1)
+    shared = bot.deadlines[-1]
+    assert alone is not None and shared is not None
+    # Alone: the limit less its margin (10 ms); with three waiting: a quarter of what is left.
+    assert alone == pytest.approx(0.09, abs=0.001)
+    assert shared == pytest.approx(0.09 / 4, abs=0.001)
+    assert bot.waiting == 3
+
+
+def test_one_search_at_a_time_across_threads() -> None:
+    bot = Recorder(samples=2, seed=1, hold=0.02)
+    state = search_position()
+    answers: list[object] = []
+    threads = [threading.Thread(target=lambda: answers.append(decide(bot, state)))
+               for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(answers) == 4 and all(a in legal_actions(state) for a in answers)
+    assert bot.most_at_once == 1 and bot.waiting == 0
+
+
+def test_a_decision_that_waits_past_its_deadline_plays_the_heuristics_card() -> None:
+    bot = Recorder(seed=1, margin_share=0.1)
+    state = search_position()
+    holder = threading.Thread(target=lambda: bot._searching.acquire() and time.sleep(0.2)
+                              or bot._searching.release())
+    holder.start()
+    time.sleep(0.01)  # the other table's search holds the turn
+    began = time.perf_counter()
+    draws = bot.draws
+    answer = decide(bot, state, time_limit=0.05)
+    took = time.perf_counter() - began
+    holder.join()
+    assert answer in legal_actions(state) and bot.draws == draws  # no draw: no time left
+    assert took < 0.1  # it gave up at its deadline (45 ms), not when the turn came (~190 ms)
+
+
+def test_a_worker_thread_search_shortens_the_switch_interval() -> None:
+    before = sys.getswitchinterval()
+    try:
+        sys.setswitchinterval(0.005)
+        bot = SearchBot(samples=1, seed=1)
+        state = search_position()
+        decide(bot, state)  # the main thread (in-process play): the process's setting is kept
+        assert sys.getswitchinterval() == pytest.approx(0.005)
+        worker = threading.Thread(target=lambda: decide(bot, state))
+        worker.start()
+        worker.join()
+        assert sys.getswitchinterval() == pytest.approx(SWITCH_INTERVAL)
+    finally:
+        sys.setswitchinterval(before)
