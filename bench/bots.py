@@ -96,7 +96,7 @@ class DecisionTimer:
         self.times: list[tuple[float, float]] = []
         """(wall seconds, CPU seconds) per decision since the last :meth:`take`."""
         method_for = bot.method_for
-        setattr(bot, "method_for", lambda request: self._timed(method_for(request)))
+        bot.method_for = lambda request: self._timed(method_for(request))  # type: ignore[method-assign]
 
     def _timed(self, method: Callable[..., Any]) -> Callable[..., Any]:
         def timed(*args: Any) -> Any:
@@ -170,7 +170,8 @@ def run_level(
           f"over {len(values)} boards; "
           f"{figures['draws_per_second']} draws/s, {figures['rollouts_per_second']} rollouts/s; "
           f"infractions {kinds or 'none'} ({stall['timeouts_off_cpu']} search timeouts off "
-          f"CPU, longest wait for a CPU {stall['max'] * 1000:.1f} ms); {wall:.0f} s", file=sys.stderr, flush=True)
+          f"CPU, longest wait for a CPU {stall['max'] * 1000:.1f} ms); {wall:.0f} s",
+          file=sys.stderr, flush=True)
     return figures
 
 

@@ -339,8 +339,12 @@ def test_one_search_at_a_time_across_threads() -> None:
 def test_a_decision_that_waits_past_its_deadline_plays_the_heuristics_card() -> None:
     bot = Recorder(seed=1, margin_share=0.1)
     state = search_position()
-    holder = threading.Thread(target=lambda: bot._searching.acquire() and time.sleep(0.2)
-                              or bot._searching.release())
+
+    def hold_the_turn() -> None:
+        with bot._searching:
+            time.sleep(0.2)
+
+    holder = threading.Thread(target=hold_the_turn)
     holder.start()
     time.sleep(0.01)  # the other table's search holds the turn
     began = time.perf_counter()
