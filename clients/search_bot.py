@@ -188,15 +188,15 @@ class SearchBot(HeuristicBot):
         The SDK runs each decision in a thread, and threads share one GIL: several searches at
         once each get a slice of it, and the SDK's receive loop, which needs the GIL for every
         message, waits behind them all, so answers leave late (measured over gRPC, 8 tables at
-        once at 100 ms a decision: 89 timeouts in 152 decisions; one table: none). In turn,
+        once at 100 ms a decision: 123 timeouts in 152 decisions; one table: 1). In turn,
         a decision waits for the search at most until its own deadline (then it yields that
         deadline, past: no draw, the heuristic's card), then takes an even share of the time it
         has left with the decisions still waiting, which have about as long. With a fixed
         number of samples it waits as long as it takes and keeps no deadline.
 
         In a worker thread (the SDK's, not in-process play), it also shortens the interpreter's
-        switch interval to :data:`SWITCH_INTERVAL` (the same run: 30 timeouts with the default
-        5 ms, 4 with 1 ms); the setting is the process's, and kept."""
+        switch interval to :data:`SWITCH_INTERVAL` (8 tables in turn at 100 ms: 30 timeouts with
+        the default 5 ms, 1 to 4 with 1 ms); the setting is the process's, and kept."""
         if (threading.current_thread() is not threading.main_thread()
                 and sys.getswitchinterval() > SWITCH_INTERVAL):
             sys.setswitchinterval(SWITCH_INTERVAL)
