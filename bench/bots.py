@@ -29,6 +29,19 @@ the first; ``--paired A.json B.json`` does the same for two runs already made (t
 the code at the same seed). ``--speed`` times a rollout of the quick policy and an exact solve
 of the last tricks from the same positions.
 
+Variants of the search bot's decisions before the card play, compared PAIRED on the same boards:
+``--decision-variants rules,bid,bid+discard``
+plays each variant (the decisions before the card play it takes by simulation, ``+``-joined;
+``rules`` for none; ``:T`` after it sets its decision trust, e.g. ``bid:0``) at the first
+``--samples`` or ``--levels`` value, and prints for each the per-board difference from the first
+variant (mean and 95 % interval over boards; with fixed samples the card play is the same, so the
+difference is the decisions'), and on how many boards they differed at all.
+
+``--rollout-bias DEALS`` measures instead how far the search bot's quick rollout falls short of
+the heuristic's play for the taker's side (the figures behind
+:data:`clients.search_bidding.TAKER_SHIFT`): DEALS deals of seed ``--seed`` per player count, bid,
+called and discarded by the rules, then played once by the rollout and once by the heuristic.
+
 The last line printed is a JSON object of the figures.
 """
 
@@ -53,7 +66,8 @@ from clients.heuristic_bot import HeuristicBot
 from clients.local import play_plans
 from clients.sdk import solve
 from clients.sdk.solver import cards_left
-from clients.search_bot import SearchBot, finish, rollout_card
+from clients.search_bidding import DECISIONS
+from clients.search_bot import DECISION_TRUST, SIMULATED, SearchBot, finish, rollout_card
 from tournaments.duplicate.scoring import Entry
 from tournaments.duplicate.seatings import TablePlan
 from tournaments.duplicate.stats import mean_interval
@@ -158,6 +172,11 @@ def run_level(
         "draws_per_second": round(bot.draws / searching),
         "rollouts_per_second": round(bot.rollouts / searching),
         "draws": bot.draws,
+        "decision_draws": bot.decision_draws,
+        "simulate": sorted(bot.simulate),
+        "decision_trust": bot.decision_trust,
+        "decision_samples": bot.decision_samples,
+        "taker_shift": bot.taker_shift,
         "infractions": kinds,
         "timeouts_off_cpu": stall["timeouts_off_cpu"],
         "stall_ms_max": round(stall["max"] * 1000, 1),
@@ -327,6 +346,109 @@ def combine(paths: list[str]) -> dict[str, object]:
             "levels": pooled}
 
 
+def rollout_bias(players: int, deals: int, seed: int) -> dict[str, object]:
+    """Mean (heuristic play - rollout) of the taker side's half-points, over the deals taken."""
+    from arena.games.french_tarot import GameState, Phase, apply, legal_actions, observe
+    from arena.table import DecisionRequest, PlayerInfo, TableStart
+    from clients.sdk import TableView
+    from clients.search_bidding import playout
+
+    heuristic = HeuristicBot()
+    differences: list[float] = []
+    for number in range(deals):
+        state = GameState.from_seed(seed + number, TableOptions(players=players),
+                                    dealer=number % players)
+        rolled = state.copy()
+        playout(rolled)  # the rules before the card play, then the rollout
+        assert rolled.result is not None
+        if rolled.result.summary is None:
+            continue  # everybody passed
+        played = state.copy()
+        for seat, action in rolled.history:
+            if played.phase is Phase.PLAYING:
+                break
+            apply(played, action, seat)
+        infos = tuple(PlayerInfo(s, f"h{s}", f"h{s}") for s in range(players))
+        while played.to_act is not None:
+            seat = played.to_act
+            seen = observe(played, seat)
+            view = TableView.from_start(
+                TableStart("bias", seat, played.options, played.dealer, infos, seen))
+            request = DecisionRequest("bias", seat, 1, seen.phase, legal_actions(played), 1.0,
+                                      0.0, seen.hand)
+            apply(played, heuristic.method_for(request)(view.with_request(request), request))
+        assert played.result is not None and played.result.summary is not None
+        differences.append(played.result.summary.taker_half_points
+                           - rolled.result.summary.taker_half_points)
+    interval = mean_interval(differences)
+    print(f"{players} players: the heuristic's taker side takes {interval.mean:+.1f} half-points "
+          f"more than the rollout's (95% +/-{interval.half_width:.1f}) over "
+          f"{len(differences)} deals taken", file=sys.stderr, flush=True)
+    return {"players": players, "deals_taken": len(differences),
+            "mean_half_points": round(interval.mean, 2),
+            "half_width_95": round(interval.half_width, 2)}
+
+
+def parse_decisions(text: str, separator: str) -> tuple[str, ...]:
+    """Decisions named in ``text`` (``rules``: none); an unknown name stops with its list."""
+    if text == "rules":
+        return ()
+    names = tuple(name for name in text.split(separator) if name)
+    unknown = [name for name in names if name not in DECISIONS]
+    if unknown:
+        raise SystemExit(f"unknown decision {', '.join(unknown)}: choose among "
+                         f"{', '.join(DECISIONS)} (or 'rules' for none)")
+    return names
+
+
+def compare_variants(args: argparse.Namespace) -> None:
+    """Each variant on the same boards; the per-board difference from the first one."""
+    boards = args.boards or (24 if args.quick else 200)
+    samples = int(args.samples.split(",")[0]) if args.samples else None
+    ms = None if samples else int((args.levels or "100").split(",")[0])
+    time_control = TimeControl(per_decision=600.0 if samples else (ms or 100) / 1000)
+    results: list[dict[str, object]] = []
+    first: list[float] = []
+    specs = args.decision_variants.split(",")
+    parsed = []
+    for spec in specs:  # every variant checked before any plays
+        name, _, trust = spec.partition(":")
+        try:
+            parsed.append((parse_decisions(name, "+"),
+                           float(trust) if trust else args.decision_trust))
+        except ValueError:
+            raise SystemExit(f"variant {spec}: the trust after ':' must be a number") from None
+    for number, (spec, (simulate, decision_trust)) in enumerate(zip(specs, parsed, strict=True)):
+        bot = SearchBot(samples=samples, seed=args.seed, trust=args.trust,
+                        simulate=simulate, decision_trust=decision_trust,
+                        decision_samples=args.decision_samples,
+                        taker_shift=args.taker_shift)
+        level = f"{samples} draws" if samples else f"{ms} ms"
+        figures = run_level(f"{spec} {level}", bot, boards, args.players, args.seed,
+                            time_control, args.first_board)
+        figures["variant"] = spec
+        values = figures["values"]
+        assert isinstance(values, list)
+        if number == 0:
+            first = values
+        else:
+            diffs = [v - f for v, f in zip(values, first, strict=True)]
+            interval = mean_interval(diffs)
+            low, high = interval.mean - interval.half_width, interval.mean + interval.half_width
+            changed = sum(1 for d in diffs if d)
+            figures["versus_first"] = {
+                "mean_per_board": round(interval.mean, 2), "low_95": round(low, 2),
+                "high_95": round(high, 2), "boards_changed": changed,
+            }
+            base = args.decision_variants.split(",")[0]
+            print(f"{spec:>24} - {base}: {interval.mean:+.2f} per board, "
+                  f"95% [{low:+.2f}, {high:+.2f}], {changed} of {len(diffs)} boards changed",
+                  file=sys.stderr, flush=True)
+        results.append(figures)
+    print(json.dumps({"python": platform.python_version(), "players": args.players,
+                      "seed": args.seed, "variants": results}))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true",
@@ -358,7 +480,28 @@ def main() -> None:
     parser.add_argument("--combine", nargs="+", metavar="JSON", default=None,
                         help="pool runs' printed JSON (files) of the same level on different "
                              "boards into one interval, instead of playing")
+    parser.add_argument("--simulate", default=None,
+                        help="decisions before the card play taken by simulation, comma-separated "
+                             f"among {', '.join(DECISIONS)}, or 'rules' for none "
+                             f"(default: {','.join(SIMULATED)})")
+    parser.add_argument("--decision-trust", type=float, default=DECISION_TRUST,
+                        help="standard errors a simulated decision must beat the rules' by")
+    parser.add_argument("--decision-samples", type=int, default=None,
+                        help="draws per decision before the card play (default: --samples)")
+    parser.add_argument("--taker-shift", action="store_true",
+                        help="score the decisions' play-outs with the rollouts' bias corrected")
+    parser.add_argument("--decision-variants", default=None,
+                        help="compare these variants paired (see the module docstring)")
+    parser.add_argument("--rollout-bias", type=int, default=None, metavar="DEALS",
+                        help="measure the rollout's bias for the taker (3, 4 and 5 players)")
     args = parser.parse_args()
+    if args.rollout_bias:
+        print(json.dumps([rollout_bias(n, args.rollout_bias, args.seed) for n in (3, 4, 5)]))
+        return
+    if args.decision_variants:
+        compare_variants(args)
+        return
+    simulate = SIMULATED if args.simulate is None else parse_decisions(args.simulate, ",")
     if args.combine:
         print(json.dumps(combine(args.combine)))
         return
@@ -390,7 +533,10 @@ def main() -> None:
         played = []
         for options in variants:
             name = label + "".join(f" {key}={value}" for key, value in options.items())
-            bot = SearchBot(seed=args.seed, trust=args.trust, **fixed, **options)  # type: ignore[arg-type]
+            bot = SearchBot(seed=args.seed, trust=args.trust,  # type: ignore[arg-type]
+                            simulate=simulate, decision_trust=args.decision_trust,
+                            decision_samples=args.decision_samples,
+                            taker_shift=args.taker_shift, **fixed, **options)
             played.append(run_level(name, bot, boards, args.players, args.seed,
                                     TimeControl(per_decision=seconds), args.first_board))
         levels.extend(played)

@@ -451,21 +451,8 @@ class HeuristicBot(Bot):
 
     # ------------------------------------------------------------------------ calling
     def call(self, table: TableView, request: DecisionRequest) -> Action:
-        hand = mask_of(table.hand)
-        options = [a for a in request.legal_actions if isinstance(a, CallCard)]
-
-        def score(action: CallCard) -> tuple[int, int, int]:
-            card = action.card
-            if hand >> card & 1:
-                return (-100, 0, -card)  # calling oneself: playing alone
-            suit = card // 14
-            mine = [c for c in table.hand if c < 56 and c // 14 == suit]
-            ranks = {c % 14 for c in mine}
-            honours = 4 * (QUEEN in ranks and card % 14 == KING) + 2 * (CAVALIER in ranks)
-            shortness = {0: 2, 1: 3, 2: 2, 3: 1}.get(len(mine), 0)
-            return (honours + shortness, -len(mine), -card)
-
-        return max(options, key=score)
+        options = [a.card for a in request.legal_actions if isinstance(a, CallCard)]
+        return CallCard(call_choice(table.hand, options))
 
     # ----------------------------------------------------------------------- discarding
     def discard(self, table: TableView, request: DecisionRequest) -> Action:
@@ -541,6 +528,24 @@ def trump_to_hide(choosable: Sequence[Card]) -> Card:
     """The next trump to keep out of a poignée: the Petit (a shown Petit tells the opponents
     whom to hunt), then the highest (a shown master tells them what to fear and count)."""
     return PETIT if PETIT in choosable else max(choosable)
+
+
+def call_choice(hand: Sequence[Card], options: Sequence[Card]) -> Card:
+    """The card to call among ``options``: a King the hand lacks, preferably in a suit where it
+    holds the Queen or the Cavalier, else in its shortest suit; itself only when forced."""
+    held = mask_of(hand)
+
+    def score(card: Card) -> tuple[int, int, int]:
+        if held >> card & 1:
+            return (-100, 0, -card)  # calling oneself: playing alone
+        suit = card // 14
+        mine = [c for c in hand if c < 56 and c // 14 == suit]
+        ranks = {c % 14 for c in mine}
+        honours = 4 * (QUEEN in ranks and card % 14 == KING) + 2 * (CAVALIER in ranks)
+        shortness = {0: 2, 1: 3, 2: 2, 3: 1}.get(len(mine), 0)
+        return (honours + shortness, -len(mine), -card)
+
+    return max(options, key=score)
 
 
 def discard_plan(

@@ -27,8 +27,9 @@ cards it changed next to nothing (+0.01 per board, -0.02 to +0.05, paired on 100
 draws) for 1.6 times the search's time, since the last tricks are mostly forced, and from 4
 cards a solve costs about 1,000 rollouts.
 
-Bidding, calling, discarding, the chelem and the poignée are the heuristic's rules
-(:class:`~clients.heuristic_bot.HeuristicBot`): only the card play searches.
+The decisions before the card play (the bid, the called King, the discard, the poignée) are
+taken by simulation or by the heuristic's rules (:class:`~clients.heuristic_bot.HeuristicBot`),
+as measured best (:mod:`clients.search_bidding`, option ``simulate``); the chelem is the rules'.
 
 Strength is a knob: ``samples=N`` plays exactly N draws per decision, and then the same seed
 always gives the same card for the same position (tournaments with it stay reproducible: the
@@ -54,7 +55,16 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
-from arena.games.french_tarot import Action, DeclarePoignee, GameState, Play
+from arena.games.french_tarot import (
+    Action,
+    Bid,
+    CallCard,
+    DeclarePoignee,
+    Discard,
+    GameState,
+    Pass,
+    Play,
+)
 from arena.games.french_tarot.cards import (
     EXCUSE,
     EXCUSE_BIT,
@@ -66,6 +76,7 @@ from arena.games.french_tarot.cards import (
     Hand,
     cards_of,
 )
+from arena.games.french_tarot.deal import CHIEN_SIZES
 from arena.games.french_tarot.simulate import (
     copy_state,
     play_unchecked,
@@ -78,6 +89,17 @@ from arena.table.messages import InfractionKind
 from clients.heuristic_bot import HeuristicBot, choose_card
 from clients.sdk import DecisionRequest, Notice, Sampler, TableView, solve
 from clients.sdk.solver import DEFAULT_SOLVER_CARDS, cards_left
+from clients.search_bidding import (
+    DECISIONS,
+    Budget,
+    Outcome,
+    applying,
+    candidate_scores,
+    choose,
+    discard_candidates,
+    poignee_shown,
+    showing,
+)
 
 OVERRUN_DECAY = 0.8
 """How much of the overrun kept is still held against the next decision."""
@@ -90,6 +112,15 @@ SWITCH_INTERVAL = 0.001
 """The interpreter's thread switch interval while the bot searches in a worker thread, seconds
 (CPython's default is 5 ms): the search holds the GIL, and the SDK's receive loop, which needs it
 for every message, gets it back this often."""
+SIMULATED = ("poignee",)
+"""The decisions before the card play taken by simulation by default: the poignée, the one that
+did not lose against the rules (+0.6 per board, 95 % -0.0 to +1.2, 4 players; the bid and the
+discard lost: see :mod:`clients.search_bidding`); the others follow the heuristic's rules."""
+DECISION_TRUST = 1.0
+"""By default, a simulated decision overrules the rules' choice only when it is better by
+that many standard errors over the draws (the rollouts' bias: see :mod:`clients.search_bidding`)."""
+POIGNEE_SHARE = 0.3
+"""The share of a card decision's time the poignée question may take in time mode."""
 
 
 class SearchBot(HeuristicBot):
@@ -102,6 +133,12 @@ class SearchBot(HeuristicBot):
     better by that many standard errors over the draws (None: the best total always plays).
     ``solver_cards``: once no hand holds more cards than that at a decision, each draw is
     played out exactly (:func:`~clients.sdk.solve`) instead of by the rollout policy (0: never).
+    ``simulate``: the decisions before the card play taken by simulation (among ``"bid"``,
+    ``"call"``, ``"discard"``, ``"poignee"``), the others by the heuristic's rules;
+    ``decision_trust`` the standard errors by which a simulation must beat the rules' choice;
+    ``decision_samples`` their draws (default: ``samples``; in time mode, the request's time);
+    ``taker_shift`` scores their play-outs with the rollouts' measured bias corrected
+    (:data:`~clients.search_bidding.TAKER_SHIFT`).
     """
 
     name = "search"
@@ -118,14 +155,31 @@ class SearchBot(HeuristicBot):
         clock: Callable[[], float] = time.perf_counter,
         trust: float | None = None,
         solver_cards: int = DEFAULT_SOLVER_CARDS,
+        simulate: Sequence[str] = SIMULATED,
+        decision_trust: float = DECISION_TRUST,
+        decision_samples: int | None = None,
+        taker_shift: bool = False,
     ) -> None:
         if samples is not None and samples < 1:
             raise ValueError(f"samples must be at least 1, got {samples}")
         if solver_cards < 0:
             raise ValueError(f"solver_cards must be at least 0, got {solver_cards}")
+        if decision_samples is not None and decision_samples < 1:
+            raise ValueError(f"decision_samples must be at least 1, got {decision_samples}")
+        unknown = sorted(set(simulate) - set(DECISIONS))
+        if unknown:
+            raise ValueError(f"simulate takes {', '.join(DECISIONS)}; got {', '.join(unknown)}")
         if not 0 <= margin_share < 1:
             raise ValueError(f"margin_share must be in [0, 1), got {margin_share}")
         self.samples = samples
+        self.simulate = frozenset(simulate)
+        self.decision_trust = decision_trust
+        self.decision_samples = decision_samples
+        self.taker_shift = taker_shift
+        self.planned_discard: tuple[int, int, tuple[Card, ...]] | None = None
+        """The discard chosen at the first card of it: (seat, the hand before it, its cards)."""
+        self.decision_draws = 0
+        """Draws played out for the decisions before the card play, over the bot's life."""
         self.seed = seed
         self.max_samples = max_samples
         self.margin_share = margin_share
@@ -155,17 +209,14 @@ class SearchBot(HeuristicBot):
         start = self.clock()
         legal = request.legal_actions
         poignees = [a for a in legal if isinstance(a, DeclarePoignee)]
-        if poignees and self.show_poignee(table):
-            return max(poignees, key=lambda a: a.level)
+        if poignees:
+            shown = self.choose_poignee(table, request, poignees, start)
+            if shown is not None:
+                return shown
         cards = [a.card for a in legal if isinstance(a, Play)]
         if len(cards) == 1:
             return Play(cards[0])
-        if self.samples is None:
-            margin = max(self.margin_share * request.time_limit, MIN_MARGIN)
-            budget = request.time_limit - margin - self.overrun
-            deadline = start + budget
-        else:
-            deadline = None
+        deadline = self.deadline(start, request)
         with self.turn(deadline) as deadline:
             collecting = gc.isenabled()
             gc.disable()  # a full collection can stall for tens of ms; a rollout makes no cycles
@@ -175,11 +226,105 @@ class SearchBot(HeuristicBot):
                 if collecting:
                     gc.enable()
         best = self.pick(table, cards, scores)
+        self.settle(deadline)
+        return Play(best)
+
+    def deadline(self, start: float, request: DecisionRequest) -> float | None:
+        """When this decision must be taken by (None with a fixed number of samples)."""
+        if self.samples is not None:
+            return None
+        margin = max(self.margin_share * request.time_limit, MIN_MARGIN)
+        return start + request.time_limit - margin - self.overrun
+
+    def settle(self, deadline: float | None) -> None:
+        """Keep how far the decision went past its deadline, for the next budgets."""
         if deadline is not None:
             # The overrun kept is a decaying maximum: a stall (the machine busy elsewhere)
             # shortens the next few decisions, not every decision after it.
             self.overrun = max(self.clock() - deadline, self.overrun * OVERRUN_DECAY, 0.0)
-        return Play(best)
+
+    # ------------------------------------------------------- before the card play
+    def bid(self, table: TableView, request: DecisionRequest) -> Action:
+        rules = super().bid(table, request)
+        if "bid" not in self.simulate or table.options.has_dummy:
+            return rules
+        bids = [a for a in request.legal_actions if isinstance(a, (Pass, Bid))]
+        outcomes = [applying(a) for a in bids]
+        start = self.clock()
+        chosen = self.simulated("bid", table, outcomes, bids.index(rules),
+                                self.deadline(start, request))
+        return bids[chosen]
+
+    def call(self, table: TableView, request: DecisionRequest) -> Action:
+        rules = super().call(table, request)
+        if "call" not in self.simulate:
+            return rules
+        calls = [a for a in request.legal_actions if isinstance(a, CallCard)]
+        start = self.clock()
+        chosen = self.simulated("call", table, [applying(a) for a in calls], calls.index(rules),
+                                self.deadline(start, request))
+        return calls[chosen]
+
+    def discard(self, table: TableView, request: DecisionRequest) -> Action:
+        if "discard" not in self.simulate or table.options.has_dummy:
+            return super().discard(table, request)
+        legal = {a.card for a in request.legal_actions if isinstance(a, Discard)}
+        before = sum(1 << c for c in (*table.hand, *table.discard))
+        planned = self.planned_discard
+        if planned is not None and planned[:2] == (table.seat, before):
+            left = [c for c in planned[2] if c not in table.discard]
+            if left and all(c in legal for c in left):
+                return Discard(left[0])
+        count = CHIEN_SIZES[table.options.players] - len(table.discard)
+        candidates = discard_candidates(table.hand, legal, count, table.called_card)
+        chosen = 0
+        if len(candidates) > 1:
+            start = self.clock()
+            outcomes = [applying(*(Discard(c) for c in cards)) for cards in candidates]
+            chosen = self.simulated("discard", table, outcomes, 0, self.deadline(start, request))
+        self.planned_discard = (table.seat, before, candidates[chosen])
+        return Discard(candidates[chosen][0])
+
+    def choose_poignee(
+        self, table: TableView, request: DecisionRequest, poignees: Sequence[DeclarePoignee],
+        start: float,
+    ) -> DeclarePoignee | None:
+        """The poignée to show at the first card, if any: the rules' (the highest level when
+        one's side is likely to win), or by simulation (not showing against each level)."""
+        highest = max(poignees, key=lambda a: a.level)
+        rules = highest if self.show_poignee(table) else None
+        if "poignee" not in self.simulate or table.options.has_dummy:
+            return rules
+        options: list[DeclarePoignee | None] = [None, *poignees]
+        outcomes = [showing(table.seat, None if a is None else poignee_shown(table, a.level))
+                    for a in options]
+        deadline = self.deadline(start, request)
+        if deadline is not None:
+            deadline = start + (deadline - start) * POIGNEE_SHARE
+        chosen = self.simulated("poignee", table, outcomes, options.index(rules), deadline,
+                                settle=False)
+        return options[chosen]
+
+    def simulated(
+        self, kind: str, table: TableView, outcomes: Sequence[Outcome], prior: int,
+        deadline: float | None, *, settle: bool = True,
+    ) -> int:
+        """The index of the candidate the simulation picks (``prior``: the rules' choice)."""
+        wanted = self.decision_samples or self.samples or self.max_samples
+        seed = self.simulation_seed(kind, table)
+        with self.turn(deadline) as deadline:
+            collecting = gc.isenabled()
+            gc.disable()
+            try:
+                budget = Budget(wanted, deadline, self.clock, self.taker_shift)
+                draws = candidate_scores(table, seed, outcomes, budget)
+            finally:
+                if collecting:
+                    gc.enable()
+        self.decision_draws += len(draws)
+        if settle:
+            self.settle(deadline)
+        return choose(draws, prior, self.decision_trust)
 
     @contextmanager
     def turn(self, deadline: float | None) -> Iterator[float | None]:
@@ -296,6 +441,12 @@ class SearchBot(HeuristicBot):
         self.rollouts += done * len(cards)
         self.search_time += clock() - began
         return draws
+
+    def simulation_seed(self, kind: str, table: TableView) -> int:
+        """The draws' seed for a decision before the card play (``kind`` among
+        :data:`~clients.search_bidding.DECISIONS`): as :meth:`decision_seed`, one per kind."""
+        key = f"{kind}|{self.decision_seed(table)}"
+        return int.from_bytes(hashlib.blake2b(key.encode(), digest_size=8).digest(), "little")
 
     def decision_seed(self, table: TableView) -> int:
         """The same for the same seed, seat, dealt hand and cards played: never the table id."""

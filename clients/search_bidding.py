@@ -1,0 +1,289 @@
+"""The search bot's decisions before the card play, by simulation: the bid, the called King, the
+discard and the poignée.
+
+Each is decided like the card play (:mod:`clients.search_bot`): the
+:class:`~clients.sdk.Sampler` draws the hidden cards from what the seat has seen (in the
+bidding, every other hand and the chien), every candidate is played out on the same draws, and
+the candidate with the best total score for this seat wins. A play-out (:func:`playout`) goes
+from any phase to the end of the deal: the other seats bid by the heuristic's rules (so that a
+pass is worth what the others would then bid and make, or nothing when all pass), the taker
+calls and discards by them, nobody announces a chelem or shows a poignée, and the cards are
+played by the search bot's rollout policy (:func:`~clients.search_bot.finish`).
+
+Candidates:
+
+- the bid: passing and every legal bid;
+- the call (5 players): every card the taker may call;
+- the discard: the heuristic's plan and a few others (:func:`discard_candidates`: each suit
+  voided first, low cards only, the unguarded Queens and Cavaliers put away);
+- the poignée: not showing, and each level the hand may show.
+
+Rollouts are biased: the quick policy plays the taker's side worse than real play does. Played
+by the heuristic from the same position (after the heuristic's bidding, call and discard;
+``python -m bench.bots --rollout-bias 400 --seed 90000``), the taker's side took 19.9
+half-points more than in the rollout with 3 players (95 % ±1.8, 305 deals taken of 400), 13.8
+with 4 (±2.4, 217) and 7.8 with 5 (±2.2, 380). Uncorrected,
+the bidding passed on most hands the rules bid. With ``shift`` (the search bot's
+``taker_shift``), each play-out is scored as if the taker's side had taken :data:`TAKER_SHIFT`
+more half-points (the engine's scoring, :func:`~arena.games.french_tarot.scoring.settle`, on the
+shifted summary: the contract won or lost moves with it); measured, that did not pay (below), so
+it is off by default. Either way the rules' choice stays unless the simulation prefers another
+by ``trust`` standard errors of the paired difference over the draws (:func:`choose`).
+
+Measured, paired on the same boards (``python -m bench.bots --samples 10 --decision-samples 60
+--decision-variants rules,bid,...``, seed 2026; with fixed draws the card play is the same in
+every variant, so the difference is the decision's; measured with the first rollout policy,
+before it saw the drawn deal, and the bias above too), per board against the rules:
+
+- the bid, before the calibration: +3.9 with 4 players (95 % -1.6 to +9.4, 100 boards) but
+  -18.3 with 3 (-31.3 to -5.2, 60 boards): it passed on most hands the rules bid; after it,
+  -13.7 with 4 (-26.3 to -1.1) and -39.6 with 3 (-62.9 to -16.3): it overbid, Gardes Sans
+  among them. Neither beats the rules: the bid stays the rules';
+- the discard (before the calibration): -6.0 with 4 players (-10.3 to -1.7, 100 boards): the
+  rules' discard stays;
+- the poignée: +0.6 with 4 players (-0.0 to +1.2, 100 boards; 4 boards changed); with the
+  calibration, the same as the rules on every board; uncalibrated with 3 players (60 boards)
+  and calibrated with 5 (40 boards), the same as the rules on every board: the poignée is
+  simulated by default (it never lost);
+- the call (5 players, with the calibration): +2.7 (-3.0 to +8.5, 40 boards; 11 changed),
+  within the noise: the rules call.
+
+The chelem stays the heuristic's rule (announced only when certain), not simulated: the
+rollouts see every hand, so they would find chelems that real play does not make, and an
+announced chelem that fails costs 200 points (not measured).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+
+from arena.games.french_tarot import (
+    NO_CHELEM,
+    PASS,
+    POIGNEE_THRESHOLDS,
+    Action,
+    CallCard,
+    Discard,
+    GameState,
+    Phase,
+    PoigneeLevel,
+    ShownPoignee,
+)
+from arena.games.french_tarot.actions import BIDS
+from arena.games.french_tarot.cards import (
+    CAVALIER,
+    HALF_POINTS,
+    KING,
+    QUEEN,
+    TOTAL_HALF_POINTS,
+    Card,
+    cards_of,
+    mask_of,
+)
+from arena.games.french_tarot.deal import CHIEN_SIZES
+from arena.games.french_tarot.game import legal_actions, poignee_cards
+from arena.games.french_tarot.scoring import settle
+from arena.games.french_tarot.simulate import apply_unchecked, copy_state, show_poignee_unchecked
+from clients.heuristic_bot import call_choice, discard_plan, wanted_contract
+from clients.sdk import Sampler, TableView
+
+TAKER_SHIFT = {3: 20, 4: 14, 5: 8}
+"""Half-points the rollouts' taker side falls short of real play, by players (see above)."""
+
+DECISIONS = ("bid", "call", "discard", "poignee")
+"""The decisions before the card play that the search bot may take by simulation."""
+
+Outcome = Callable[[GameState], None]
+"""Applies one candidate to a copy of the drawn state (then the deal is played out)."""
+
+
+# ----------------------------------------------------------------------- the play-out
+def playout(state: GameState) -> None:
+    """Play ``state`` to the end of the deal from any phase (see the module docstring)."""
+    # Imported here: the search bot imports this module for its decisions.
+    from clients.search_bot import finish
+
+    while state.phase is not Phase.FINISHED:
+        phase = state.phase
+        if phase is Phase.PLAYING:
+            finish(state)
+        elif phase is Phase.BIDDING:
+            apply_unchecked(state, rules_bid(state))
+        elif phase is Phase.CALLING:
+            assert state.taker is not None
+            options = [a.card for a in legal_actions(state) if isinstance(a, CallCard)]
+            apply_unchecked(state, CallCard(call_choice(cards_of(state.hands[state.taker]),
+                                                        options)))
+        elif phase is Phase.DISCARDING:
+            assert state.taker is not None
+            legal = {a.card for a in legal_actions(state) if isinstance(a, Discard)}
+            left = CHIEN_SIZES[state.players] - state.discard.bit_count()
+            plan = discard_plan(cards_of(state.hands[state.taker]), legal, left,
+                                state.called_card)
+            for card in plan:
+                apply_unchecked(state, Discard(card))
+        elif phase is Phase.CHELEM:
+            apply_unchecked(state, NO_CHELEM)
+        else:  # pragma: no cover - no poignée is declared in a play-out
+            raise AssertionError(f"a play-out reached the {phase.value} phase")
+
+
+def rules_bid(state: GameState) -> Action:
+    """The heuristic's bid for the seat to act (:meth:`HeuristicBot.bid` on the full state)."""
+    seat = state.to_act
+    assert seat is not None
+    wanted = wanted_contract(cards_of(state.hands[seat]), state.players)
+    if wanted is None:
+        return PASS
+    floor = state.contract or 0
+    open_ = [c for c in state.options.contracts if floor < c <= wanted]
+    return BIDS[max(open_)] if open_ else PASS
+
+
+# ---------------------------------------------------------------------- the choice
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """How many draws a decision may take: ``draws`` at most, and none started once the
+    slowest so far would end past ``deadline`` (a ``clock()`` time; None: no time limit)."""
+
+    draws: int
+    deadline: float | None
+    clock: Callable[[], float]
+    shift: bool = False
+    """Whether the play-outs are scored with :data:`TAKER_SHIFT` (:func:`calibrated_score`)."""
+
+
+def candidate_scores(
+    table: TableView, seed: int, outcomes: Sequence[Outcome], budget: Budget
+) -> list[list[int]]:
+    """This seat's score for each candidate, one list per draw (every candidate on the same
+    draws); fewer draws when the deadline comes first (possibly none)."""
+    clock = budget.clock
+    limit = 20_000 if budget.deadline is None else max(
+        0, min(20_000, int((budget.deadline - clock()) * 10_000)))
+    sampler = Sampler(table, seed=seed, exact_limit=limit)
+    seat = table.seat
+    draws: list[list[int]] = []
+    slowest = 0.0
+    while len(draws) < budget.draws:
+        tick = clock()
+        if budget.deadline is not None and tick + slowest > budget.deadline:
+            break
+        base = sampler.sample().state()
+        row = []
+        for outcome in outcomes:
+            state = copy_state(base)
+            outcome(state)
+            playout(state)
+            if budget.shift:
+                row.append(calibrated_score(state, seat))
+            else:
+                assert state.result is not None
+                row.append(state.result.scores[seat])
+        draws.append(row)
+        slowest = max(slowest, clock() - tick)
+    return draws
+
+
+def calibrated_score(state: GameState, seat: int) -> int:
+    """``seat``'s score for a played-out deal, the taker's side given :data:`TAKER_SHIFT`."""
+    result = state.result
+    assert result is not None
+    summary = result.summary
+    if summary is None or result.taker is None:
+        return result.scores[seat]  # everybody passed: nothing to shift
+    shift = TAKER_SHIFT.get(summary.players, 0)
+    moved = replace(summary, taker_half_points=min(TOTAL_HALF_POINTS,
+                                                   summary.taker_half_points + shift))
+    return settle(moved, result.taker, result.partner)[seat]
+
+
+def choose(draws: Sequence[Sequence[int]], prior: int, trust: float) -> int:
+    """The candidate with the best total, if it beats the ``prior`` (the rules' choice) by
+    ``trust`` standard errors of their paired difference over the draws; else the prior."""
+    if len(draws) < 2:
+        return prior
+    count = len(draws[0])
+    totals = [sum(row[i] for row in draws) for i in range(count)]
+    best = max(range(count), key=lambda i: (totals[i], i == prior, -i))
+    if best == prior:
+        return prior
+    diffs = [row[best] - row[prior] for row in draws]
+    n = len(diffs)
+    mean = sum(diffs) / n
+    variance = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return best if mean > trust * math.sqrt(variance / n) else prior
+
+
+# ------------------------------------------------------------------- the candidates
+def applying(*actions: Action) -> Outcome:
+    def outcome(state: GameState) -> None:
+        for action in actions:
+            apply_unchecked(state, action)
+    return outcome
+
+
+def showing(seat: int, shown: ShownPoignee | None) -> Outcome:
+    def outcome(state: GameState) -> None:
+        state.poignee_done |= 1 << seat
+        if shown is not None:
+            show_poignee_unchecked(state, shown)
+    return outcome
+
+
+def poignee_shown(table: TableView, level: int) -> ShownPoignee:
+    """The poignée ``level`` as this hand would show it (its count is all a play-out reads)."""
+    chosen = PoigneeLevel(level)
+    cards = poignee_cards(mask_of(table.hand), table.options.players, chosen)
+    assert cards is not None
+    return ShownPoignee(table.seat, chosen, cards)
+
+
+def poignee_levels(players: int) -> dict[int, int]:
+    return {int(level): need for level, need in POIGNEE_THRESHOLDS[players].items()}
+
+
+def discard_candidates(
+    hand: Sequence[Card], legal: set[Card], count: int, called: Card | None
+) -> list[tuple[Card, ...]]:
+    """Whole discards to compare, the heuristic's plan first: for each suit that can be voided,
+    that suit first and the plan's fill after it; the lowest cards of the longest suits (no
+    void); and the plan with its low cards swapped for the Queens and Cavaliers of suits held
+    short without their King (points put away before the opponents catch them)."""
+    plan = discard_plan(hand, legal, count, called)
+    seen = {frozenset(plan)}
+    found = [tuple(plan)]
+
+    def add(cards: Sequence[Card]) -> None:
+        key = frozenset(cards)
+        if len(key) == count and key <= legal and key not in seen:
+            seen.add(key)
+            found.append(tuple(sorted(key)))
+
+    plain = sorted(c for c in legal if c < 56)
+    if len(plain) < count:
+        return found  # trumps must go: the plan is forced
+    suits: dict[int, list[Card]] = {}
+    for c in hand:
+        if c < 56:
+            suits.setdefault(c // 14, []).append(c)
+    for _, cards in sorted(suits.items()):
+        if len(cards) <= count and all(c in legal for c in cards):
+            rest = discard_plan([c for c in hand if c not in cards],
+                                legal - set(cards), count - len(cards), called)
+            add([*cards, *rest])
+    by_length = sorted(plain, key=lambda c: (HALF_POINTS[c] > 1, -len(suits[c // 14]), c % 14))
+    add(by_length[:count])
+    faces = [c for c in plain if c % 14 in (QUEEN, CAVALIER) and c not in plan
+             and c + (KING - c % 14) not in hand and len(suits[c // 14]) <= 3]
+    faces.sort(key=lambda c: (-HALF_POINTS[c], c))
+    if faces:
+        keep = [c for c in plan if HALF_POINTS[c] > 1]
+        low = sorted((c for c in plan if HALF_POINTS[c] <= 1),
+                     key=lambda c: (len(suits.get(c // 14, [])), c % 14))
+        swapped = [*keep, *faces[:len(low)]]
+        fill = [c for c in low if c not in swapped]
+        add([*swapped, *fill][:count])
+    return found

@@ -1,0 +1,262 @@
+"""The search bot's decisions before the card play: the sampler in the bidding, the play-out from
+any phase (legal by the checked engine), the rules' bid on a full state, the choice against the
+rules' prior, the discard candidates, and the bot's bid, call, discard and poignée by simulation
+(legal, reproducible, within the time limit)."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Iterator
+
+import pytest
+
+from arena.games.french_tarot import (
+    Bid,
+    CallCard,
+    DeclarePoignee,
+    Discard,
+    GameState,
+    Pass,
+    Phase,
+    TableOptions,
+    apply,
+    legal_actions,
+)
+from arena.games.french_tarot.cards import FULL_DECK, TOTAL_HALF_POINTS
+from arena.games.french_tarot.deal import CHIEN_SIZES
+from arena.games.french_tarot.scoring import settle
+from clients.heuristic_bot import HeuristicBot, discard_plan
+from clients.local import play_match
+from clients.sdk import Sampler
+from clients.search_bidding import (
+    TAKER_SHIFT,
+    Budget,
+    applying,
+    calibrated_score,
+    candidate_scores,
+    choose,
+    discard_candidates,
+    playout,
+    rules_bid,
+)
+from clients.search_bot import SearchBot
+
+from .positions import random_position, request_of, view_of
+from .test_search_bot import StepClock, decide
+
+
+def positions_in(phases: set[Phase], count: int, first: int = 20_000) -> Iterator[GameState]:
+    """States in one of ``phases``, from deals played by random legal actions (the bids drawn
+    to take more often than not, so that the later phases come up)."""
+    for number in range(count):
+        rng = random.Random(first + number)
+        players = 3 + number % 3
+        state = GameState.from_seed(first + number, TableOptions(players=players),
+                                    dealer=number % players)
+        found = []
+        while state.to_act is not None and state.phase is not Phase.PLAYING:
+            if state.phase in phases:
+                found.append(state.copy())
+            legal = legal_actions(state)
+            if state.phase is Phase.BIDDING and len(legal) > 1 and rng.random() < 0.4:
+                apply(state, legal[1 + rng.randrange(len(legal) - 1)])
+            else:
+                apply(state, legal[rng.randrange(len(legal))])
+        if Phase.PLAYING in phases and state.phase is Phase.PLAYING:
+            found.append(random_position(first + number, players, min_cards=1))
+        if found:
+            yield found[rng.randrange(len(found))]
+
+
+def test_the_sampler_draws_whole_deals_in_the_bidding() -> None:
+    tested = 0
+    for state in positions_in({Phase.BIDDING}, 150):
+        seat = state.to_act
+        assert seat is not None
+        view = view_of(state, seat)
+        for sample in Sampler(view, seed=tested).samples(5):
+            assert sample.hands[seat] == state.hands[seat]
+            assert sample.hidden.bit_count() == CHIEN_SIZES[state.players]
+            every = sample.hidden
+            for hand in sample.hands:
+                assert not every & hand
+                every |= hand
+            assert every == FULL_DECK
+            rebuilt = sample.state()
+            assert rebuilt.phase is Phase.BIDDING and rebuilt.to_act == seat
+            assert rebuilt.bids == state.bids
+            assert legal_actions(rebuilt) == legal_actions(state)
+        tested += 1
+    assert tested >= 40
+
+
+def test_a_playout_ends_the_deal_by_legal_actions_from_any_phase() -> None:
+    phases = {Phase.BIDDING, Phase.CALLING, Phase.DISCARDING, Phase.CHELEM, Phase.PLAYING}
+    tested: set[Phase] = set()
+    for state in positions_in(phases, 400):
+        tested.add(state.phase)
+        played = state.copy()
+        known = len(played.history)
+        playout(played)
+        assert played.phase is Phase.FINISHED and played.result is not None
+        # The actions before the card play are recorded: the checked engine takes them all.
+        checked = state.copy()
+        for seat, action in played.history[known:]:
+            apply(checked, action, seat)
+        assert checked.phase in (Phase.PLAYING, Phase.FINISHED)
+    assert tested == phases
+
+
+def test_the_rules_bid_on_a_full_state_is_the_heuristics() -> None:
+    heuristic = HeuristicBot()
+    tested = 0
+    for state in positions_in({Phase.BIDDING}, 300, first=30_000):
+        assert rules_bid(state) == decide(heuristic, state)  # type: ignore[arg-type]
+        tested += 1
+    assert tested >= 80
+
+
+def test_the_rules_choice_stays_unless_beaten_by_trust_standard_errors() -> None:
+    draws = [[0, 10], [0, 30], [0, -10], [0, 20]]  # candidate 1: +12.5, standard error 8.5
+    assert choose(draws, prior=0, trust=1.0) == 1
+    assert choose(draws, prior=0, trust=2.0) == 0
+    assert choose(draws, prior=1, trust=5.0) == 1  # the prior is the best: kept
+    assert choose([[0, 50]], prior=0, trust=0.0) == 0  # one draw says nothing
+    assert choose([[5, 5, 5], [5, 5, 5]], prior=2, trust=0.0) == 2  # ties go to the prior
+
+
+def test_discard_candidates_are_whole_legal_discards_the_plan_first() -> None:
+    tested = 0
+    for state in positions_in({Phase.DISCARDING}, 600, first=40_000):
+        taker = state.taker
+        assert taker is not None
+        legal = {a.card for a in legal_actions(state) if isinstance(a, Discard)}
+        hand = sorted(c for c in range(78) if state.hands[taker] >> c & 1)
+        count = CHIEN_SIZES[state.players] - state.discard.bit_count()
+        found = discard_candidates(hand, legal, count, state.called_card)
+        assert list(found[0]) == discard_plan(hand, legal, count, state.called_card)
+        assert len({frozenset(c) for c in found}) == len(found)
+        for cards in found:
+            assert len(set(cards)) == count and set(cards) <= legal
+            rest = state.copy()
+            for card in cards:
+                apply(rest, Discard(card))
+            assert rest.phase is not Phase.DISCARDING
+        tested += len(found) > 1
+    assert tested >= 10
+
+
+def test_the_bid_is_the_candidate_the_draws_score_best() -> None:
+    bot = SearchBot(samples=6, seed=3, simulate=("bid",), decision_trust=0.0)
+    tested = differs = 0
+    for state in positions_in({Phase.BIDDING}, 300, first=50_000):
+        seat = state.to_act
+        assert seat is not None
+        request = request_of(state)
+        view = view_of(state, seat).with_request(request)
+        bids = [a for a in request.legal_actions if isinstance(a, (Pass, Bid))]
+        rules = HeuristicBot().bid(view, request)
+        chosen = bot.bid(view, request)
+        assert SearchBot(samples=6, seed=3, simulate=("bid",), decision_trust=0.0).bid(
+            view, request) == chosen  # reproducible
+        # The same draws, scored again: the bot took the best total unless it tied the rules'.
+        seed = bot.simulation_seed("bid", view)
+        draws = candidate_scores(view, seed, [applying(a) for a in bids],
+                                 Budget(6, None, bot.clock))
+        assert bids[choose(draws, bids.index(rules), 0.0)] == chosen
+        differs += chosen != rules
+        tested += 1
+    assert tested >= 80
+    assert differs > 0  # the simulation does overrule the rules
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_every_decision_by_simulation_is_legal_and_reproducible(players: int) -> None:
+    def run() -> list[tuple[int, int, float]]:
+        every = ("bid", "call", "discard", "poignee")
+        bots = [SearchBot(samples=2, seed=s, simulate=every, decision_trust=0.0)
+                if s < 2 else HeuristicBot() for s in range(players)]
+        entries = play_match(bots, 2, seed=10 + players, bot_ids=[f"s{i}" for i in range(players)])
+        assert entries and all(e.infractions == 0 for e in entries)
+        return [(e.board, e.seat, e.score) for e in entries]
+
+    assert run() == run()
+
+
+def test_pre_play_decisions_in_time_mode_stay_within_the_limit() -> None:
+    clock = StepClock(0.002)
+    every = ("bid", "call", "discard", "poignee")
+    bot = SearchBot(seed=1, clock=clock, margin_share=0.1, simulate=every)
+    phases = {Phase.BIDDING, Phase.CALLING, Phase.DISCARDING}
+    decided: set[Phase] = set()
+    for state in positions_in(phases, 90, first=60_000):
+        before = clock.now
+        assert decide(bot, state, time_limit=0.05) in legal_actions(state)
+        assert clock.now - before <= 0.05
+        decided.add(state.phase)
+    assert decided == phases
+    assert bot.decision_draws > 0
+
+
+def test_a_poignee_by_simulation_is_shown_or_not_as_the_draws_say() -> None:
+    tested = shown = 0
+    for number in range(400):
+        state = GameState.from_seed(70_000 + number, TableOptions(players=4))
+        while state.phase is not Phase.PLAYING and state.to_act is not None:
+            apply(state, legal_actions(state)[-1 if state.phase is Phase.BIDDING else 0])
+        if state.to_act is None:
+            continue
+        if not any(isinstance(a, DeclarePoignee) for a in legal_actions(state)):
+            continue
+        bot = SearchBot(samples=8, seed=2, simulate=("poignee",), decision_trust=0.0)
+        action = decide(bot, state)
+        assert action in legal_actions(state)
+        assert decide(SearchBot(samples=8, seed=2, simulate=("poignee",),
+                                decision_trust=0.0), state) == action
+        shown += isinstance(action, DeclarePoignee)
+        tested += 1
+    assert tested >= 3 and shown >= 1
+
+
+def test_unknown_decisions_are_refused() -> None:
+    with pytest.raises(ValueError, match="simulate takes"):
+        SearchBot(simulate=("bidding",))
+    with pytest.raises(ValueError, match="decision_samples"):
+        SearchBot(decision_samples=0)
+
+
+def test_the_call_by_simulation_is_a_legal_call() -> None:
+    tested = 0
+    for state in positions_in({Phase.CALLING}, 600, first=80_000):
+        bot = SearchBot(samples=4, seed=1, simulate=("call",), decision_trust=0.0)
+        action = decide(bot, state)
+        assert isinstance(action, CallCard) and action in legal_actions(state)
+        tested += 1
+    assert tested >= 5
+
+
+def test_a_playout_is_scored_with_the_takers_side_shifted_by_the_rollouts_bias() -> None:
+    tested = moved = 0
+    for state in positions_in({Phase.PLAYING}, 120, first=90_000):
+        playout(state)
+        result = state.result
+        assert result is not None
+        if result.summary is None or result.taker is None:
+            continue  # everybody passed
+        summary = result.summary
+        shift = TAKER_SHIFT[state.players]
+        shifted = dataclasses.replace(summary, taker_half_points=min(
+            TOTAL_HALF_POINTS, summary.taker_half_points + shift))
+        for seat in range(state.players):
+            expected = settle(shifted, result.taker, result.partner)[seat]
+            assert calibrated_score(state, seat) == expected
+            if seat == result.taker:
+                assert expected >= result.scores[seat]  # the taker's side gains
+                moved += expected > result.scores[seat]
+        tested += 1
+    assert tested >= 40 and moved >= tested - 2
+    passed = GameState.from_seed(1, TableOptions(players=4))
+    while passed.phase is Phase.BIDDING:
+        apply(passed, Pass())
+    assert [calibrated_score(passed, s) for s in range(4)] == [0, 0, 0, 0]
