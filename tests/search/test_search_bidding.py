@@ -185,7 +185,7 @@ def test_every_decision_by_simulation_is_legal_and_reproducible(players: int) ->
 
 
 def test_pre_play_decisions_in_time_mode_stay_within_the_limit() -> None:
-    clock = StepClock(0.002)
+    clock = StepClock(0.001)
     every = ("bid", "call", "discard", "poignee")
     bot = SearchBot(seed=1, clock=clock, margin_share=0.1, simulate=every)
     phases = {Phase.BIDDING, Phase.CALLING, Phase.DISCARDING}
