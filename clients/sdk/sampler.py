@@ -17,7 +17,11 @@ draws those deals from a :class:`~clients.sdk.TableView`:
   discard) are in the taker's hand until played, its other cards in that hand or in the
   discard; the discard, unseen by the others, holds no King, no bout and no trump but those
   shown;
-- no seat was dealt the Petit alone (the deal would have been cancelled).
+- no seat was dealt the Petit alone (the deal would have been cancelled);
+- with two players, the dummy's hand (seat :data:`~arena.games.french_tarot.deal.DUMMY`) is a
+  third hand, hidden like the other player's until it is shown (at the end of the discard, or of
+  the bidding for a Garde Sans or Contre), then known card for card; it shows no poignée, and it
+  is dealt no Petit alone either.
 
 The called King's holder needs no rule of its own: it is played (then the partner is known) or
 lies in a hand or a hidden chien like any card; the engine derives the partner from the deal.
@@ -69,7 +73,7 @@ from arena.games.french_tarot.cards import (
     cards_of,
     mask_of,
 )
-from arena.games.french_tarot.deal import CHIEN_SIZES, HAND_SIZES
+from arena.games.french_tarot.deal import CHIEN_SIZES, DUMMY, HAND_SIZES
 from arena.games.french_tarot.simulate import apply_unchecked, show_poignee_unchecked
 from arena.games.french_tarot.tricks import exclusions
 
@@ -357,10 +361,11 @@ def _chien_taken(view: TableView) -> bool:
 
 def _constraints(view: TableView) -> Constraints:
     n = view.options.players
+    seats = view.options.seats  # with two players, the dummy's hand too
     me = view.seat
     hand_size = HAND_SIZES[n]
     chien_size = CHIEN_SIZES[n]
-    played = [0] * n
+    played = [0] * seats
     for trick in view.tricks:
         for seat, card in trick.played_by():
             played[seat] |= 1 << card
@@ -370,9 +375,12 @@ def _constraints(view: TableView) -> Constraints:
     for cards in played:
         all_played |= cards
     mine = mask_of(view.hand)
-    known = [0] * n
+    known = [0] * seats
     known[me] = mine
-    excluded = [0] * n  # cards each seat cannot hold
+    dummy_seen = _dummy_seen(view)
+    if dummy_seen is not None:
+        known[DUMMY] = dummy_seen
+    excluded = [0] * seats  # cards each seat cannot hold
     _exclude_by_play(view, excluded)
     taker = view.taker
     shown_trumps = mask_of(view.discarded_trumps)
@@ -390,7 +398,7 @@ def _constraints(view: TableView) -> Constraints:
             hidden_known = shown_trumps
             hidden_room = chien_size - shown_trumps.bit_count()
             hidden_excluded = KINGS_MASK | BOUTS_MASK | TRUMP_MASK
-            for seat in range(n):
+            for seat in range(seats):
                 if seat != taker:
                     excluded[seat] |= chien
             known[taker] |= chien & (KINGS_MASK | BOUTS_MASK | TRUMP_MASK) & ~shown_trumps
@@ -404,21 +412,21 @@ def _constraints(view: TableView) -> Constraints:
             known[shown.seat] |= cards
         if cards & EXCUSE_BIT:  # the Excuse stood in for a missing trump: no other trump
             excluded[shown.seat] |= TRUMP_MASK & ~cards
-    for seat in range(n):
+    for seat in range(seats):
         known[seat] &= ~played[seat]
         clash = known[seat] & excluded[seat]
         if clash and seat != me:
             raise NoConsistentDealError(
                 f"seat {seat} is known to hold {cards_of(clash)} and cannot hold them")
     seen = mine | all_played | hidden_known
-    for seat in range(n):
+    for seat in range(seats):
         seen |= known[seat]
     unseen = FULL_DECK & ~seen
     places: list[int] = []
     room: list[int] = []
-    for seat in range(n):
-        if seat == me:
-            continue
+    for seat in range(seats):
+        if seat == me or (seat == DUMMY and dummy_seen is not None):
+            continue  # every card of a dummy shown is known: no place for an unseen card
         size = hand_size - played[seat].bit_count()
         places.append(seat)
         room.append(size - known[seat].bit_count())
@@ -440,6 +448,15 @@ def _constraints(view: TableView) -> Constraints:
         allowed[card] = mask
     return Constraints(me, tuple(places), tuple(room), allowed, tuple(known), tuple(played),
                        hidden_known)
+
+
+def _dummy_seen(view: TableView) -> Hand | None:
+    """With two players, the dummy's cards now once this seat has seen them (shown to both
+    players, or handed to the defender with a request to play them); None while hidden."""
+    if not view.options.has_dummy:
+        return None
+    cards = view.observation.dummy
+    return None if cards is None else mask_of(cards)
 
 
 def _exclude_by_play(view: TableView, excluded: list[int]) -> None:

@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 
 from arena.games.french_tarot import GameState, TableOptions, apply, legal_actions, observe
+from arena.games.french_tarot.cards import cards_of
+from arena.games.french_tarot.deal import dealer_seats
 from arena.table import DecisionRequest, PlayerInfo, TableStart
 from clients.sdk import TableView
 
@@ -15,7 +17,8 @@ def random_position(seed: int, players: int, *, min_cards: int = 0) -> GameState
     ``min_cards`` cards played when the deal gets that far."""
     rng = random.Random(seed)
     options = TableOptions(players=players)
-    state = GameState.from_seed(seed, options, dealer=seed % players)
+    dealers = dealer_seats(players)
+    state = GameState.from_seed(seed, options, dealer=dealers[seed % len(dealers)])
     history: list[GameState] = []
     while state.to_act is not None:
         history.append(state.copy())
@@ -37,8 +40,10 @@ def view_of(state: GameState, seat: int) -> TableView:
 
 
 def request_of(state: GameState, time_limit: float = 1.0) -> DecisionRequest:
-    seat = state.to_act
-    assert seat is not None
-    obs = observe(state, seat)
+    """The request the arena sends for the seat to act: with the dummy to act, to the defender
+    (``player``), with the dummy's hand."""
+    seat, player = state.to_act, state.decider
+    assert seat is not None and player is not None
+    obs = observe(state, player)
     return DecisionRequest("t", seat, 1, obs.phase, legal_actions(state), time_limit, 0.0,
-                           obs.hand)
+                           tuple(cards_of(state.hands[seat])), player=player)

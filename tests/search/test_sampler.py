@@ -21,10 +21,12 @@ from arena.games.french_tarot import (
     Phase,
     PoigneeLevel,
     ShownPoignee,
+    TableOptions,
     apply,
     observe,
 )
 from arena.games.french_tarot.cards import EXCUSE_BIT, PETIT_BIT, TRUMP_MASK, cards_of, mask_of
+from arena.games.french_tarot.deal import DUMMY
 from clients.sdk import NoConsistentDealError, Sample, Sampler, TableView
 from clients.sdk.sampler import HIDDEN, Constraints
 
@@ -65,23 +67,31 @@ def replay_on(sample: Sample, state: GameState, seat: int) -> GameState:
     return replayed
 
 
-def positions(count: int, *, min_cards: int = 0) -> Iterator[tuple[GameState, int]]:
+TABLES = {"3-5 players": (3, 4, 5), "2 players": (2,)}
+"""The player counts each test runs over: two players (with the dummy) apart, so that a fault
+there shows by name."""
+
+
+def positions(
+    count: int, *, min_cards: int = 0, players: tuple[int, ...] = (3, 4, 5)
+) -> Iterator[tuple[GameState, int]]:
     for number in range(count):
-        players = 3 + number % 3
-        state = random_position(1000 + number, players, min_cards=min_cards)
-        yield state, number // 3 % players
+        n = players[number % len(players)]
+        state = random_position(1000 + number, n, min_cards=min_cards)
+        yield state, number // len(players) % n
 
 
 def comparable(state: GameState, seat: int) -> object:
     obs = observe(state, seat)
     return (obs.hand, obs.phase, obs.to_act, obs.legal_actions, obs.bids, obs.contract,
             obs.taker, obs.called_card, obs.partner, obs.partner_known, obs.chien, obs.discard,
-            obs.discarded_trumps, obs.poignees, obs.tricks, obs.current_trick)
+            obs.discarded_trumps, obs.poignees, obs.tricks, obs.current_trick, obs.dummy)
 
 
-def test_every_sample_agrees_with_what_the_seat_saw() -> None:
+@pytest.mark.parametrize("players", TABLES.values(), ids=TABLES.keys())
+def test_every_sample_agrees_with_what_the_seat_saw(players: tuple[int, ...]) -> None:
     checked = 0
-    for state, seat in positions(1500):
+    for state, seat in positions(1500, players=players):
         if state.phase is Phase.FINISHED:
             continue
         view = view_of(state, seat)
@@ -100,7 +110,7 @@ def test_every_sample_agrees_with_what_the_seat_saw() -> None:
             assert sampler.deals is None or sampler.deals >= 1
         for sample in sampler.samples(3):
             assert sample.hands[seat] == state.hands[seat]
-            for other in range(state.players):
+            for other in range(state.seats):
                 assert sample.hands[other].bit_count() == (
                     state.hands[other].bit_count() if not hidden_discard_in_progress
                     or other != state.taker else sample.hands[other].bit_count())
@@ -116,17 +126,19 @@ def test_every_sample_agrees_with_what_the_seat_saw() -> None:
     assert checked >= 3000
 
 
-def test_same_seed_same_draws() -> None:
-    for state, seat in positions(60, min_cards=10):
+@pytest.mark.parametrize("players", TABLES.values(), ids=TABLES.keys())
+def test_same_seed_same_draws(players: tuple[int, ...]) -> None:
+    for state, seat in positions(60, min_cards=10, players=players):
         view = view_of(state, seat)
         first = [s.hands for s in Sampler(view, seed=5).samples(4)]
         again = [s.hands for s in Sampler(view, seed=5).samples(4)]
         assert first == again
 
 
-def test_greedy_fallback_also_agrees() -> None:
+@pytest.mark.parametrize("players", TABLES.values(), ids=TABLES.keys())
+def test_greedy_fallback_also_agrees(players: tuple[int, ...]) -> None:
     fell_back = 0
-    for state, seat in positions(300, min_cards=8):
+    for state, seat in positions(300, min_cards=8, players=players):
         if state.phase is Phase.FINISHED or (
                 state.phase is Phase.DISCARDING and state.taker != seat):
             continue
@@ -190,14 +202,18 @@ def chi_square_p(observed: list[int], expected: float) -> float:
     return 0.5 * math.erfc(z / math.sqrt(2))
 
 
-def test_draws_are_uniform_over_the_admissible_deals_on_small_positions() -> None:
+@pytest.mark.parametrize("players", TABLES.values(), ids=TABLES.keys())
+def test_draws_are_uniform_over_the_admissible_deals_on_small_positions(
+    players: tuple[int, ...]
+) -> None:
     tested = 0
     number = 0
     while tested < 6 and number < 3000:
-        players = 3 + number % 3
-        state = random_position(50_000 + number, players, min_cards=players * (
-            {3: 21, 4: 15, 5: 12}[players]))
-        seat = number // 3 % players
+        n = players[number % len(players)]
+        seats = TableOptions(players=n).seats
+        state = random_position(50_000 + number, n, min_cards=seats * (
+            {2: 21, 3: 21, 4: 15, 5: 12}[n]))
+        seat = number // len(players) % n
         number += 1
         if state.phase is not Phase.PLAYING:
             continue
@@ -222,3 +238,21 @@ def test_draws_are_uniform_over_the_admissible_deals_on_small_positions() -> Non
         assert chi_square_p([draws[p] for p in placements], total / len(placements)) > 0.001
         tested += 1
     assert tested == 6
+
+
+def test_two_players_the_dummy_is_a_hidden_hand_until_shown_then_known() -> None:
+    hidden = shown = 0
+    for state, seat in positions(400, players=(2,)):
+        if state.phase is Phase.FINISHED:
+            continue
+        sampler = Sampler(view_of(state, seat), seed=seat)
+        if state.dummy_shown:
+            assert DUMMY not in sampler.constraints.places
+            assert all(s.hands[DUMMY] == state.hands[DUMMY] for s in sampler.samples(5))
+            shown += 1
+        else:
+            assert DUMMY in sampler.constraints.places
+            dummies = {s.hands[DUMMY] for s in sampler.samples(5)}
+            assert len(dummies) > 1  # drawn, not read off the real deal
+            hidden += 1
+    assert hidden >= 20 and shown >= 100

@@ -42,7 +42,7 @@ from .test_solver import endgame
 
 def decide(bot: SearchBot, state: GameState, time_limit: float = 1.0) -> object:
     request = request_of(state, time_limit)
-    view = view_of(state, request.seat).with_request(request)
+    view = view_of(state, request.player).with_request(request)
     return bot.method_for(request)(view, request)
 
 
