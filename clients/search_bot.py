@@ -86,7 +86,7 @@ from arena.games.french_tarot.simulate import (
 )
 from arena.games.french_tarot.tricks import beating_mask
 from arena.table.messages import InfractionKind
-from clients.heuristic_bot import HeuristicBot, choose_card
+from clients.heuristic_bot import HeuristicBot, choose_card, seat_view
 from clients.sdk import DecisionRequest, Notice, Sampler, TableView, solve
 from clients.sdk.solver import DEFAULT_SOLVER_CARDS, cards_left
 from clients.search_bidding import (
@@ -378,12 +378,12 @@ class SearchBot(HeuristicBot):
         """The card with the best total over the draws; with ``trust`` set, the heuristic's card
         unless the best one beats it by ``trust`` standard errors on the same draws."""
         if not scores:  # no time left for a single draw: the heuristic's card
-            return choose_card(table, cards)
+            return heuristic_card(table, cards)
         totals = [sum(draw[i] for draw in scores) for i in range(len(cards))]
         best = max(range(len(cards)), key=lambda i: (totals[i], -cards[i]))
         if self.trust is None:
             return cards[best]
-        prior = cards.index(choose_card(table, cards))
+        prior = cards.index(heuristic_card(table, cards))
         if prior == best or len(scores) < 2:
             return cards[prior]
         diffs = [draw[best] - draw[prior] for draw in scores]
@@ -452,6 +452,20 @@ class SearchBot(HeuristicBot):
         """The same for the same seed, seat, dealt hand and cards played: never the table id."""
         key = f"{self.seed}|{table.seat}|{table.dealt_hand()}|{table.played_cards()}"
         return int.from_bytes(hashlib.blake2b(key.encode(), digest_size=8).digest(), "little")
+
+
+def heuristic_card(table: TableView, cards: Sequence[Card]) -> Card:
+    """The heuristic's card for the seat to act; with two players, as the heuristic plays them:
+    the table seen as three hands, the dummy's when the defender plays it (``seat_view``)."""
+    if not table.options.has_dummy:
+        return choose_card(table, cards)
+    seat = table.to_act
+    assert seat is not None
+    hand = table.hand if seat == table.seat else table.observation.dummy
+    asked = DecisionRequest(table.table_id, seat, 0, table.phase, table.legal_actions, 0.0, 0.0,
+                            hand, player=table.seat)
+    view, shown = seat_view(table, asked)
+    return choose_card(view, cards, shown)
 
 
 # -------------------------------------------------------------------------- the rollout

@@ -251,7 +251,7 @@ class TableView:
         It identifies the board and seat whatever the table id, so a deterministic bot can key
         its choices on it and play the same way in every tournament with the same boards.
         """
-        n = self.options.players
+        n = self.options.seats  # with two players, the dummy plays in each trick too
         cards = set(self.hand) | set(self.discard)
         for trick in self.tricks:
             cards.add(trick.cards[(self.seat - trick.leader) % n])

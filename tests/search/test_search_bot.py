@@ -14,6 +14,7 @@ import pytest
 
 from arena.games.french_tarot import GameState, Phase, Play, apply, legal_actions
 from arena.games.french_tarot.cards import EXCUSE_BIT
+from arena.games.french_tarot.deal import DUMMY
 from arena.games.french_tarot.game import legal_play_mask
 from arena.games.french_tarot.simulate import (
     copy_state,
@@ -46,23 +47,45 @@ def decide(bot: SearchBot, state: GameState, time_limit: float = 1.0) -> object:
     return bot.method_for(request)(view, request)
 
 
-def playing_positions(count: int) -> Iterator[GameState]:
+TABLES = {"3-5 players": (3, 4, 5), "2 players": (2,)}
+
+
+def playing_positions(count: int, players: tuple[int, ...] = (3, 4, 5)) -> Iterator[GameState]:
     for number in range(count):
-        state = random_position(7000 + number, 3 + number % 3, min_cards=1)
+        state = random_position(7000 + number, players[number % len(players)], min_cards=1)
         if state.phase is Phase.PLAYING:
             yield state
 
 
-def test_always_legal_in_random_positions() -> None:
+@pytest.mark.parametrize("players", TABLES.values(), ids=TABLES.keys())
+def test_always_legal_in_random_positions(players: tuple[int, ...]) -> None:
     bot = SearchBot(samples=3, seed=2)
     tested = 0
-    for state in playing_positions(240):
+    for state in playing_positions(240, players):
         assert decide(bot, state) in legal_actions(state)
         tested += 1
     assert tested >= 150
 
 
-@pytest.mark.parametrize("players", [3, 4, 5])
+def test_two_players_it_plays_the_dummy_for_the_defender() -> None:
+    """Asked for the dummy (the request's seat) by the defender's bot (its player), it plays one
+    of the dummy's cards, searching with the defender's score: a draw's scores for the dummy's
+    cards are the defender's, the taker's negated (two players score zero-sum)."""
+    bot = SearchBot(samples=4, seed=3)
+    dummy_turns = 0
+    for state in playing_positions(300, (2,)):
+        request = request_of(state)
+        if request.seat != DUMMY:
+            continue
+        assert request.player == state.defender
+        action = decide(bot, state)
+        assert action in legal_actions(state) and isinstance(action, Play)
+        assert state.hands[DUMMY] >> action.card & 1
+        dummy_turns += 1
+    assert dummy_turns >= 30
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_whole_deals_without_infraction(players: int) -> None:
     bots = [SearchBot(samples=2, seed=s) for s in range(players)]
     entries = play_match(bots, 2, seed=players, bot_ids=[f"s{i}" for i in range(players)])
