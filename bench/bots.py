@@ -6,7 +6,9 @@ also played once by ``players`` heuristics (deterministic, so that one deal give
 heuristic's result in every seat). A board's value is the mean over seats of (the search bot's
 score - the heuristic's score in that seat, on the same cards against the same fillers); the
 interval is a 95 % t interval over boards (``tournaments.duplicate.stats.mean_interval``). Positive:
-the search bot scores more than the heuristic would in its place.
+the search bot scores more than the heuristic would in its place. With two players (the dummy),
+the search bot holds each player's seat in turn (the non-dealer, the dealer) against one
+heuristic, and plays the dummy when it defends, as the heuristic does in the reference deal.
 
 Each time level gives the search bot that many milliseconds per decision (the runner's time
 control, so a late answer is a timeout infraction, as on the arena); ``--samples`` instead
@@ -19,7 +21,7 @@ wall time spent waiting for a CPU: the machine busy elsewhere) counts in ``timeo
 ``stall_ms_max`` is the longest such wait in any decision, timed out or not. A timeout the bot
 would cause itself (its own work past the limit) shows as a timeout not off CPU.
 
-    python -m bench.bots [--quick] [--levels 20,100,500] [--boards N] [--players 3|4|5]
+    python -m bench.bots [--quick] [--levels 20,100,500] [--boards N] [--players 2|3|4|5]
     (make bench-bots; the issue's full run: --boards 200 at 20, 100 and 500 ms; it takes hours)
 
 Comparing versions of the search bot, PAIRED on the same boards (the heuristic's reference and
@@ -458,7 +460,8 @@ def main() -> None:
     parser.add_argument("--samples", default=None,
                         help="fixed draws per decision instead of time, comma-separated")
     parser.add_argument("--boards", type=int, default=None, help="boards per level (default 200)")
-    parser.add_argument("--players", type=int, default=4, choices=(3, 4, 5))
+    parser.add_argument("--players", type=int, default=4, choices=(2, 3, 4, 5),
+                        help="players at the table (2: with the dummy; default 4)")
     parser.add_argument("--seed", type=int, default=2026, help="the boards' seed")
     parser.add_argument("--first-board", type=int, default=0,
                         help="the first board played (to share a long run between processes, "

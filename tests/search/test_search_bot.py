@@ -172,10 +172,10 @@ def test_bad_knobs_are_refused() -> None:
         SearchBot(solver_cards=-1)
 
 
-def test_the_rollout_policy_plays_legal_cards() -> None:
+@pytest.mark.parametrize("players", TABLES.values(), ids=TABLES.keys())
+def test_the_rollout_policy_plays_legal_cards(players: tuple[int, ...]) -> None:
     for number in range(150):
-        players = 3 + number % 3
-        state = random_position(9000 + number, players, min_cards=0)
+        state = random_position(9000 + number, players[number % len(players)], min_cards=0)
         while state.phase is not Phase.PLAYING and state.to_act is not None:
             apply(state, legal_actions(state)[-1])
         while state.to_act is not None:
@@ -267,10 +267,13 @@ def test_keeps_agrees_with_the_rules() -> None:
         assert _keeps(best, *_threats(rivals, led)) == (not beaten)
 
 
-def test_trust_keeps_the_heuristics_card_unless_the_search_is_sure() -> None:
+@pytest.mark.parametrize("players", TABLES.values(), ids=TABLES.keys())
+def test_trust_keeps_the_heuristics_card_unless_the_search_is_sure(
+    players: tuple[int, ...]
+) -> None:
     heuristic = HeuristicBot()
     differs = 0
-    for state in playing_positions(120):
+    for state in playing_positions(120, players):
         plays = [a for a in legal_actions(state) if isinstance(a, Play)]
         if len(plays) < 2 or len(plays) != len(legal_actions(state)):
             continue
@@ -280,7 +283,7 @@ def test_trust_keeps_the_heuristics_card_unless_the_search_is_sure() -> None:
         if chosen != expected:  # only a card better by the same margin on every draw
             assert isinstance(chosen, Play) and isinstance(expected, Play)
             request = request_of(state)
-            view = view_of(state, request.seat).with_request(request)
+            view = view_of(state, request.player).with_request(request)
             cards = [p.card for p in plays]
             scores = sure.evaluate(view, cards, None)
             gains = {d[cards.index(chosen.card)] - d[cards.index(expected.card)] for d in scores}
