@@ -31,6 +31,12 @@ The decisions before the card play (the bid, the called King, the discard, the p
 taken by simulation or by the heuristic's rules (:class:`~clients.heuristic_bot.HeuristicBot`),
 as measured best (:mod:`clients.search_bidding`, option ``simulate``); the chelem is the rules'.
 
+Two players with the dummy: the view is the player's own (``DecisionRequest.player``); asked
+for the dummy's seat (``request.seat``) when it defends, it tries the dummy's legal cards and
+scores each draw for itself, the defender, whose side the dummy's hand plays on. The sampler
+draws the dummy's hand while it is hidden; once shown, the taker knows every card but the
+defender's (and a hidden chien's), so the draws differ little or not at all.
+
 Strength is a knob: ``samples=N`` plays exactly N draws per decision, and then the same seed
 always gives the same card for the same position (tournaments with it stay reproducible: the
 draws are seeded from the bot's seed, the seat's dealt hand and the cards played, never from

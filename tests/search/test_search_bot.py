@@ -98,10 +98,11 @@ def test_same_seed_and_samples_same_play() -> None:
         assert decide(SearchBot(samples=6, seed=9), state) == first
 
 
-def test_a_match_replays_identically() -> None:
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_match_replays_identically(players: int) -> None:
     def run() -> list[tuple[int, int, float]]:
-        bots = [SearchBot(samples=3, seed=4), HeuristicBot(), HeuristicBot(), HeuristicBot()]
-        entries = play_match(bots, 2, seed=5, bot_ids=["search", "h", "h", "h"])
+        bots = [SearchBot(samples=3, seed=4), *(HeuristicBot() for _ in range(players - 1))]
+        entries = play_match(bots, 2, seed=5, bot_ids=["search", *["h"] * (players - 1)])
         return [(e.board, e.seat, e.score) for e in entries]
 
     assert run() == run()
