@@ -51,6 +51,7 @@ from arena.games.tre_e_venticinque.deal import HAND_SIZE, PLAYERS, TALON_SIZE
 from arena.games.tre_e_venticinque.game import trick_follow
 from arena.games.tre_e_venticinque.simulate import apply_unchecked, copy_state
 
+from ._view import TableView
 from .sampler import EXACT_LIMIT, HIDDEN, Constraints, NoConsistentDealError, Sampler
 
 DISCARD_BANNED: Hand = KINGS_MASK | TRUMP_MASK | MATTO_BIT
@@ -115,9 +116,9 @@ class TreSampler(Sampler):
     """
 
     def __init__(
-        self, view: Observation | object, seed: int = 0, *, exact_limit: int = EXACT_LIMIT
+        self, view: Observation | TableView, seed: int = 0, *, exact_limit: int = EXACT_LIMIT
     ) -> None:
-        observation = view if isinstance(view, Observation) else getattr(view, "observation")
+        observation = view.observation if isinstance(view, TableView) else view
         if not isinstance(observation, Observation):
             raise TypeError(f"{view!r} is not a view of Tre e Venticinque")
         if observation.phase is Phase.DISCARDING and observation.seat != observation.dealer:
