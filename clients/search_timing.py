@@ -98,6 +98,11 @@ class TimedSearch:
         slowest = self.per_card * candidates
         while done < wanted:
             if deadline is not None and clock() + slowest > deadline:
+                if not done:
+                    # No draw fits the reserve: the per-card estimate (raised by a stall of the
+                    # machine, say) fades, or it would starve every later decision, none of
+                    # which could draw again to correct it.
+                    self.per_card *= OVERRUN_DECAY
                 break
             tick = clock()
             scores = draw(deadline)

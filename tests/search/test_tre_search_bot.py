@@ -131,3 +131,19 @@ def test_the_rollout_policy_plays_legal_cards_to_the_end() -> None:
             if rng.random() < 0.02:
                 finish(state)
         assert state.result is not None and sum(state.result.scores) == 0
+
+
+def test_a_stale_estimate_of_a_draws_time_does_not_starve_later_decisions() -> None:
+    """A stall can leave the per-card estimate above every budget; decisions that cannot afford
+    a draw then let it fade, so that the bot searches again instead of playing the heuristic's
+    card for the rest of its life."""
+    clock = StepClock(0.0002)
+    bot = TreSearchBot(seed=1, clock=clock, margin_share=0.1)
+    bot.per_card = 1.0  # a draw of one card once took a second
+    state = next(s for s in (tre_position(n, heuristic=True) for n in range(100))
+                 if len(legal_actions(s)) >= 3)
+    for _ in range(60):
+        decide(bot, state, time_limit=0.05)
+    before = bot.draws
+    decide(bot, state, time_limit=0.05)
+    assert bot.draws - before >= 3
