@@ -25,6 +25,7 @@ search bot that many milliseconds per decision; ``--samples`` a fixed number of 
 (reproducible, so the machine's load does not change the result).
 
     python -m bench.tre_heuristic --search [--samples 20] [--levels 100] [--boards 200]
+        [--first-board K]
 """
 
 from __future__ import annotations
@@ -89,14 +90,16 @@ def board_margin(board: int) -> float:
 
 
 async def search_gauntlet(
-    bot: TreSearchBot, boards: int, seed: int, time_control: TimeControl
+    bot: TreSearchBot, boards: int, seed: int, time_control: TimeControl, first_board: int = 0
 ) -> tuple[list[float], dict[str, int]]:
-    """Each board's value (see the module docstring) and the infractions, by bot and kind."""
+    """Each board's value (see the module docstring) and the infractions, by bot and kind;
+    each board's value is printed as it is known (a long run shared between processes can be
+    pooled, or read when cut short)."""
     arena = LocalArena({"search": bot, "heuristic": TreHeuristicBot()}, strict=False)
     options = TableOptions()
     values: list[float] = []
     kinds: dict[str, int] = {}
-    for board in range(boards):
+    for board in range(first_board, first_board + boards):
         dealer = board % 3
         deal_seed = board_seed(seed, board)
         points: dict[str, tuple[int, ...]] = {}
@@ -111,14 +114,16 @@ async def search_gauntlet(
                 kinds[key] = kinds.get(key, 0) + 1
         reference = points["None"]
         values.append(sum(points[str(s)][s] - reference[s] for s in range(3)) / 3 / 3)
+        print(f"board {board}: {values[-1]:+.3f}", file=sys.stderr, flush=True)
     return values, kinds
 
 
 def run_search_level(
-    label: str, bot: TreSearchBot, boards: int, seed: int, time_control: TimeControl
+    label: str, bot: TreSearchBot, boards: int, seed: int, time_control: TimeControl,
+    first_board: int = 0,
 ) -> dict[str, object]:
     start = time.perf_counter()
-    values, kinds = trio.run(search_gauntlet, bot, boards, seed, time_control)
+    values, kinds = trio.run(search_gauntlet, bot, boards, seed, time_control, first_board)
     wall = time.perf_counter() - start
     interval = mean_interval(values)
     low, high = interval.mean - interval.half_width, interval.mean + interval.half_width
@@ -151,13 +156,14 @@ def search_main(args: argparse.Namespace) -> None:
         for samples in (int(s) for s in args.samples.split(",")):
             levels.append(run_search_level(
                 f"{samples} draws", TreSearchBot(samples=samples, seed=args.seed), args.boards,
-                args.seed, TimeControl(per_decision=600.0)))
+                args.seed, TimeControl(per_decision=600.0), args.first_board))
     for ms in (int(m) for m in (args.levels or "").split(",") if m):
         levels.append(run_search_level(
             f"{ms} ms", TreSearchBot(seed=args.seed), args.boards, args.seed,
-            TimeControl(per_decision=ms / 1000)))
+            TimeControl(per_decision=ms / 1000), args.first_board))
     print(json.dumps({
         "python": platform.python_version(), "game": "tre-e-venticinque", "seed": args.seed,
+        "first_board": args.first_board,
         "design": "pure duplicate gauntlet: search bot in each seat among heuristic fillers, "
                   "against the all-heuristic table on the same board; t interval over boards; "
                   "points of the seed's count per deal",
@@ -177,6 +183,9 @@ def main() -> None:
                         help="--search: milliseconds per decision, comma-separated "
                              "(default 100 unless --samples is given)")
     parser.add_argument("--seed", type=int, default=2026, help="--search: the boards' seed")
+    parser.add_argument("--first-board", type=int, default=0,
+                        help="--search: the first board played (to share a run between "
+                             "processes)")
     args = parser.parse_args()
     if args.search:
         args.boards = args.boards or 200
