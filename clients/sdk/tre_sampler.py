@@ -132,7 +132,10 @@ class TreSampler(Sampler):
                 raise
             self._last_resort = True  # the discard may hold plain trumps (module docstring)
             super().__init__(observation, seed, exact_limit=exact_limit)  # type: ignore[arg-type]
-            self._memo = None  # such deals are drawn, not weighed by their count
+            # The relaxed rule admits more than the engine would (a dealer with other cards to
+            # lay never discards a trump): such deals are drawn, not counted.
+            self._memo = None
+            self.deals = None
 
     def sample(self) -> TreSample:  # type: ignore[override]
         """One deal consistent with the view."""
