@@ -1,4 +1,5 @@
-"""Tre e Venticinque: the heuristic policy against the random one, duplicate, in-process.
+"""Tre e Venticinque: the heuristic against the random policy, and the search bot against the
+heuristic; duplicate, in-process.
 
 Each board (a seeded deal, the dealer rotating) is played three times, the heuristic in seat 0,
 1 and 2 in turn and the random policy in the two other seats, so every hand of the board is
@@ -10,20 +11,51 @@ share of a deal is 77 2/3 / 3 = 25 8/9 points. The last line printed is a JSON o
 figures.
 
     python -m bench.tre_heuristic [--boards N]
+
+With ``--search``, the search bot (:class:`clients.tre_bots.TreSearchBot`) against the heuristic
+(:class:`clients.tre_bots.TreHeuristicBot`) in a pure duplicate gauntlet, as ``bench.bots``
+plays French Tarot's: on each board the search bot plays once in every seat among two heuristic
+fillers, and the board is also played by three heuristics (deterministic: one deal gives the
+heuristic's result in every seat). A board's value is the mean over seats of (the search bot's
+points - the heuristic's points in that seat, same cards, same fillers); the 95 % t interval is
+over boards. The tables are played through the table runner in-process
+(:class:`clients.local.LocalArena`), so a late answer is a timeout infraction, as on the arena.
+Boards are dealt as a stored tournament of seed ``--seed`` deals them. ``--levels`` gives the
+search bot that many milliseconds per decision; ``--samples`` a fixed number of draws instead
+(reproducible, so the machine's load does not change the result).
+
+    python -m bench.tre_heuristic --search [--samples 20] [--levels 100] [--boards 200]
+        [--first-board K]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import platform
 import random
 import sys
 import time
 from collections.abc import Callable
 
-from arena.games.tre_e_venticinque import Action, DealState, Observation, apply, observe
+import trio
+
+from arena.games.tre_e_venticinque import (
+    TRE_E_VENTICINQUE,
+    Action,
+    DealState,
+    Observation,
+    TableOptions,
+    apply,
+    observe,
+)
+from arena.table import TimeControl
+from clients.local import LocalArena
+from clients.tre_bots import TreHeuristicBot, TreSearchBot
 from clients.tre_heuristic import heuristic_choice, random_choice
+from tournaments.duplicate.seatings import board_seed
 from tournaments.duplicate.stats import mean_interval
+from tournaments.play.arena import TableToPlay
 
 Policy = Callable[[Observation], Action]
 
@@ -57,10 +89,111 @@ def board_margin(board: int) -> float:
     return (heuristic / 3 - others / 6) / 3
 
 
+async def search_gauntlet(
+    bot: TreSearchBot, boards: int, seed: int, time_control: TimeControl, first_board: int = 0
+) -> tuple[list[float], dict[str, int]]:
+    """Each board's value (see the module docstring) and the infractions, by bot and kind;
+    each board's value is printed as it is known (a long run shared between processes can be
+    pooled, or read when cut short)."""
+    arena = LocalArena({"search": bot, "heuristic": TreHeuristicBot()}, strict=False)
+    options = TableOptions()
+    values: list[float] = []
+    kinds: dict[str, int] = {}
+    for board in range(first_board, first_board + boards):
+        dealer = board % 3
+        deal_seed = board_seed(seed, board)
+        points: dict[str, tuple[int, ...]] = {}
+        for seat in (*range(3), None):
+            ids = tuple("search" if s == seat else "heuristic" for s in range(3))
+            outcome = await arena.play(TableToPlay(
+                f"tre/b{board}/t{3 if seat is None else seat}", board,
+                TRE_E_VENTICINQUE.new_deal(deal_seed, options, dealer), ids, time_control))
+            points[str(seat)] = outcome.result.points
+            for infraction in outcome.infractions:
+                key = f"{ids[infraction.seat]}:{infraction.kind.value}"
+                kinds[key] = kinds.get(key, 0) + 1
+        reference = points["None"]
+        values.append(sum(points[str(s)][s] - reference[s] for s in range(3)) / 3 / 3)
+        print(f"board {board}: {values[-1]:+.3f}", file=sys.stderr, flush=True)
+    return values, kinds
+
+
+def run_search_level(
+    label: str, bot: TreSearchBot, boards: int, seed: int, time_control: TimeControl,
+    first_board: int = 0,
+) -> dict[str, object]:
+    start = time.perf_counter()
+    values, kinds = trio.run(search_gauntlet, bot, boards, seed, time_control, first_board)
+    wall = time.perf_counter() - start
+    interval = mean_interval(values)
+    low, high = interval.mean - interval.half_width, interval.mean + interval.half_width
+    searching = bot.search_time or 1e-9
+    figures: dict[str, object] = {
+        "level": label,
+        "boards": len(values),
+        "mean_per_board": round(interval.mean, 2),
+        "half_width_95": round(interval.half_width, 2),
+        "low_95": round(low, 2),
+        "high_95": round(high, 2),
+        "excludes_zero_for_search": low > 0,
+        "draws_per_second": round(bot.draws / searching),
+        "rollouts_per_second": round(bot.rollouts / searching),
+        "draws": bot.draws,
+        "infractions": kinds,
+        "seconds": round(wall, 1),
+        "board_values": [round(v, 3) for v in values],
+    }
+    print(f"{label:>12}: {interval.mean:+7.2f} points per board, 95% [{low:+.2f}, {high:+.2f}] "
+          f"over {len(values)} boards; {figures['draws_per_second']} draws/s, "
+          f"{figures['rollouts_per_second']} rollouts/s; infractions {kinds or 'none'}; "
+          f"{wall:.0f} s", file=sys.stderr, flush=True)
+    return figures
+
+
+def search_main(args: argparse.Namespace) -> None:
+    levels: list[dict[str, object]] = []
+    if args.samples:
+        for samples in (int(s) for s in args.samples.split(",")):
+            levels.append(run_search_level(
+                f"{samples} draws", TreSearchBot(samples=samples, seed=args.seed), args.boards,
+                args.seed, TimeControl(per_decision=600.0), args.first_board))
+    for ms in (int(m) for m in (args.levels or "").split(",") if m):
+        levels.append(run_search_level(
+            f"{ms} ms", TreSearchBot(seed=args.seed), args.boards, args.seed,
+            TimeControl(per_decision=ms / 1000), args.first_board))
+    print(json.dumps({
+        "python": platform.python_version(), "game": "tre-e-venticinque", "seed": args.seed,
+        "first_board": args.first_board,
+        "design": "pure duplicate gauntlet: search bot in each seat among heuristic fillers, "
+                  "against the all-heuristic table on the same board; t interval over boards; "
+                  "points of the seed's count per deal",
+        "levels": levels,
+    }))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--boards", type=int, default=300)
+    parser.add_argument("--boards", type=int, default=None,
+                        help="boards (default: 300, or 200 with --search)")
+    parser.add_argument("--search", action="store_true",
+                        help="the search bot against the heuristic (module docstring)")
+    parser.add_argument("--samples", default=None,
+                        help="--search: fixed draws per decision, comma-separated")
+    parser.add_argument("--levels", default=None,
+                        help="--search: milliseconds per decision, comma-separated "
+                             "(default 100 unless --samples is given)")
+    parser.add_argument("--seed", type=int, default=2026, help="--search: the boards' seed")
+    parser.add_argument("--first-board", type=int, default=0,
+                        help="--search: the first board played (to share a run between "
+                             "processes)")
     args = parser.parse_args()
+    if args.search:
+        args.boards = args.boards or 200
+        if not args.samples and not args.levels:
+            args.levels = "100"
+        search_main(args)
+        return
+    args.boards = args.boards or 300
     start = time.perf_counter()
     margins = [board_margin(board) for board in range(args.boards)]
     seconds = time.perf_counter() - start

@@ -114,7 +114,7 @@ class LocalSeat:
             result = method(view, request)
             if inspect.isawaitable(result):
                 result = await result
-            answer = as_action(result)
+            answer = as_action(result, view.game)
         except Exception as exc:
             if self.strict:
                 raise

@@ -60,6 +60,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from typing import Any
 
 from arena.games.french_tarot import (
     Action,
@@ -106,6 +107,9 @@ from clients.search_bidding import (
     poignee_shown,
     showing,
 )
+from clients.search_timing import TimedSearch
+from clients.tre_search import GAME as TRE_E_VENTICINQUE
+from clients.tre_search import tre_play
 
 OVERRUN_DECAY = 0.8
 """How much of the overrun kept is still held against the next decision."""
@@ -150,6 +154,8 @@ class SearchBot(HeuristicBot):
     name = "search"
     version = "1"
     threaded = True  # a decision takes its whole time: keep the connection's messages flowing
+    games = ("french-tarot", TRE_E_VENTICINQUE)
+    """Tre e Venticinque too: its requests go to :func:`clients.tre_search.tre_play`."""
 
     def __init__(
         self,
@@ -209,9 +215,15 @@ class SearchBot(HeuristicBot):
         """Decisions (at other tables) waiting for their turn to search."""
         self._searching = threading.Lock()
         self._counting = threading.Lock()
+        self.tre = TimedSearch(samples, seed=seed, max_samples=max_samples,
+                               margin_share=margin_share, clock=clock)
+        """The search at Tre e Venticinque tables (:func:`clients.tre_search.tre_play`): the same
+        knobs, its own clocks (a draw of that game costs differently)."""
 
     # ----------------------------------------------------------------------------- play
-    def play(self, table: TableView, request: DecisionRequest) -> Action:
+    def play(self, table: TableView, request: DecisionRequest) -> Any:
+        if table.game.name == TRE_E_VENTICINQUE:
+            return tre_play(self.tre, table, request)
         start = self.clock()
         legal = request.legal_actions
         poignees = [a for a in legal if isinstance(a, DeclarePoignee)]
@@ -271,7 +283,9 @@ class SearchBot(HeuristicBot):
                                 self.deadline(start, request))
         return calls[chosen]
 
-    def discard(self, table: TableView, request: DecisionRequest) -> Action:
+    def discard(self, table: TableView, request: DecisionRequest) -> Any:
+        if table.game.name == TRE_E_VENTICINQUE:
+            return tre_play(self.tre, table, request)
         if "discard" not in self.simulate or table.options.has_dummy:
             return super().discard(table, request)
         legal = {a.card for a in request.legal_actions if isinstance(a, Discard)}
@@ -379,6 +393,7 @@ class SearchBot(HeuristicBot):
         if notice.kind in (InfractionKind.TIMEOUT, InfractionKind.LATE_ANSWER):
             self.timeouts += 1
             self.margin_share = min(MAX_MARGIN_SHARE, self.margin_share * MARGIN_GROWTH)
+        self.tre.on_notice(table, notice)
 
     def pick(self, table: TableView, cards: Sequence[Card], scores: list[list[int]]) -> Card:
         """The card with the best total over the draws; with ``trust`` set, the heuristic's card

@@ -3,6 +3,9 @@
 
     tarot-arena bot clients.tre_bots:TreHeuristicBot --server HOST:PORT --token-file bot.token
 
+The search bot plays both games: ``tarot-arena bot clients.search_bot:SearchBot`` (or
+:class:`TreSearchBot`, this game only).
+
 The arena knows the game once it is registered, or named by ``TAROT_ARENA_GAMES=
 arena.games.tre_e_venticinque:TRE_E_VENTICINQUE`` in the environments of the arena and the bots.
 """
@@ -15,7 +18,9 @@ from typing import Any
 
 from arena.table.messages import DecisionRequest
 from clients.sdk import Bot, TableView
+from clients.search_timing import TimedSearch
 from clients.tre_heuristic import heuristic_choice, random_choice
+from clients.tre_search import tre_play
 
 
 class TreHeuristicBot(Bot):
@@ -49,3 +54,18 @@ class TreRandomBot(Bot):
                f"{len(view.tricks)}/{view.current_trick}")
         digest = hashlib.sha256(key.encode()).digest()
         return random_choice(view, random.Random(int.from_bytes(digest[:8], "little")))
+
+
+class TreSearchBot(TimedSearch, Bot):
+    """Determinized Monte Carlo card play over the heuristic's discard (see
+    :mod:`clients.tre_search`); the knobs of :class:`clients.search_bot.SearchBot`, which plays
+    this game the same way (``samples=N`` draws per decision, reproducible; otherwise the
+    request's time limit less a margin)."""
+
+    name = "tre-search"
+    version = "1"
+    threaded = True  # a decision takes its whole time: keep the connection's messages flowing
+    games = ("tre-e-venticinque",)
+
+    def decide(self, table: TableView, request: DecisionRequest) -> Any:
+        return tre_play(self, table, request)

@@ -173,6 +173,7 @@ def _follow(observation: Observation, cards: list[Card], trick: list[Card]) -> C
     give = _cheapest(losers)
     if MATTO in cards and THIRDS[give] >= 3:
         return MATTO
-    if give in (BAGATTO, MONDO) and len(losers) > 1:
-        return _cheapest([c for c in losers if c not in (BAGATTO, MONDO)])
+    others = [c for c in losers if c not in (BAGATTO, MONDO)]
+    if give in (BAGATTO, MONDO) and others:
+        return _cheapest(others)
     return give

@@ -194,7 +194,7 @@ class Sampler:
     def __init__(self, view: TableView, seed: int = 0, *, exact_limit: int = EXACT_LIMIT) -> None:
         self.view = view
         self.rng = random.Random(seed)
-        self.constraints = c = _constraints(view)
+        self.constraints = c = self._constraints_of(view)
         self._base = list(c.known)
         self._played = c.played
         pinned: list[Hand] = [0] * len(c.places)
@@ -273,13 +273,23 @@ class Sampler:
         memo[key] = total
         return total
 
+    # ------------------------------------------ what another game's sampler redefines
+    # The counting and drawing below know places, room and groups only, not the game: a
+    # sampler for another game (:mod:`clients.sdk.tre_sampler`) redefines these three.
+    def _constraints_of(self, view: TableView) -> Constraints:
+        return _constraints(view)
+
+    def _admits(self, sample: Sample) -> bool:
+        """Whether the rules let the deal behind ``sample`` be played (not cancelled)."""
+        return not _petit_sec_dealt(sample)
+
     # ---------------------------------------------------------------------- drawing
     def sample(self) -> Sample:
         """One deal consistent with the view."""
         for _ in range(1000):
             placed = self._draw_exact() if self._memo is not None else self._draw_greedy()
             sample = self._sample_of(placed)
-            if not _petit_sec_dealt(sample):
+            if self._admits(sample):
                 return sample
         raise NoConsistentDealError(  # pragma: no cover - a Petit alone in every deal drawn
             f"every deal drawn for seat {self.view.seat} has the Petit alone in a hand")

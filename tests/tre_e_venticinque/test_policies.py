@@ -73,6 +73,14 @@ def test_it_gives_the_cheapest_card_to_a_trick_it_cannot_win() -> None:
     assert heuristic_choice(observe(state, 2)) == Play(parse_card("2H"))
 
 
+def test_holding_only_the_1_and_the_21_under_the_20_it_gives_the_1() -> None:
+    """Both lose and both are worth five points: it keeps the stronger (it raised
+    ValueError when the 1 and the 21 were all it could play)."""
+    state = position({0: "T20", 1: "T1 T21 2H", 2: "T4"}, leader=0)
+    play_cards(state, "T20")
+    assert heuristic_choice(observe(state, 1)) == Play(parse_card("T1"))
+
+
 def test_the_heuristic_beats_the_random_policy_significantly_on_duplicate_boards() -> None:
     interval = mean_interval([board_margin(board) for board in range(40)])
     assert interval.low > 0, interval

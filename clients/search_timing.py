@@ -1,0 +1,121 @@
+"""The time keeping of a search bot, as :class:`clients.search_bot.SearchBot` keeps its own: the
+Tre e Venticinque search (:mod:`clients.tre_search`) plays by it, alone or inside ``SearchBot``.
+
+A search decision draws deals and plays each candidate out on them until its budget is spent.
+The budget is the request's time limit less a margin: a share of the limit (for the transport;
+it grows by a quarter with each timeout the arena reports, since the arena's clock sees what
+the bot's does not), plus how far recent decisions overran the time they planned (a decaying
+maximum). Within it, no draw starts once the slowest draw of the decision so far would end past
+it, and a draw the clock overtakes is dropped. With a fixed number of draws there is no
+deadline and the decision is reproducible.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from arena.table.messages import DecisionRequest, InfractionKind
+from clients.sdk import Notice, TableView
+
+OVERRUN_DECAY = 0.8
+"""How much of the overrun kept is still held against the next decision."""
+MARGIN_GROWTH = 1.25
+"""How much the margin's share of the limit grows with each timeout the arena reports."""
+MAX_MARGIN_SHARE = 0.5
+MIN_MARGIN = 0.002
+"""Seconds of each time limit always left unused, however short the limit."""
+
+Draw = Callable[[float | None], list[int] | None]
+"""One draw: each candidate's score on it, or None when the deadline (if any) cut it short."""
+
+
+class TimedSearch:
+    """The search bots' knobs and clocks (see the module docstring): mixed into a bot."""
+
+    def __init__(
+        self,
+        samples: int | None = None,
+        *,
+        seed: int = 0,
+        max_samples: int = 2000,
+        margin_share: float = 0.15,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
+        if samples is not None and samples < 1:
+            raise ValueError(f"samples must be at least 1, got {samples}")
+        if not 0 <= margin_share < 1:
+            raise ValueError(f"margin_share must be in [0, 1), got {margin_share}")
+        self.samples = samples
+        self.seed = seed
+        self.max_samples = max_samples
+        self.margin_share = margin_share
+        self.clock = clock
+        self.longest_draw = 0.0
+        """The longest time one draw (all candidate cards played out) has taken, in seconds."""
+        self.overrun = 0.0
+        """How far decisions went past the time they planned, in seconds: the latest overrun,
+        or a decaying share of an earlier, larger one."""
+        self.timeouts = 0
+        """Timeouts (and late answers) the arena has reported to this bot."""
+        self.per_card = 0.0
+        """A moving average of the time one draw takes per candidate card, in seconds."""
+        self.draws = 0
+        self.rollouts = 0
+        self.search_time = 0.0
+        """Totals over the bot's life, for the bench (draws, rollouts, seconds searching)."""
+
+    def deadline(self, request: DecisionRequest, start: float) -> float | None:
+        """When this decision must stop searching; None with a fixed number of samples."""
+        if self.samples is not None:
+            return None
+        margin = max(self.margin_share * request.time_limit, MIN_MARGIN)
+        return start + request.time_limit - margin - self.overrun
+
+    def answered(self, deadline: float | None) -> None:
+        """After a timed decision: keep its overrun, a decaying maximum (a stall of the machine
+        shortens the next few decisions, not every decision after it)."""
+        if deadline is not None:
+            self.overrun = max(self.clock() - deadline, self.overrun * OVERRUN_DECAY, 0.0)
+
+    def on_notice(self, table: TableView | None, notice: Notice) -> None:
+        """The arena timed an answer out: what it measured includes the transport and the
+        machine, which the bot's own clock does not see, so the margin grows (up to half)."""
+        if notice.kind in (InfractionKind.TIMEOUT, InfractionKind.LATE_ANSWER):
+            self.timeouts += 1
+            self.margin_share = min(MAX_MARGIN_SHARE, self.margin_share * MARGIN_GROWTH)
+
+    def run_draws(self, candidates: int, draw: Draw, deadline: float | None) -> list[list[int]]:
+        """``draw`` repeated: ``samples`` times, or while the deadline allows (up to
+        ``max_samples``). Each complete draw's scores, in order; empty when the deadline passed
+        before a draw."""
+        clock = self.clock
+        draws: list[list[int]] = []
+        wanted = self.samples if self.samples is not None else self.max_samples
+        began = clock()
+        done = 0
+        # The reserve kept before the deadline: this decision's slowest draw, or before the
+        # first one, what draws of as many cards have taken on average so far.
+        slowest = self.per_card * candidates
+        while done < wanted:
+            if deadline is not None and clock() + slowest > deadline:
+                if not done:
+                    # No draw fits the reserve: the per-card estimate (raised by a stall of the
+                    # machine, say) fades, or it would starve every later decision, none of
+                    # which could draw again to correct it.
+                    self.per_card *= OVERRUN_DECAY
+                break
+            tick = clock()
+            scores = draw(deadline)
+            if scores is None:
+                break  # a stalled machine: drop this draw rather than answer late
+            draws.append(scores)
+            took = clock() - tick
+            slowest = max(slowest, took) if done else took
+            self.per_card += 0.1 * (took / candidates - self.per_card)
+            self.longest_draw = max(self.longest_draw, took)
+            done += 1
+        self.draws += done
+        self.rollouts += done * candidates
+        self.search_time += clock() - began
+        return draws
