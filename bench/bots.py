@@ -140,7 +140,9 @@ def run_level(
         if "search" not in plan.bots:
             return
         seat = plan.bots.index("search")
-        mine = [d for d in outcome.decisions if d.seat == seat]
+        # With two players the defender also decides for the dummy (seat 2).
+        defender = players == 2 and seat != outcome.state.taker
+        mine = [d for d in outcome.decisions if d.seat == seat or (defender and d.seat == 2)]
         for decision, (wall, cpu) in zip(mine, times, strict=True):
             stall["max"] = max(stall["max"], wall - cpu)
             infraction = decision.infraction

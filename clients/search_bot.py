@@ -92,7 +92,6 @@ from arena.games.french_tarot.simulate import (
     trick_status,
 )
 from arena.games.french_tarot.tricks import beating_mask
-from arena.table.messages import InfractionKind
 from clients.heuristic_bot import HeuristicBot, choose_card, seat_view
 from clients.sdk import DecisionRequest, Notice, Sampler, TableView, solve
 from clients.sdk.solver import DEFAULT_SOLVER_CARDS, cards_left
@@ -111,13 +110,6 @@ from clients.search_timing import TimedSearch
 from clients.tre_search import GAME as TRE_E_VENTICINQUE
 from clients.tre_search import tre_play
 
-OVERRUN_DECAY = 0.8
-"""How much of the overrun kept is still held against the next decision."""
-MARGIN_GROWTH = 1.25
-"""How much the margin's share of the limit grows with each timeout the arena reports."""
-MAX_MARGIN_SHARE = 0.5
-MIN_MARGIN = 0.002
-"""Seconds of each time limit always left unused, however short the limit."""
 SWITCH_INTERVAL = 0.001
 """The interpreter's thread switch interval while the bot searches in a worker thread, seconds
 (CPython's default is 5 ms): the search holds the GIL, and the SDK's receive loop, which needs it
@@ -133,7 +125,7 @@ POIGNEE_SHARE = 0.3
 """The share of a card decision's time the poignée question may take in time mode."""
 
 
-class SearchBot(HeuristicBot):
+class SearchBot(TimedSearch, HeuristicBot):
     """Determinized Monte Carlo card play over the heuristic's bidding; see the module docstring.
 
     ``samples``: draws per decision (reproducible); None to fill the request's time instead.
@@ -172,8 +164,6 @@ class SearchBot(HeuristicBot):
         decision_samples: int | None = None,
         taker_shift: bool = False,
     ) -> None:
-        if samples is not None and samples < 1:
-            raise ValueError(f"samples must be at least 1, got {samples}")
         if solver_cards < 0:
             raise ValueError(f"solver_cards must be at least 0, got {solver_cards}")
         if decision_samples is not None and decision_samples < 1:
@@ -181,9 +171,8 @@ class SearchBot(HeuristicBot):
         unknown = sorted(set(simulate) - set(DECISIONS))
         if unknown:
             raise ValueError(f"simulate takes {', '.join(DECISIONS)}; got {', '.join(unknown)}")
-        if not 0 <= margin_share < 1:
-            raise ValueError(f"margin_share must be in [0, 1), got {margin_share}")
-        self.samples = samples
+        super().__init__(samples, seed=seed, max_samples=max_samples,
+                         margin_share=margin_share, clock=clock)
         self.simulate = frozenset(simulate)
         self.decision_trust = decision_trust
         self.decision_samples = decision_samples
@@ -192,25 +181,8 @@ class SearchBot(HeuristicBot):
         """The discard chosen at the first card of it: (seat, the hand before it, its cards)."""
         self.decision_draws = 0
         """Draws played out for the decisions before the card play, over the bot's life."""
-        self.seed = seed
-        self.max_samples = max_samples
-        self.margin_share = margin_share
-        self.clock = clock
         self.trust = trust
         self.solver_cards = solver_cards
-        self.longest_draw = 0.0
-        """The longest time one draw (all candidate cards played out) has taken, in seconds."""
-        self.overrun = 0.0
-        """How far decisions went past the time they planned, in seconds: the latest overrun,
-        or a decaying share of an earlier, larger one."""
-        self.timeouts = 0
-        """Timeouts (and late answers) the arena has reported to this bot."""
-        self.per_card = 0.0
-        """A moving average of the time one draw takes per candidate card, in seconds."""
-        self.draws = 0
-        self.rollouts = 0
-        self.search_time = 0.0
-        """Totals over the bot's life, for the bench (draws, rollouts, seconds searching)."""
         self.waiting = 0
         """Decisions (at other tables) waiting for their turn to search."""
         self._searching = threading.Lock()
@@ -234,7 +206,7 @@ class SearchBot(HeuristicBot):
         cards = [a.card for a in legal if isinstance(a, Play)]
         if len(cards) == 1:
             return Play(cards[0])
-        deadline = self.deadline(start, request)
+        deadline = self.deadline(request, start)
         with self.turn(deadline) as deadline:
             collecting = gc.isenabled()
             gc.disable()  # a full collection can stall for tens of ms; a rollout makes no cycles
@@ -244,22 +216,8 @@ class SearchBot(HeuristicBot):
                 if collecting:
                     gc.enable()
         best = self.pick(table, cards, scores)
-        self.settle(deadline)
+        self.answered(deadline)
         return Play(best)
-
-    def deadline(self, start: float, request: DecisionRequest) -> float | None:
-        """When this decision must be taken by (None with a fixed number of samples)."""
-        if self.samples is not None:
-            return None
-        margin = max(self.margin_share * request.time_limit, MIN_MARGIN)
-        return start + request.time_limit - margin - self.overrun
-
-    def settle(self, deadline: float | None) -> None:
-        """Keep how far the decision went past its deadline, for the next budgets."""
-        if deadline is not None:
-            # The overrun kept is a decaying maximum: a stall (the machine busy elsewhere)
-            # shortens the next few decisions, not every decision after it.
-            self.overrun = max(self.clock() - deadline, self.overrun * OVERRUN_DECAY, 0.0)
 
     # ------------------------------------------------------- before the card play
     def bid(self, table: TableView, request: DecisionRequest) -> Action:
@@ -270,7 +228,7 @@ class SearchBot(HeuristicBot):
         outcomes = [applying(a) for a in bids]
         start = self.clock()
         chosen = self.simulated("bid", table, outcomes, bids.index(rules),
-                                self.deadline(start, request))
+                                self.deadline(request, start))
         return bids[chosen]
 
     def call(self, table: TableView, request: DecisionRequest) -> Action:
@@ -280,7 +238,7 @@ class SearchBot(HeuristicBot):
         calls = [a for a in request.legal_actions if isinstance(a, CallCard)]
         start = self.clock()
         chosen = self.simulated("call", table, [applying(a) for a in calls], calls.index(rules),
-                                self.deadline(start, request))
+                                self.deadline(request, start))
         return calls[chosen]
 
     def discard(self, table: TableView, request: DecisionRequest) -> Any:
@@ -301,7 +259,7 @@ class SearchBot(HeuristicBot):
         if len(candidates) > 1:
             start = self.clock()
             outcomes = [applying(*(Discard(c) for c in cards)) for cards in candidates]
-            chosen = self.simulated("discard", table, outcomes, 0, self.deadline(start, request))
+            chosen = self.simulated("discard", table, outcomes, 0, self.deadline(request, start))
         self.planned_discard = (table.seat, before, candidates[chosen])
         return Discard(candidates[chosen][0])
 
@@ -318,7 +276,7 @@ class SearchBot(HeuristicBot):
         options: list[DeclarePoignee | None] = [None, *poignees]
         outcomes = [showing(table.seat, None if a is None else poignee_shown(table, a.level))
                     for a in options]
-        deadline = self.deadline(start, request)
+        deadline = self.deadline(request, start)
         if deadline is not None:
             deadline = start + (deadline - start) * POIGNEE_SHARE
         chosen = self.simulated("poignee", table, outcomes, options.index(rules), deadline,
@@ -343,7 +301,7 @@ class SearchBot(HeuristicBot):
                     gc.enable()
         self.decision_draws += len(draws)
         if settle:
-            self.settle(deadline)
+            self.answered(deadline)
         return choose(draws, prior, self.decision_trust)
 
     @contextmanager
@@ -388,11 +346,8 @@ class SearchBot(HeuristicBot):
             self._searching.release()
 
     def on_notice(self, table: TableView | None, notice: Notice) -> None:
-        """The arena timed an answer out: what it measured includes the transport and the
-        machine, which the bot's own clock does not see, so the margin grows (up to half)."""
-        if notice.kind in (InfractionKind.TIMEOUT, InfractionKind.LATE_ANSWER):
-            self.timeouts += 1
-            self.margin_share = min(MAX_MARGIN_SHARE, self.margin_share * MARGIN_GROWTH)
+        """As :meth:`TimedSearch.on_notice`, for both games' time keeping."""
+        super().on_notice(table, notice)
         self.tre.on_notice(table, notice)
 
     def pick(self, table: TableView, cards: Sequence[Card], scores: list[list[int]]) -> Card:
@@ -424,23 +379,14 @@ class SearchBot(HeuristicBot):
         limit = 20_000 if deadline is None else max(
             0, min(20_000, int((deadline - clock()) * 10_000)))
         sampler = Sampler(table, seed=self.decision_seed(table), exact_limit=limit)
-        draws: list[list[int]] = []
-        wanted = self.samples if self.samples is not None else self.max_samples
-        began = clock()
-        done = 0
-        # The reserve kept before the deadline: this decision's slowest draw, or before the
-        # first one, what draws of as many cards have taken on average so far.
-        slowest = self.per_card * len(cards)
-        while done < wanted:
-            if deadline is not None and clock() + slowest > deadline:
-                break
-            tick = clock()
+
+        def draw(deadline: float | None) -> list[int] | None:
             base = sampler.sample().state()
             exact = cards_left(base) <= self.solver_cards
             scores = []
             for card in cards:
                 if deadline is not None and clock() > deadline:
-                    break  # a stalled machine: drop this draw rather than answer late
+                    return None  # a stalled machine: drop this draw rather than answer late
                 state = copy_state(base)
                 play_unchecked(state, card)
                 if exact:
@@ -449,19 +395,9 @@ class SearchBot(HeuristicBot):
                 finish(state)
                 assert state.result is not None
                 scores.append(state.result.scores[seat])
-            else:
-                draws.append(scores)
-            if len(scores) < len(cards):
-                break
-            took = clock() - tick
-            slowest = max(slowest, took) if done else took
-            self.per_card += 0.1 * (took / len(cards) - self.per_card)
-            self.longest_draw = max(self.longest_draw, took)
-            done += 1
-        self.draws += done
-        self.rollouts += done * len(cards)
-        self.search_time += clock() - began
-        return draws
+            return scores
+
+        return self.run_draws(len(cards), draw, deadline)
 
     def simulation_seed(self, kind: str, table: TableView) -> int:
         """The draws' seed for a decision before the card play (``kind`` among

@@ -1,5 +1,5 @@
-"""The time keeping of a search bot, as :class:`clients.search_bot.SearchBot` keeps its own: the
-Tre e Venticinque search (:mod:`clients.tre_search`) plays by it, alone or inside ``SearchBot``.
+"""The time keeping of the search bots: :class:`clients.search_bot.SearchBot` (mixed in) and the
+Tre e Venticinque search (:mod:`clients.tre_search`, alone or inside ``SearchBot``) keep time by it.
 
 A search decision draws deals and plays each candidate out on them until its budget is spent.
 The budget is the request's time limit less a margin: a share of the limit (for the transport;

@@ -164,6 +164,21 @@ def test_an_overrun_is_taken_off_the_next_budgets() -> None:
     assert bot.overrun < overrun / 4
 
 
+def test_a_stale_estimate_of_a_draws_time_does_not_starve_later_decisions() -> None:
+    """The French search keeps time as the Tre one does (:class:`TimedSearch`): a per-card
+    estimate left above every budget by a stall fades, and the bot searches again instead of
+    playing the heuristic's card for the rest of its life."""
+    clock = StepClock(0.0002)
+    bot = SearchBot(seed=1, clock=clock, margin_share=0.1)
+    bot.per_card = 1.0  # a draw of one card once took a second
+    state = search_position()
+    for _ in range(60):
+        decide(bot, state, time_limit=0.05)
+    before = bot.draws
+    decide(bot, state, time_limit=0.05)
+    assert bot.draws - before >= 3
+
+
 def test_bad_knobs_are_refused() -> None:
     with pytest.raises(ValueError, match="samples"):
         SearchBot(samples=0)
