@@ -30,19 +30,20 @@ def environment(token: str | None) -> dict[str, str]:
     return env
 
 
-async def test_a_bot_process_plays_tables_and_stops_cleanly_on_ctrl_c(
-    arena: Arena, tmp_path: Path
-) -> None:
-    bot_id, token = arena.bots[0]
-    stderr = tmp_path / "stderr.txt"
+async def play_then_interrupt(
+    arena: Arena, argv: list[str], token: str, stderr: Path, tables: int
+) -> tuple[int, str]:
+    """Start a bot process, play ``tables`` tables with it in every seat (no infraction), then
+    Ctrl-C it: its exit status and what it logged."""
+    bot_id = arena.bots[0][0]
     with stderr.open("wb") as sink:
         process = await trio.lowlevel.open_process(
-            command(arena, "--max-tables", "8", "--bot-args", '{"seed": 3}'),
-            env=environment(token), cwd=ROOT, stdout=subprocess.DEVNULL, stderr=sink,
+            argv, env=environment(token), cwd=ROOT, stdout=subprocess.DEVNULL, stderr=sink,
         )
         try:
             await arena.server.wait_for_bots([bot_id], timeout=10)
-            outcomes = await arena.play_many([(f"t{k}", [bot_id] * 4, k) for k in range(2)])
+            outcomes = await arena.play_many(
+                [(f"t{k}", [bot_id] * 4, k) for k in range(tables)])
             assert all(o.infractions == [] for o in outcomes.values())
             process.send_signal(signal.SIGINT)
             with trio.fail_after(5):
@@ -50,7 +51,15 @@ async def test_a_bot_process_plays_tables_and_stops_cleanly_on_ctrl_c(
         finally:
             if process.returncode is None:
                 process.kill()
-    log = stderr.read_text()
+    return code, stderr.read_text()
+
+
+async def test_a_bot_process_plays_tables_and_stops_cleanly_on_ctrl_c(
+    arena: Arena, tmp_path: Path
+) -> None:
+    code, log = await play_then_interrupt(
+        arena, command(arena, "--max-tables", "8", "--bot-args", '{"seed": 3}'),
+        arena.bots[0][1], tmp_path / "stderr.txt", tables=2)
     assert code == 0, log
     assert "Traceback" not in log and "SIGINT: closing the connection" in log
     await eventually(lambda: not arena.server.connected_bots())
@@ -145,24 +154,9 @@ def test_the_runners_help_lists_the_bundled_bots(capsys: pytest.CaptureFixture[s
 
 async def test_a_bot_process_started_by_short_name_plays(arena: Arena, tmp_path: Path) -> None:
     """``python -m clients.run search``: the bundled search bot, over the wire."""
-    bot_id, token = arena.bots[0]
-    stderr = tmp_path / "stderr.txt"
-    with stderr.open("wb") as sink:
-        process = await trio.lowlevel.open_process(
-            [sys.executable, "-m", "clients.run", "search", "--server", arena.address,
-             "--arg", "samples=4"],
-            env=environment(token), cwd=ROOT, stdout=subprocess.DEVNULL, stderr=sink,
-        )
-        try:
-            await arena.server.wait_for_bots([bot_id], timeout=10)
-            outcomes = await arena.play_many([("t0", [bot_id] * 4, 0)])
-            assert all(o.infractions == [] for o in outcomes.values())
-            process.send_signal(signal.SIGINT)
-            with trio.fail_after(5):
-                code = await process.wait()
-        finally:
-            if process.returncode is None:
-                process.kill()
-    log = stderr.read_text()
+    code, log = await play_then_interrupt(
+        arena, [sys.executable, "-m", "clients.run", "search", "--server", arena.address,
+                "--arg", "samples=4"],
+        arena.bots[0][1], tmp_path / "stderr.txt", tables=1)
     assert code == 0, log
     assert "Traceback" not in log
