@@ -70,6 +70,7 @@ from clients.sdk import solve
 from clients.sdk.solver import cards_left
 from clients.search_bidding import DECISIONS
 from clients.search_bot import DECISION_TRUST, SIMULATED, SearchBot, finish, rollout_card
+from clients.search_timing import TimedSearch
 from tournaments.duplicate.scoring import Entry
 from tournaments.duplicate.seatings import TablePlan
 from tournaments.duplicate.stats import mean_interval
@@ -128,6 +129,31 @@ class DecisionTimer:
         return taken
 
 
+def interval_figures(values: list[float]) -> dict[str, object]:
+    """A level's figures over its boards' values (search - heuristic): the mean per board, its
+    95 % interval, and whether the interval excludes zero in the search bot's favour."""
+    interval = mean_interval(values)
+    low, high = interval.mean - interval.half_width, interval.mean + interval.half_width
+    return {
+        "boards": len(values),
+        "mean_per_board": round(interval.mean, 2),
+        "half_width_95": round(interval.half_width, 2),
+        "low_95": round(low, 2),
+        "high_95": round(high, 2),
+        "excludes_zero_for_search": low > 0,
+    }
+
+
+def search_rates(bot: TimedSearch) -> dict[str, object]:
+    """Draws (sampled deals) and rollouts per second of search, over the bot's life."""
+    searching = bot.search_time or 1e-9
+    return {
+        "draws_per_second": round(bot.draws / searching),
+        "rollouts_per_second": round(bot.rollouts / searching),
+        "draws": bot.draws,
+    }
+
+
 def run_level(
     label: str, bot: SearchBot, boards: int, players: int, seed: int,
     time_control: TimeControl, first_board: int = 0,
@@ -164,18 +190,10 @@ def run_level(
         for kind in e.infraction_kinds:
             key = f"{e.bot_id}:{kind}"
             kinds[key] = kinds.get(key, 0) + 1
-    searching = bot.search_time or 1e-9
     figures: dict[str, object] = {
         "level": label,
-        "boards": len(values),
-        "mean_per_board": round(interval.mean, 2),
-        "half_width_95": round(interval.half_width, 2),
-        "low_95": round(interval.mean - interval.half_width, 2),
-        "high_95": round(interval.mean + interval.half_width, 2),
-        "excludes_zero_for_search": interval.mean - interval.half_width > 0,
-        "draws_per_second": round(bot.draws / searching),
-        "rollouts_per_second": round(bot.rollouts / searching),
-        "draws": bot.draws,
+        **interval_figures(values),
+        **search_rates(bot),
         "decision_draws": bot.decision_draws,
         "simulate": sorted(bot.simulate),
         "decision_trust": bot.decision_trust,
@@ -339,11 +357,9 @@ def combine(paths: list[str]) -> dict[str, object]:
               f"over {len(values)} boards from {len(parts)} runs; infractions "
               f"{infractions or 'none'}", file=sys.stderr)
         pooled.append({
-            "level": label, "boards": len(values), "runs": len(parts),
-            "first_boards": firsts, "mean_per_board": round(interval.mean, 2),
-            "half_width_95": round(interval.half_width, 2), "low_95": round(low, 2),
-            "high_95": round(high, 2), "excludes_zero_for_search": low > 0,
-            "draws": sum(part["draws"] for part in parts), "infractions": infractions,
+            "level": label, **interval_figures(values), "runs": len(parts),
+            "first_boards": firsts, "draws": sum(part["draws"] for part in parts),
+            "infractions": infractions,
             "seconds": [part["seconds"] for part in parts], "values": values,
         })
     return {"combined": paths, "seed": runs[0]["seed"], "players": runs[0]["players"],

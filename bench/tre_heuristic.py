@@ -50,6 +50,7 @@ from arena.games.tre_e_venticinque import (
     observe,
 )
 from arena.table import TimeControl
+from bench.bots import interval_figures, search_rates
 from clients.local import LocalArena
 from clients.tre_bots import TreHeuristicBot, TreSearchBot
 from clients.tre_heuristic import heuristic_choice, random_choice
@@ -127,18 +128,10 @@ def run_search_level(
     wall = time.perf_counter() - start
     interval = mean_interval(values)
     low, high = interval.mean - interval.half_width, interval.mean + interval.half_width
-    searching = bot.search_time or 1e-9
     figures: dict[str, object] = {
         "level": label,
-        "boards": len(values),
-        "mean_per_board": round(interval.mean, 2),
-        "half_width_95": round(interval.half_width, 2),
-        "low_95": round(low, 2),
-        "high_95": round(high, 2),
-        "excludes_zero_for_search": low > 0,
-        "draws_per_second": round(bot.draws / searching),
-        "rollouts_per_second": round(bot.rollouts / searching),
-        "draws": bot.draws,
+        **interval_figures(values),
+        **search_rates(bot),
         "infractions": kinds,
         "seconds": round(wall, 1),
         "board_values": [round(v, 3) for v in values],
