@@ -24,6 +24,8 @@ from arena.games.base import IllegalActionError, Revealed, WireAction, WrongTurn
 from arena.games.dealing import DealStream, shuffled_pack
 from arena.games.jsonform import JsonForm
 
+from .display import ToyDisplay
+
 SUITS: Final = "ABCD"
 RANKS: Final = 3
 DECK: Final = len(SUITS) * RANKS
@@ -183,6 +185,7 @@ class ToyGame:
     title: Final = "Toy Tricks"
     deck_size: Final = DECK
     record_format: Final = FORMAT
+    display: Final = ToyDisplay(card_name, State)
 
     def seat_counts(self) -> tuple[int, ...]:
         return (2, 3, 4)

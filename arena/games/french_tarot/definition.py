@@ -35,6 +35,7 @@ from .actions import (
 )
 from .cards import DECK_SIZE, Card, card_name, cards_of, parse_card
 from .deal import HAND_SIZES, Deal, seeded_deal
+from .display import FRENCH_TAROT_DISPLAY
 from .events import (
     BidMade,
     CardCalled,
@@ -122,6 +123,8 @@ class FrenchTarot:
     title: Final = "French Tarot"
     deck_size: Final = DECK_SIZE
     record_format: Final = FORMAT
+    display: Final = FRENCH_TAROT_DISPLAY
+    """How the surfaces show it (:mod:`.display`)."""
 
     # -- tables -------------------------------------------------------------------------------
     def seat_counts(self) -> tuple[int, ...]:

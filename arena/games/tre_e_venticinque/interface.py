@@ -17,6 +17,7 @@ from ..jsonform import JsonForm
 from .actions import DISCARDS, PLAYS, Action, Discard, Play, format_action, parse_action
 from .cards import DECK_SIZE, TOTAL_THIRDS, Card, card_name, cards_of, parse_card
 from .deal import PLAYERS, Deal, seeded_deal
+from .display import TRE_E_VENTICINQUE_DISPLAY, TreEVenticinqueDisplay
 from .game import (
     DealOutcome,
     DealResult,
@@ -60,6 +61,8 @@ class TreEVenticinque:
     title: str = "Tre e Venticinque"
     deck_size: int = DECK_SIZE
     record_format: str = FORMAT
+    display: TreEVenticinqueDisplay = TRE_E_VENTICINQUE_DISPLAY
+    """How the surfaces show it (:mod:`.display`)."""
     match_deals: int = PLAYERS
     """A game, as the seed counts it: three deals, one per dealer (:meth:`score_match`)."""
 
