@@ -94,7 +94,8 @@ def test_a_two_player_tournament_through_bot_processes(tmp_path: Path) -> None:
         engine.dispose()
     viewer = json.loads(re.search(
         r'<script type="application/json" id="replay-data">(.*?)</script>', body, re.S)[1])
-    assert viewer["viewer"]["dummy"] == 2 and len(viewer["viewer"]["steps"][0]["hands"]) == 3
+    assert viewer["viewer"]["roles"]["2"] == "dummy" and list(viewer["viewer"]["unheld"]) == ["2"]
+    assert len(viewer["viewer"]["steps"][0]["hands"]) == 3
     assert viewer["names"][2].startswith("the dummy (played by ")
     assert 'id="seat-2"' in body and "the dummy (played by" in body
 

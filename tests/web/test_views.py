@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from arena.games.french_tarot import DealRecord, replay
+from arena.games.french_tarot.definition import FRENCH_TAROT
 from arena.storage.db import make_engine
 from tests.web.arena_data import build
 from tournaments.duplicate.scoring import Entry, compute_standings
@@ -71,9 +72,11 @@ def test_the_cumulative_interval_is_the_mean_interval_times_the_boards() -> None
 def test_the_replay_of_every_golden_deal(path: Path) -> None:
     """Every kind of deal the rules know (chelem, poignées with hidden trumps, five players,
     all passed...) steps through the viewer: one step per action, each described in words,
-    the hands emptied by the end, the poignées shown with their cards."""
+    the hands emptied by the end, every trick with its winner, the poignées shown with their
+    cards."""
     record = DealRecord.loads(path.read_text())
-    viewer = replay_steps(record, [])
+    viewer = replay_steps(FRENCH_TAROT, record, [])
+    assert viewer is not None
     steps = viewer["steps"]
     assert len(steps) == len(record.actions) + 1
     for step, (seat, action) in zip(steps[1:], record.actions, strict=True):
@@ -83,7 +86,11 @@ def test_the_replay_of_every_golden_deal(path: Path) -> None:
     if state.tricks:
         assert all(hand == [] for hand in steps[-1]["hands"])
         assert sum(steps[-1]["won"]) == len(state.tricks)
-    assert [p["cards"] for p in viewer["poignees"]] == [list(p.cards) for p in state.poignees]
+    assert [(t["leader"], t["winner"]) for t in viewer["tricks"]] == [
+        (t.leader, t.winner) for t in state.tricks]
+    poignees = next((f for f in viewer["facts"] if f["title"] == "Poignées"), None)
+    shown = [] if poignees is None else [line["cards"] for line in poignees["lines"]]
+    assert shown == [list(p.cards) for p in state.poignees]
 
 
 def test_live_pages_share_one_look_at_the_database(tmp_path: Path,

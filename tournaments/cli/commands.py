@@ -20,7 +20,7 @@ import logging
 import os
 import socket
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
@@ -40,9 +40,7 @@ except ImportError:  # typer >= 0.20 vendors click
 from sqlalchemy.engine import make_url
 
 from arena import game_plugins, games
-from arena.games import Game
-from arena.games.base import Record
-from arena.games.french_tarot import Direction, replay
+from arena.games.french_tarot import Direction
 from arena.storage.bots import BotRegistry, UnknownBotError, VersionSummary
 from arena.storage.db import DEFAULT_URL, make_engine
 from arena.storage.models import TournamentStatus
@@ -782,34 +780,8 @@ def replay_cmd(table_id: str, as_json: JsonOption = False) -> None:
         _print_json({"table": table_id, "bots": names, "record": json.loads(record.dumps())})
         return
     game = store.settings(store.tournament_of_table(table_id)).rules
-    if game is not games.game(games.DEFAULT_GAME):
-        for line in describe_any_deal(game, record, names):
-            console.print(line, highlight=False)
-        return
-    state = replay(record)
-    for line in describe_deal(record, state, names):
+    for line in describe_deal(record, names=names, game=game):
         console.print(line, highlight=False)
-
-
-def describe_any_deal(game: Game, record: Record, names: Sequence[str]) -> list[str]:
-    """A deal of any game, in its own notation: the hands as dealt, every action by seat, the
-    scores (French Tarot has its own, richer account: :func:`describe_deal`)."""
-    state = game.replay(record)
-    shown = game.revealed(state)
-    lines = [f"{game.title}, {state.players} players, dealer seat {state.dealer}"]
-    for seat, hand in enumerate(shown.hands):
-        cards = " ".join(game.card_name(card) for card in hand)
-        lines.append(f"  seat {seat} {names[seat] if seat < len(names) else ''}: {cards}")
-    if shown.undealt:
-        lines.append(f"  not dealt: {' '.join(game.card_name(c) for c in shown.undealt)}")
-    for index, (seat, action) in enumerate(record.actions):
-        lines.append(f"{index + 1:3d}. seat {seat}: {game.format_action(action)}")
-    result = game.result(state)
-    if result is not None:
-        scores = ", ".join(f"{names[s] if s < len(names) else s} {score:+d}"
-                           for s, score in enumerate(result.scores))
-        lines.append(f"{result.outcome.value}: {scores}")
-    return lines
 
 
 def _seat_names(store: TournamentStore, table_id: str) -> list[str]:

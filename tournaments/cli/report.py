@@ -19,19 +19,9 @@ from rich.markup import escape
 from rich.measure import Measurement
 from rich.table import Table
 
-from arena.games.base import ScoresMatches
-from arena.games.french_tarot import DealRecord, GameState, card_symbol
-from arena.games.french_tarot.actions import (
-    Bid,
-    CallCard,
-    ChelemChoice,
-    DeclarePoignee,
-    Discard,
-    HideTrump,
-    Pass,
-    Play,
-)
-from arena.games.french_tarot.game import Direction
+from arena.games.base import Game, Record, ScoresMatches
+from arena.games.display import display_of, score_unit, walk
+from arena.games.french_tarot.display import seat_order as seat_order
 from arena.storage.models import ArenaTable, TableSeat
 
 from ..duplicate.matches import MatchStandings, match_standings
@@ -387,131 +377,93 @@ def tables_json(
 
 
 # ------------------------------------------------------------------------------ replay
-def _card(card: int) -> str:
-    """``card_symbol``, with trumps as ``T21`` rather than a bare number (``1:1`` in a trick
-    line would not say which is the seat and which the card)."""
-    symbol = card_symbol(card)
-    return f"T{symbol}" if symbol.isdigit() else symbol
-
-
-def _poignee_line(
-    record: DealRecord, state: GameState, seat: int, action: DeclarePoignee, who: str
-) -> str:
-    """The trumps shown, and those the player chose to keep hidden (the deal is over: a replay
-    may tell them)."""
-    shown = next(p.cards for p in state.poignees if p.seat == seat)
-    hidden = [a.card for s, a in record.actions if s == seat and isinstance(a, HideTrump)]
-    line = (f"{who} shows a {action.level.label} poignée: "
-            + " ".join(_card(c) for c in shown))
-    if hidden:
-        line += " (keeps " + " ".join(_card(c) for c in sorted(hidden, reverse=True)) + " hidden)"
-    return line
-
-
-def seat_order(players: int, direction: Direction) -> str:
-    """How the seats sit around the table: play always goes 0, 1, 2, ... (the turn order);
-    the direction only says which way round that is."""
-    order = " → ".join(str(s) for s in range(players))
-    return f"play goes {order}, {direction.value} around the table"
-
-
 def describe_deal(
-    record: DealRecord, state: GameState, names: Sequence[str] | None = None
+    record: Record, state: Any = None, names: Sequence[str] | None = None,
+    game: Game | None = None,
 ) -> list[str]:
-    """A deal trick by trick. ``names`` (by seat) label the seats; seat numbers are the turn
-    order whatever the table's direction, which the header states. With two players, the
-    dummy's hand is the third seat's, and its cards are said to be played by the defender."""
-    n = record.options.seats
-    deal = record.deal
-    dummy = state.dummy_seat
+    """A deal of any game trick by trick, as its display tells it: the deal (the seats' order,
+    every hand, the cards dealt to no hand), every action that is not a card of a trick, each
+    trick with its winner, then the result and how its score was made. ``names`` (by seat)
+    label the seats; a hand no player holds (French Tarot's dummy) is said to be played by the
+    player who decided for it. ``game``: the record's (default: the game of ``state``). A game
+    whose display cannot step a deal gets its actions listed in its notation."""
+    game = game or state.game
+    assert game is not None
+    display = display_of(game)
+    walked = walk(game, record, display)
+    if walked is None:
+        return _list_deal(game, record, names or [])
+    final = walked.state
+    roles = display.roles(final)
+    players = len(names) if names is not None else final.players
+    deciders = walked.deciders
 
     def who(seat: int) -> str:
-        if seat == dummy:
-            defender = state.defender
-            return "the dummy" if defender is None else f"the dummy (played by {who(defender)})"
+        if seat >= players or seat in deciders:
+            label = f"the {roles[seat]}" if seat in roles else f"seat {seat}"
+            by = deciders.get(seat)
+            return label if by is None else f"{label} (played by {who(by)})"
         if names is None:
             return f"seat {seat}"
         return f"seat {seat} ({escape(names[seat])})"
 
-    players = (f"{record.options.players} players with the dummy (seat {dummy})"
-               if dummy is not None else f"{n} players")
-    lines = [f"[bold]{players}, dealer seat {deal.dealer}[/bold]"
-             + (", beginner variant" if record.options.beginner else ""),
-             f"  {seat_order(n, record.options.direction)}"]
-    for seat, hand in enumerate(deal.hands):
-        lines.append(f"  {who(seat)}: " + " ".join(_card(c) for c in hand))
-    lines.append("  chien: " + " ".join(_card(c) for c in deal.chien))
-    trick: list[str] = []
-    tricks = 0
-    for seat, action in record.actions:
-        if isinstance(action, Pass | Bid):
-            lines.append(f"{who(seat)}: {action}")
-        elif isinstance(action, CallCard):
-            lines.append(f"{who(seat)} calls {_card(action.card)}")
-        elif isinstance(action, Discard):
-            lines.append(f"{who(seat)} discards {_card(action.card)}")
-        elif isinstance(action, ChelemChoice):
-            if action.announce:
-                lines.append(f"{who(seat)} announces a chelem")
-        elif isinstance(action, DeclarePoignee):
-            lines.append(_poignee_line(record, state, seat, action, who(seat)))
-        elif isinstance(action, Play):
-            trick.append(f"{seat}:{_card(action.card)}")
-            if len(trick) == n:
-                winner = state.tricks[tricks].winner
-                tricks += 1
-                lines.append(f"trick {tricks:2d}: " + "  ".join(trick) + f"  -> seat {winner}")
-                trick = []
-    lines += result_lines(state, names)
+    text = display.card_text
+    lines = [f"[bold]{escape(display.title(final))}[/bold]"]
+    lines += [f"  {escape(note)}" for note in display.notes(final)]
+    for seat, hand in enumerate(walked.first.hands):
+        lines.append(f"  {who(seat)}: " + " ".join(text(c) for c in hand))
+    for fact in display.undealt(final):
+        cards = [c for line in fact.lines for c in line.cards]
+        lines.append(f"  {fact.title}: " + " ".join(text(c) for c in cards))
+    for step in walked.steps:
+        if step.completes is not None:
+            trick = step.completes
+            line = (f"trick {trick.number:2d}: "
+                    + "  ".join(f"{s}:{text(c)}" for s, c in trick.cards)
+                    + f"  -> seat {trick.winner}")
+            lines.append(line + (f" ({escape(trick.note)})" if trick.note else ""))
+        elif not step.plays:
+            said = display.replay_line(final, step.seat, step.action, who(step.seat))
+            if said is not None:
+                lines.append(said)
+    lines += result_lines(game, final, names)
     return lines
 
 
-def result_lines(state: GameState, names: Sequence[str] | None = None) -> list[str]:
-    """The result, and how the score was made: every term of X, the value per defender."""
-    result = state.result
+def result_lines(game: Game, state: Any, names: Sequence[str] | None = None) -> list[str]:
+    """The result, with the scores in the game's unit, and how the score was made (every term
+    the game's display gives)."""
+    result = game.result(state)
+    if result is None:
+        return ["[bold]result:[/bold] the deal is not finished"]
+    unit = score_unit(game)
+    scores = result.scores
+    in_unit = "" if unit.in_points else f" (in {unit.long_name})"
     if names is None:
-        scores = ", ".join(f"{s:+d}" for s in result.scores)
-        lines = [f"[bold]result:[/bold] {result.outcome.value}, scores [{scores}] by seat"]
+        shown = ", ".join(f"{s:+d}" for s in scores)
+        lines = [f"[bold]result:[/bold] {result.outcome.value}, scores [{shown}] by seat"
+                 + in_unit]
     else:
-        scores = ", ".join(f"{escape(names[s])} {v:+d}" for s, v in enumerate(result.scores))
-        lines = [f"[bold]result:[/bold] {result.outcome.value}: {scores}"]
-    if result.summary is None or result.breakdown is None:
-        return lines
-    s, b = result.summary, result.breakdown
-    lines.append(
-        f"  {s.contract.label} by seat {result.taker}: {float(s.taker_points):g} points, "
-        f"{s.bouts} bouts, target {b.target}, " + ("made" if b.won else "failed")
-        + f" by {b.margin}"
-    )
-    terms = [f"contract {b.contract_points:+d} ((25 + {b.margin}) x {s.contract.multiplier})"]
-    if b.petit_au_bout:
-        terms.append(f"petit au bout {b.petit_au_bout:+d}")
-    if b.poignee:
-        terms.append(f"poignée {b.poignee:+d}")
-    if b.chelem:
-        terms.append(f"chelem {b.chelem:+d}")
-    if state.dummy_seat is not None:
-        lines.append(f"  X: {'; '.join(terms)}; total {b.per_defender:+d} (settled between two: "
-                     f"the taker scores +2X, the defender -2X)")
-    else:
-        lines.append(f"  X per defender: {'; '.join(terms)}; total {b.per_defender:+d} (each "
-                     f"defender scores -X)")
-    lines += [f"  {line}" for line in chelem_explained(s.chelem_announced, s.chelem, b.chelem)]
+        shown = ", ".join(f"{escape(names[s])} {v:+d}" for s, v in enumerate(scores)
+                          if s < len(names))
+        lines = [f"[bold]result:[/bold] {result.outcome.value}: {shown}{in_unit}"]
+    lines += [f"  {escape(line)}" for line in display_of(game).breakdown(state)]
     return lines
 
 
-def chelem_explained(announced: bool, side: Any, bonus: int) -> list[str]:
-    """Why a chelem term is there: +400 announced and made, +200 made unannounced, -200
-    announced and failed, and a further -200 when the defence took every trick."""
-    from arena.games.french_tarot.scoring import Side
-
-    lines = []
-    if side is Side.TAKER:
-        lines.append(f"chelem {'announced and ' if announced else 'unannounced, '}made: "
-                     f"{'+400' if announced else '+200'}")
-    elif announced:
-        lines.append("chelem announced and not made: -200 (the taker's side pays it to each "
-                     "defender, whatever the contract's result)")
-    if side is Side.DEFENCE:
-        lines.append("the defence took every trick: each defender gains 200 more")
-    return lines if bonus else []
+def _list_deal(game: Game, record: Record, names: Sequence[str]) -> list[str]:
+    """A deal of a game whose display cannot step it: the hands as dealt, every action by
+    seat in the game's notation, the scores."""
+    state = game.replay(record)
+    shown = game.revealed(state)
+    lines = [f"{escape(game.title)}, {state.players} players, dealer seat {state.dealer}"]
+    for seat, hand in enumerate(shown.hands):
+        cards = " ".join(game.card_name(card) for card in hand)
+        who = f" ({escape(names[seat])})" if seat < len(names) else ""
+        lines.append(f"  seat {seat}{who}: {cards}")
+    if shown.undealt:
+        lines.append(f"  not dealt: {' '.join(game.card_name(c) for c in shown.undealt)}")
+    for index, (seat, action) in enumerate(record.actions):
+        lines.append(f"{index + 1:3d}. seat {seat}: {game.format_action(action)}")
+    lines += result_lines(game, state, names)
+    return lines

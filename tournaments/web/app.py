@@ -28,7 +28,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .plot import cumulative_plot
-from .replay import FACES, faces_of, replay_steps
+from .replay import faces_of, replay_page
 from .views import (
     BOARDS_PER_PAGE,
     DONE_STATUSES,
@@ -103,7 +103,7 @@ def _environment() -> jinja2.Environment:
         trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined,
     )
     env.filters.update(signed=signed, p_value=p_value, seconds=seconds)
-    env.globals.update(faces=FACES, boards_per_page=BOARDS_PER_PAGE)
+    env.globals.update(faces=faces_of(FRENCH_TAROT), boards_per_page=BOARDS_PER_PAGE)
     return env
 
 
@@ -231,26 +231,12 @@ class WebPage:
 
     async def table(self, request: Request) -> Response:
         info = await self._read(self.data.table, request.path_params["table_id"])
-        viewer = None
-        names = [info["names"].get(s.bot_id, s.bot_id) for s in info["seats"]]
-        if info["record"] is not None and info["game"] is FRENCH_TAROT:
-            viewer = await trio.to_thread.run_sync(replay_steps, info["record"],
-                                                   info["decisions"])
-            if viewer["dummy"] is not None:  # two players: the third hand, the defender plays
-                defender = viewer["defender"]
-                names.append("the dummy" if defender is None
-                             else f"the dummy (played by {names[defender]})")
+        page = await trio.to_thread.run_sync(
+            replay_page, info["game"], info["record"], info["decisions"], info["seats"],
+            info["names"])
         t = info["table"]
         title = (f"{info['head'].name}: board {t.board_number}, table {t.number}")
-        return await self._render(
-            "table.html", **info, viewer=viewer, faces=faces_of(info["game"]), seat_names=names,
-            viewer_json=None if viewer is None else dumps({
-                "viewer": viewer,
-                "faces": [[f.text, f.label, f.css] for f in FACES],
-                "names": names,
-            }),
-            title=title,
-        )
+        return await self._render("table.html", **info, **page.context(dumps), title=title)
 
     async def record(self, request: Request) -> Response:
         text = await self._read(self.data.record_json, request.path_params["table_id"])

@@ -1,167 +1,162 @@
-"""A finished deal as the replay viewer steps through it: one snapshot per action.
+"""A finished deal as the replay viewer steps through it: one snapshot per action, for any game.
 
-The record is replayed through the rules engine (the only source of truth about hands and
-tricks), so the viewer shows exactly what the rules made of each action, and the decision log
-adds each action's time and any infraction (decision *i* is action *i*: every action of a deal
-is a seat's decision).
+The record is stepped through the game's own rules (:func:`arena.games.display.walk`, the only
+source of truth about hands and tricks), and the game's display says how its cards look, its
+actions read and what its deal's facts are; the decision log adds each action's time and any
+infraction (decision *i* is action *i*: every action of a deal is a decision). A game whose
+display cannot step a deal gets its hands as dealt and the list of decisions.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from arena.games import Game
-from arena.games.french_tarot import (
-    Bid,
-    CallCard,
-    ChelemChoice,
-    DealRecord,
-    DeclarePoignee,
-    Discard,
-    GameState,
-    HideTrump,
-    Pass,
-    Play,
-    apply,
-    card_long_name,
-    card_symbol,
-)
-from arena.games.french_tarot.cards import cards_of
-from arena.storage.models import Decision
+from arena.games.base import Record
+from arena.games.display import CardFace, Display, TableView, Walk, display_of, walk
+from arena.games.french_tarot import Bid, DealRecord, Pass
+from arena.games.french_tarot.display import describe
+from arena.storage.models import Decision, TableSeat
 
-SUIT_CLASSES = ("spades", "hearts", "diamonds", "clubs")
-
-
-@dataclass(frozen=True, slots=True)
-class CardFace:
-    id: int
-    text: str
-    label: str
-    css: str
-
-
-def card_face(card: int) -> CardFace:
-    """What a card looks like on the page: short text with its suit symbol, the words for
-    screen readers, and a class for its colour."""
-    if card == 77:
-        return CardFace(card, "Exc", card_long_name(card), "excuse")
-    if card >= 56:
-        return CardFace(card, card_symbol(card), card_long_name(card), "trump")
-    return CardFace(card, card_symbol(card), card_long_name(card), SUIT_CLASSES[card // 14])
-
-
-FACES = [card_face(c) for c in range(78)]
+__all__ = ["CardFace", "deal_summary", "faces_of", "replay_page", "replay_steps"]
 
 
 def faces_of(game: Game) -> list[CardFace]:
-    """The faces of a game's cards: French Tarot's with suit symbols and colours, another
-    game's by their names."""
-    if game.name == "french-tarot":
-        return FACES
-    return [CardFace(c, game.card_name(c), game.card_name(c), "") for c in range(game.deck_size)]
+    """The faces of a game's cards, as its display draws them (its card names, without one)."""
+    display = display_of(game)
+    return [display.card_face(c) for c in range(game.deck_size)]
 
 
-def _kind(action: object) -> str:
-    if isinstance(action, Pass | Bid):
-        return "bid"
-    if isinstance(action, CallCard):
-        return "call"
-    if isinstance(action, Discard):
-        return "discard"
-    if isinstance(action, ChelemChoice):
-        return "chelem"
-    if isinstance(action, DeclarePoignee | HideTrump):
-        return "poignee"
-    return "play"
+def _on_table(table: TableView, completes: Any) -> tuple[list[list[int]], int | None]:
+    """The cards the table shows at a step: the trick being played, or the last one finished
+    with its winner (the trick an action just completed stays in view)."""
+    if completes is not None:
+        return [list(p) for p in completes.cards], completes.winner
+    if table.trick:
+        return [list(p) for p in table.trick], None
+    if table.tricks:
+        last = table.tricks[-1]
+        return [list(p) for p in last.cards], last.winner
+    return [], None
 
 
-def describe(action: object) -> str:
-    """An action in words, cards with their suit symbols."""
-    if isinstance(action, Pass):
-        return "passes"
-    if isinstance(action, Bid):
-        return f"bids {action.contract.label}"
-    if isinstance(action, CallCard):
-        return f"calls {card_symbol(action.card)}"
-    if isinstance(action, Discard):
-        return f"discards {card_symbol(action.card)}"
-    if isinstance(action, ChelemChoice):
-        return "announces a chelem" if action.announce else "announces no chelem"
-    if isinstance(action, DeclarePoignee):
-        return f"shows a {action.level.label} poignée"
-    if isinstance(action, HideTrump):
-        return f"keeps trump {card_symbol(action.card)} out of the poignée"
-    if not isinstance(action, Play):
-        return str(action)  # an action this page does not know yet: its notation
-    face = FACES[action.card]
-    return f"plays {face.text if face.css != 'trump' else 'trump ' + face.text}"
+def _snapshot(table: TableView, completes: Any = None) -> dict[str, Any]:
+    won = [0] * len(table.hands)
+    for trick in table.tricks:
+        won[trick.winner] += 1
+    trick, winner = _on_table(table, completes)
+    return {"hands": [list(h) for h in table.hands], "trick": trick, "winner": winner,
+            "won": won, "tricks": len(table.tricks)}
 
 
-def replay_steps(record: DealRecord, decisions: list[Decision]) -> dict[str, Any]:
-    """Everything the viewer needs, as plain JSON: the steps and the deal's public facts."""
-    state = GameState(record.deal, record.options)
+def replay_steps(
+    game: Game, record: Record, decisions: Sequence[Decision], players: int | None = None,
+) -> dict[str, Any] | None:
+    """Everything the viewer needs, as plain JSON: the steps and the deal's public facts; None
+    for a game whose display cannot step a deal. ``players``: the seats a bot holds (the
+    others, like French Tarot's dummy, are played by one of them)."""
+    display = display_of(game)
+    walked = walk(game, record, display)
+    if walked is None:
+        return None
+    return _viewer(display, walked, decisions, players)
+
+
+def _viewer(
+    display: Display, walked: Walk, decisions: Sequence[Decision], players: int | None
+) -> dict[str, Any]:
+    state = walked.state
     timing = {d.index: d for d in decisions}
-    players = record.options.seats  # the hands drawn: two players' tables have the dummy's too
-
-    def snapshot() -> dict[str, Any]:
-        trick: list[list[int]]
-        winner = None
-        if state.trick:
-            trick = [[(state.trick_leader + i) % players, c] for i, c in enumerate(state.trick)]
-        elif state.tricks:
-            last = state.tricks[-1]
-            trick = [[s, c] for s, c in last.played_by()]
-            winner = last.winner
-        else:
-            trick = []
-        won = [0] * players
-        for t in state.tricks:
-            won[t.winner] += 1
-        return {"hands": [cards_of(h) for h in state.hands], "trick": trick, "winner": winner,
-                "won": won, "tricks": len(state.tricks)}
-
-    steps = [{"index": None, "seat": None, "text": "the deal", "kind": "deal",
+    hands = len(walked.first.hands)
+    players = hands if players is None else players
+    steps = [{"index": None, "seat": None, "player": None, "text": "the deal",
               "seconds": None, "infraction": None, "reason": None, "completes": None,
-              **snapshot()}]
-    tricks_seen = 0
-    for index, (seat, action) in enumerate(record.actions):
-        apply(state, action, seat)
-        log = timing.get(index)
-        step = {
-            "index": index, "seat": seat, "text": describe(action), "kind": _kind(action),
+              "note": "", **_snapshot(walked.first)}]
+    for step in walked.steps:
+        log = timing.get(step.index)
+        completes = step.completes
+        steps.append({
+            "index": step.index, "seat": step.seat, "player": step.player, "text": step.text,
             "seconds": None if log is None else log.seconds,
             "infraction": None if log is None else log.infraction,
-            "reason": None if log is None else log.reason, "completes": None,
-            **snapshot(),
-        }
-        if len(state.tricks) > tricks_seen:
-            tricks_seen = len(state.tricks)
-            step["completes"] = tricks_seen
-        steps.append(step)
-    poignees = [{"seat": p.seat, "level": p.level.label, "cards": list(p.cards)}
-                for p in state.poignees]
+            "reason": None if log is None else log.reason,
+            "completes": None if completes is None else completes.number,
+            "note": "" if completes is None else completes.note,
+            **_snapshot(step.table, completes),
+        })
+    roles = dict(display.roles(state))
+    facts = [{"title": f.title,
+              "lines": [{"text": line.text, "cards": list(line.cards), "seat": line.seat}
+                        for line in f.lines]}
+             for f in display.facts(state)]
     return {
         "players": players,
-        "dealer": record.deal.dealer,
+        "hands": hands,
+        "dealer": state.dealer,
+        "title": display.title(state),
+        "notes": list(display.notes(state)),
+        "roles": {str(seat): role for seat, role in roles.items()},
+        "unheld": {str(seat): walked.deciders.get(seat) for seat in range(players, hands)},
         "steps": steps,
-        "chien": list(record.deal.chien),
-        "discard": cards_of(state.discard),
-        "taker": state.taker,
-        "partner": state.partner,
-        "dummy": state.dummy_seat,
-        "defender": state.defender,
-        "called": state.called_card,
-        "contract": None if state.contract is None else state.contract.label,
-        "poignees": poignees,
-        "tricks": [{"leader": t.leader, "winner": t.winner,
-                    "cards": [[s, c] for s, c in t.played_by()]} for t in state.tricks],
-        "bids": [[s, describe(a)] for s, a in state.bids],
+        "facts": facts,
+        "tricks": [{"number": t.number, "leader": t.leader, "winner": t.winner,
+                    "cards": [list(p) for p in t.cards], "note": t.note}
+                   for t in walked.tricks],
+        "breakdown": list(display.breakdown(state)),
     }
 
 
+@dataclass(frozen=True, slots=True)
+class ReplayPage:
+    """What the table page adds to its context for a record shown."""
+
+    viewer: dict[str, Any] | None
+    """The stepping viewer (None: the game's display cannot step a deal)."""
+    seat_names: list[str]
+    """By hand: the bots' names, and for a hand no bot holds its role and who played it."""
+    faces: list[CardFace]
+    dealt: list[list[int]]
+    """The hands as dealt (what a page without a viewer shows)."""
+
+    def context(self, dumps: Any) -> dict[str, Any]:
+        return {
+            "viewer": self.viewer, "seat_names": self.seat_names, "faces": self.faces,
+            "dealt": self.dealt,
+            "viewer_json": None if self.viewer is None else dumps({
+                "viewer": self.viewer,
+                "faces": [[f.text, f.label, f.css] for f in self.faces],
+                "names": self.seat_names,
+            }),
+        }
+
+
+def replay_page(
+    game: Game, record: Record | None, decisions: Sequence[Decision],
+    seats: Sequence[TableSeat], names: dict[str, str],
+) -> ReplayPage:
+    """The table page's replay of ``record`` (None: not shown yet) at a table of ``seats``."""
+    seat_names = [names.get(s.bot_id, s.bot_id) for s in seats]
+    faces = faces_of(game)
+    if record is None:
+        return ReplayPage(None, seat_names, faces, [])
+    viewer = replay_steps(game, record, decisions, len(seats))
+    if viewer is None:
+        display = display_of(game)
+        dealt = [list(h) for h in display.table(game.replay(record)).hands]
+        return ReplayPage(None, seat_names, faces, dealt)
+    for seat in range(len(seats), viewer["hands"]):
+        role = viewer["roles"].get(str(seat))
+        by = viewer["unheld"].get(str(seat))
+        label = f"the {role}" if role else f"seat {seat}"
+        seat_names.append(label if by is None else f"{label} (played by {seat_names[by]})")
+    return ReplayPage(viewer, seat_names, faces, viewer["steps"][0]["hands"])
+
+
 def deal_summary(record: DealRecord) -> dict[str, Any]:
-    """A played deal in a few facts, for the board page's side-by-side comparison."""
+    """A played deal of French Tarot in a few facts, for the board page's side-by-side
+    comparison."""
     bids: dict[int, list[str]] = {seat: [] for seat in range(record.options.players)}
     for seat, action in record.actions:
         if isinstance(action, Pass | Bid):

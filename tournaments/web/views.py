@@ -34,6 +34,7 @@ from sqlmodel import Session, col, select
 from arena import games
 from arena.games import Game
 from arena.games.base import Card, Record
+from arena.games.display import score_unit
 from arena.games.french_tarot import DealRecord
 from arena.storage.bots import BotRegistry, VersionSummary
 from arena.storage.models import (
@@ -481,7 +482,7 @@ class WebData:
         names = self.names(s.bot_id for s in seats)
         return {"head": head, "table": table, "seats": seats, "record": record,
                 "decisions": decisions, "names": names, "shown": shown,
-                "board_done": board_done, "game": game}
+                "board_done": board_done, "game": game, "unit": score_unit(game)}
 
     def record_json(self, table_id: str) -> str:
         info = self.table(table_id)

@@ -1,6 +1,6 @@
-// The replay viewer: steps through a finished deal, one action or one trick at a time, with
-// the buttons or the keyboard (arrows, Shift+arrows, Home, End). The steps are computed on the
-// server by the rules engine; this only draws them.
+// The replay viewer: steps through a finished deal of any game, one action or one trick at a
+// time, with the buttons or the keyboard (arrows, Shift+arrows, Home, End). The steps are
+// computed on the server by the game's rules and drawn as its display says; this only draws.
 "use strict";
 (function () {
   const data = JSON.parse(document.getElementById("replay-data").textContent);
@@ -37,6 +37,7 @@
     const step = steps[current];
     step.hands.forEach(function (hand, seat) {
       const box = document.querySelector("#seat-" + seat + " .hand");
+      if (!box) return;
       const wrap = document.createElement("span");
       wrap.className = "cards";
       hand.forEach(function (c) { wrap.appendChild(card(c)); });
@@ -58,13 +59,18 @@
     });
     let text;
     if (step.seat === null) {
-      text = "The deal: " + data.viewer.players + " hands, dealer seat " + data.viewer.dealer + ".";
+      text = "The deal: " + data.viewer.hands + " hands, dealer seat " + data.viewer.dealer + ".";
     } else {
       text = names[step.seat] + " (seat " + step.seat + ") " + step.text;
       if (step.seconds !== null) text += " in " + seconds(step.seconds);
       text += ".";
       if (step.completes) text += " Trick " + step.completes + " to " + names[step.winner] + ".";
-      if (step.infraction) text += " Infraction (" + step.infraction + "): the arena played its fallback. " + (step.reason || "");
+      if (step.note) text += " " + step.note.charAt(0).toUpperCase() + step.note.slice(1) + ".";
+      if (step.infraction) {
+        text += " Infraction (" + step.infraction + "): the arena played its fallback";
+        if (step.player !== null && step.player !== step.seat) text += ", charged to " + names[step.player];
+        text += ". " + (step.reason || "");
+      }
     }
     caption.textContent = text;
     caption.classList.toggle("infraction", Boolean(step.infraction));
