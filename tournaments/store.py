@@ -22,7 +22,7 @@ import json
 import os
 import secrets
 import socket
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -49,7 +49,7 @@ from arena.storage.models import (
 from arena.table import TableOutcome
 
 from .duplicate.matches import PlayedDeal
-from .duplicate.scoring import Entry
+from .duplicate.scoring import Entry, charged_players
 from .duplicate.seatings import TablePlan, board_seed, plan_tables
 from .duplicate.settings import SettingsError, TournamentSettings
 
@@ -271,15 +271,20 @@ class TournamentStore:
                 .order_by(col(ArenaTable.board_number), col(ArenaTable.number),
                           col(TableSeat.seat))
             ).all()
-            kinds: dict[tuple[str, int], list[str]] = {}
-            for table_id, seat, kind in session.exec(
-                select(Decision.table_id, Decision.seat, Decision.infraction)
+            offences = session.exec(
+                select(Decision.table_id, Decision.index, Decision.seat, Decision.infraction)
                 .join(ArenaTable, col(ArenaTable.id) == col(Decision.table_id))
                 .where(ArenaTable.tournament_id == tournament_id,
                        col(Decision.infraction).is_not(None))
                 .order_by(col(Decision.table_id), col(Decision.index))
-            ).all():
-                kinds.setdefault((table_id, seat), []).append(str(kind))
+            ).all()
+        settings = self.settings(tournament_id)
+        charged = charged_players(settings.rules, settings.players,
+                                  [(t, i, s) for t, i, s, _ in offences], self.record_texts)
+        kinds: dict[tuple[str, int], list[str]] = {}
+        for table_id, index, seat, kind in offences:
+            player = charged.get((table_id, index), seat)  # the dummy's: the defender's
+            kinds.setdefault((table_id, player), []).append(str(kind))
         return [
             Entry(t.board_number, s.seat, t.id, s.bot_id, s.score or 0, s.infractions,
                   tuple(kinds.get((t.id, s.seat), ())))
@@ -529,6 +534,17 @@ class TournamentStore:
             for row in rows:
                 session.expunge(row)
             return rows
+
+    def record_texts(self, table_ids: Sequence[str]) -> dict[str, str | None]:
+        """The records' JSON of these tables, by id (None for a table not played)."""
+        out: dict[str, str | None] = {}
+        with Session(self.engine) as session:
+            for start in range(0, len(table_ids), 500):
+                out.update(session.exec(
+                    select(ArenaTable.id, ArenaTable.record_json)
+                    .where(col(ArenaTable.id).in_(list(table_ids[start:start + 500])))
+                ).all())
+        return out
 
     def record(self, table_id: str) -> Any:
         """The played deal's record, as its game reads it (French Tarot: a

@@ -143,6 +143,14 @@ class ShowsScores(Protocol):
 
 
 @runtime_checkable
+class ShowsForms(Protocol):
+    def form(self, options: Any) -> str:
+        """A table of these options in a few words, for lists: ``2 players with the dummy``,
+        ``4 players, beginner variant``."""
+        ...
+
+
+@runtime_checkable
 class ShowsCards(Protocol):
     def card_face(self, card: Card) -> CardFace:
         """The card on a page."""
@@ -224,7 +232,7 @@ class TalliesMatches(Protocol):
 
 
 @runtime_checkable
-class Display(ShowsScores, ShowsCards, ShowsTricks, ExplainsScores, Protocol):
+class Display(ShowsScores, ShowsForms, ShowsCards, ShowsTricks, ExplainsScores, Protocol):
     """Everything a surface asks of a game's display. (:class:`TalliesMatches` too, for a
     game with matches.)"""
 
@@ -238,6 +246,9 @@ class GenericDisplay:
         self.game = game
 
     score_unit: ScoreUnit = POINTS
+
+    def form(self, options: Any) -> str:
+        return f"{self.game.players_of(options)} players"
 
     def card_face(self, card: Card) -> CardFace:
         name = self.game.card_name(card)
@@ -285,6 +296,11 @@ def display_of(game: Game) -> Display:
     if isinstance(display, Display):
         return display
     return GenericDisplay(game)
+
+
+def game_form(game: Game, options: Any) -> str:
+    """The game and its table's form, for lists: ``French Tarot, 2 players with the dummy``."""
+    return f"{game.title}, {display_of(game).form(options)}"
 
 
 def score_unit(game: Game) -> ScoreUnit:

@@ -23,6 +23,9 @@ class ToyDisplay:
         self.card_name = card_name
         self.state = state
 
+    def form(self, options: Any) -> str:
+        return f"{options.players} players" + (", suit D trumps" if options.trumps else "")
+
     def card_face(self, card: int) -> CardFace:
         name = self.card_name(card)
         return CardFace(name, f"{name[0]} of suit {name[1]}", SUIT_CLASSES[card // 3])

@@ -40,6 +40,7 @@ except ImportError:  # typer >= 0.20 vendors click
 from sqlalchemy.engine import make_url
 
 from arena import game_plugins, games
+from arena.games.display import display_of, game_form
 from arena.games.french_tarot import Direction
 from arena.storage.bots import BotRegistry, UnknownBotError, VersionSummary
 from arena.storage.db import DEFAULT_URL, make_engine
@@ -530,29 +531,54 @@ def build_settings(
 
 @tournament_app.command("list")
 def tournament_list(as_json: JsonOption = False) -> None:
-    """List tournaments and how far they are."""
+    """List tournaments: their game and form, their bots, how far they are."""
     _json_mode(as_json)
     store = _store()
-    rows = [(t, store.progress(t.id)) for t in store.list()]
+    rows = [(t, TournamentSettings.from_json(t.settings_json), store.progress(t.id))
+            for t in store.list()]
+    names = bot_names(store, sorted({b for _, s, _ in rows for b in s.bots}))
     if as_json:
         _print_json([{"id": t.id, "name": t.name, "status": t.status.value,
+                      "game": s.game, "game_title": s.rules.title, "players": s.players,
+                      "form": display_of(s.rules).form(s.table_options),
+                      "bots": [{"bot_id": b, "bot": names.get(b, b)} for b in s.bots],
                       "tables_done": p.done, "tables_total": p.total,
-                      "created_at": t.created_at.isoformat()} for t, p in rows])
+                      "created_at": t.created_at.isoformat()} for t, s, p in rows])
         return
+
+    def bots_of(settings: TournamentSettings) -> str:
+        return ", ".join(escape(names.get(b, b)) for b in settings.bots)
 
     def table() -> Any:
         out = new_table()
-        id_column(out, "id", [t.id for t, _ in rows])
-        text_column(out, "name")
+        id_column(out, "id", [t.id for t, _, _ in rows])
+        text_column(out, "name", values=[t.name for t, _, _ in rows], most=16)
+        text_column(out, "game", values=[game_form(s.rules, s.table_options)
+                                         for _, s, _ in rows], most=14)
+        text_column(out, "bots", most=14)
         text_column(out, "status")
-        id_column(out, "tables", [f"{p.done}/{p.total}" for _, p in rows])
+        id_column(out, "tables", [f"{p.done}/{p.total}" for _, _, p in rows])
         id_column(out, "created", ["0000-00-00 00:00"])
-        for t, p in rows:
-            out.add_row(t.id, escape(t.name), t.status.value, f"{p.done}/{p.total}",
+        for t, s, p in rows:
+            out.add_row(t.id, escape(t.name), escape(game_form(s.rules, s.table_options)),
+                        bots_of(s), t.status.value, f"{p.done}/{p.total}",
                         t.created_at.isoformat(" ")[:16])
         return out
 
-    print_fitting(console, table)
+    def narrow() -> Any:
+        out = new_table()
+        id_column(out, "id", [t.id for t, _, _ in rows])
+        text_column(out, "tournament")
+        id_column(out, "tables", [f"{p.done}/{p.total}" for _, _, p in rows])
+        for t, s, p in rows:
+            out.add_row(t.id, "\n".join([
+                f"[bold]{escape(t.name)}[/bold] ({t.status.value}, "
+                f"{t.created_at.isoformat(' ')[:16]})",
+                escape(game_form(s.rules, s.table_options)), bots_of(s)]),
+                f"{p.done}/{p.total}")
+        return out
+
+    print_fitting(console, table, narrow)
 
 
 @tournament_app.command("tables")

@@ -8,6 +8,8 @@ import math
 from pathlib import Path
 from typing import Any
 
+from arena.games.base import Game
+from arena.games.display import score_unit
 from arena.storage.bots import BotRegistry, UnknownBotError
 
 from ..duplicate.scoring import Standings, compute_standings
@@ -23,6 +25,12 @@ def bot_names(store: TournamentStore, bot_ids: list[str]) -> dict[str, str]:
         except UnknownBotError:
             names[bot_id] = bot_id
     return names
+
+
+def unit_json(game: Game) -> dict[str, Any]:
+    """What the game's scores count, for a reader of the numbers (Tre e Venticinque: thirds)."""
+    unit = score_unit(game)
+    return {"name": unit.name, "long_name": unit.long_name, "per_point": unit.per_point}
 
 
 def standings_of(store: TournamentStore, tournament_id: str) -> Standings:
@@ -92,6 +100,7 @@ def export_tournament(store: TournamentStore, tournament_id: str, folder: Path) 
             "finished_at": tournament.finished_at.isoformat() if tournament.finished_at else None,
             "settings": {**json.loads(settings.to_json()),
                          "seed": store.public_seed(tournament_id)},
+            "score_unit": unit_json(settings.rules),
         },
         "bots": names,
         "boards": [

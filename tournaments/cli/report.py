@@ -29,7 +29,7 @@ from ..duplicate.scoring import Standings
 from ..duplicate.settings import PenaltyKind, ScoringMethod, TournamentSettings
 from ..duplicate.stats import Interval, mean_interval
 from ..store import TournamentStore
-from .export import bot_names, crosstable_rows, standings_rows
+from .export import bot_names, crosstable_rows, standings_rows, unit_json
 
 
 # ------------------------------------------------------------------------------ layout
@@ -134,7 +134,8 @@ def print_standings(
     if matchpoints:
         columns.append(("MP % ±95%", "n", "rank", lambda r: _with_interval(
             mp.get(r.bot_id, Interval(0.0, math.inf, 0)), 1, "")))
-    columns += [("points ±95%", "n", "rank", lambda r: _with_interval(r.per_board, 1)),
+    unit = score_unit(settings.rules)
+    columns += [(f"{unit.name} ±95%", "n", "rank", lambda r: _with_interval(r.per_board, 1)),
                 ("total", "n", "rank", lambda r: f"{r.total:+.0f}")]
     if not matchpoints:
         columns.append(("MP %", "n", "play", lambda r: f"{r.matchpoint_pct:.1f}"))
@@ -176,10 +177,11 @@ def standings_legend(settings: TournamentSettings, matchpoints: bool) -> list[st
         lines.append("Ranked by MP %: the mean matchpoint percentage of the bot's results "
                      "(100 best, 0 worst of those who held the same cards), ±95 % interval "
                      "over boards. Points columns are shown for reference.")
-    lines.append("points ±95%: mean points per board against the others who held the same "
-                 "cards (the score minus the mean of its group: same board, same seat), with "
-                 "the half-width of its 95 % interval" + ("; the ranking follows it." if not
-                                                           matchpoints else "."))
+    unit = score_unit(settings.rules)
+    lines.append(f"{unit.name} ±95%: mean {unit.long_name} per board against the others who "
+                 "held the same cards (the score minus the mean of its group: same board, same "
+                 "seat), with the half-width of its 95 % interval" + (
+                     "; the ranking follows it." if not matchpoints else "."))
     lines.append("total: the sum of those differences over all the bot's results that were "
                  "compared (a result is compared when another bot held the same cards).")
     if not matchpoints:
@@ -261,6 +263,7 @@ def standings_json(
         "tournament": tournament_id,
         "name": settings.name,
         "scoring": standings.method.value,
+        "score_unit": unit_json(settings.rules),
         "tables_done": progress.done,
         "tables_total": progress.total,
         "standings": rows,
@@ -354,6 +357,10 @@ def print_tables(
         return table
 
     print_fitting(console, wide, narrow)
+    unit = score_unit(settings.rules)
+    if not unit.in_points:
+        console.print(f"[dim]Scores are in {unit.long_name} ({unit.per_point} make a "
+                      "point).[/dim]", highlight=False)
     if any(not s.scored for _, seats in tables for s in seats):
         console.print(f"[dim]{NOT_COMPARED} not compared: the seat is filled so that the table "
                       "can be played (a gauntlet's reference bot beside the candidate), but its "

@@ -19,10 +19,14 @@ not independent). Only ``total`` sums entries.
 
 from __future__ import annotations
 
+import json
 import math
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+
+from arena.games.base import Game
+from arena.games.display import charged_seats
 
 from .settings import Penalties, PenaltyKind, ScoringMethod
 from .stats import Interval, mean_interval, paired_t_p_value
@@ -74,6 +78,36 @@ class Standings:
     crosstable: dict[tuple[str, str], tuple[float, int]]
     """(a, b) -> (mean of a's score minus b's on the same cards, comparisons)."""
     scored: list[ScoredEntry]
+
+
+def charged_players(
+    game: Game, players: int, decisions: Iterable[tuple[str, int, int]],
+    records: Callable[[Sequence[str]], Mapping[str, str | None]],
+) -> dict[tuple[str, int], int]:
+    """Who is charged with each decision made at a seat no player holds (French Tarot's dummy,
+    decided by the defender): ``(table id, decision index) -> the player's seat``, for the
+    ``(table id, index, seat)`` of ``decisions`` whose seat is ``players`` or more. The
+    decision log keeps the seat played for; the player is the game's
+    :meth:`~arena.games.base.Game.decider` there, found by stepping the table's record
+    (``records`` gives the records' JSON by table id), so that a player is charged every
+    infraction of every seat it decides for. Decisions at the players' own seats are theirs
+    and need no record."""
+    unheld: dict[str, set[int]] = defaultdict(set)
+    for table_id, _, seat in decisions:
+        if seat >= players:
+            unheld[table_id].add(seat)
+    out: dict[tuple[str, int], int] = {}
+    if not unheld:
+        return out
+    texts = records(sorted(unheld))
+    for table_id, seats in sorted(unheld.items()):
+        text = texts.get(table_id)
+        if text is None:
+            continue
+        record = game.load_record(json.loads(text))
+        for index, player in charged_seats(game, record, sorted(seats)).items():
+            out[(table_id, index)] = player
+    return out
 
 
 def datum_scores(scores: Sequence[float]) -> list[float]:

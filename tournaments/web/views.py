@@ -23,7 +23,7 @@ import statistics
 import threading
 import time
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,8 +33,8 @@ from sqlmodel import Session, col, select
 
 from arena import games
 from arena.games import Game
-from arena.games.base import Card, Record
-from arena.games.display import score_unit
+from arena.games.base import Card, Record, ScoresMatches
+from arena.games.display import ScoreUnit, TalliesMatches, game_form, score_unit
 from arena.games.french_tarot import DealRecord
 from arena.storage.bots import BotRegistry, VersionSummary
 from arena.storage.models import (
@@ -47,7 +47,8 @@ from arena.storage.models import (
     TournamentStatus,
 )
 
-from ..duplicate.scoring import Entry, Standings, compute_standings
+from ..duplicate.matches import MatchStandings, match_standings
+from ..duplicate.scoring import Entry, Standings, charged_players, compute_standings
 from ..duplicate.settings import TournamentSettings
 from ..duplicate.stats import t_quantile
 from ..store import TournamentStore
@@ -112,6 +113,23 @@ class TournamentHead:
     seed: str | None
     created_at: str
     finished_at: str | None
+    form: str = ""
+    """The game and its tables' form: ``French Tarot, 2 players with the dummy``."""
+    bot_names: tuple[str, ...] = ()
+    """The bots' names, in the settings' order (filled in by :meth:`WebData.tournaments`)."""
+
+    @property
+    def unit(self) -> ScoreUnit:
+        """What the game's scores count."""
+        return score_unit(self.settings.rules)
+
+    @property
+    def match_words(self) -> tuple[str, str]:
+        """What the game calls a match and how one is won (for a game with matches)."""
+        display = getattr(self.settings.rules, "display", None)
+        if isinstance(display, TalliesMatches):
+            return display.match_name, display.match_rule
+        return "match", "a match is several deals by the same bots in the same seats"
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,6 +170,9 @@ class TournamentData:
     infractions: list[dict[str, Any]] = field(default_factory=list)
     """The most recent infractions (newest first), of boards the page may show."""
     infraction_count: int = 0
+    matches: MatchStandings | None = None
+    """The game's own matches (Tre e Venticinque's games of three deals), over the boards the
+    page may show; None for a game without matches."""
 
 
 def _iso(moment: Any) -> str | None:
@@ -190,7 +211,8 @@ class WebData:
         sealed = settings.seating.safe and row.status is not TournamentStatus.FINISHED
         return TournamentHead(row.id, row.name, row.status, settings, sealed,
                               None if sealed else row.seed, _iso(row.created_at) or "",
-                              _iso(row.finished_at))
+                              _iso(row.finished_at),
+                              game_form(settings.rules, settings.table_options))
 
     def names(self, bot_ids: Iterable[str]) -> dict[str, str]:
         wanted = set(bot_ids)
@@ -251,8 +273,10 @@ class WebData:
                 .where(ArenaTable.status != TableStatus.DONE)
                 .group_by(ArenaTable.tournament_id)
             ).all())
+        names = self.names({b for head in heads for b in head.settings.bots})
         out = []
         for head in heads:
+            head.bot_names = tuple(names.get(b, b) for b in head.settings.bots)
             c = counts.get(head.id, {})
             boards = head.settings.boards
             out.append((head, ProgressView(
@@ -332,6 +356,11 @@ class WebData:
                     .where(col(Decision.table_id).in_(faulty[start:start + 500]),
                            col(Decision.infraction).is_not(None))
                 ).all()
+        # an infraction at a seat no player holds (the dummy's) is its decider's (the defender)
+        charged = charged_players(head.settings.rules, head.settings.players,
+                                  [(o[0], o[1], o[2]) for o in offences], self.store.record_texts)
+        offences = [(t, index, charged.get((t, index), seat), *rest)
+                    for t, index, seat, *rest in offences]
         board_of = {t[0]: t[1] for t in tables}
         per_board: dict[int, list[int]] = defaultdict(lambda: [0, 0])
         counts = {"pending": 0, "running": 0, "done": 0}
@@ -366,12 +395,17 @@ class WebData:
         infractions.sort(key=lambda i: (-i["board"], i["table_id"], -i["index"]))
         progress = ProgressView(counts["pending"], counts["running"], counts["done"],
                                 len(infractions), settings.boards, len(shown))
+        matches = None
+        if isinstance(settings.rules, ScoresMatches):  # reads every record: only then
+            matches = match_standings(settings.rules, [
+                d for d in self.store.played_deals(tournament_id) if d.board in visible])
         return TournamentData(
             head=head, progress=progress, names=names, standings=standings,
             shown_boards=shown,
             board_tables={b: (v[0], v[1]) for b, v in per_board.items() if b in visible},
             cumulative=cumulative_scores(standings),
             infractions=infractions[:100], infraction_count=len(infractions),
+            matches=matches,
         )
 
     # --------------------------------------------------------------------------- boards
@@ -536,6 +570,16 @@ class WebData:
                 .join(ArenaTable, col(ArenaTable.id) == col(Decision.table_id))
                 .where(TableSeat.bot_id == bot_id)
             ).all()
+            others = session.exec(  # infractions at other seats of its tables: the dummy's?
+                select(ArenaTable.tournament_id, ArenaTable.board_number, Decision.table_id,
+                       Decision.index, Decision.action, Decision.seconds, Decision.infraction,
+                       Decision.reason, Decision.seat, TableSeat.seat)
+                .join(TableSeat, col(TableSeat.table_id) == col(Decision.table_id))
+                .join(ArenaTable, col(ArenaTable.id) == col(Decision.table_id))
+                .where(TableSeat.bot_id == bot_id, col(Decision.infraction).is_not(None),
+                       col(Decision.seat) != col(TableSeat.seat))
+            ).all()
+        decisions = [*decisions, *self._charged_to_bot(mine, others)]
         results = []
         shown_of: dict[str, set[int]] = {}
         sealed = {h.id for h in mine if h.sealed}
@@ -564,6 +608,27 @@ class WebData:
         return {"bot": bot, "results": results,
                 "latency": {k: latency_summary(v) for k, v in latency.items()},
                 "history": history[:200], "history_count": len(history)}
+
+
+    def _charged_to_bot(
+        self, mine: list[TournamentHead], others: Sequence[Any]
+    ) -> list[tuple[Any, ...]]:
+        """The infractions at seats of no player (``others``: those at a seat not the bot's,
+        with the bot's seat) that the bot is charged with, as it decided for that seat."""
+        heads = {h.id: h for h in mine}
+        out = []
+        by_tournament: dict[str, list[Any]] = defaultdict(list)
+        for row in others:
+            head = heads.get(row[0])
+            if head is not None and row[8] >= head.settings.players:
+                by_tournament[row[0]].append(row)
+        for tid, rows in by_tournament.items():
+            settings = heads[tid].settings
+            charged = charged_players(settings.rules, settings.players,
+                                      [(r[2], r[3], r[8]) for r in rows],
+                                      self.store.record_texts)
+            out += [r[:8] for r in rows if charged.get((r[2], r[3])) == r[9]]
+        return out
 
 
 @dataclass(frozen=True, slots=True)

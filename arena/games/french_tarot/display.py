@@ -20,7 +20,7 @@ from .actions import (
     Play,
 )
 from .cards import EXCUSE, card_long_name, card_symbol, cards_of
-from .game import Direction, GameState
+from .game import Direction, GameState, TableOptions
 from .scoring import Side
 
 SUIT_CLASSES: Final = ("spades", "hearts", "diamonds", "clubs")
@@ -92,6 +92,15 @@ class FrenchTarotDisplay:
     """French Tarot's display; scores are whole points."""
 
     score_unit: ScoreUnit = POINTS
+
+    def form(self, options: TableOptions) -> str:
+        text = ("2 players with the dummy" if options.players == 2
+                else f"{options.players} players")
+        if options.beginner:
+            text += ", beginner variant"
+        if options.direction is not Direction.COUNTER_CLOCKWISE:
+            text += f", {options.direction.value}"
+        return text
 
     def card_face(self, card: int) -> CardFace:
         return FACES[card]

@@ -44,6 +44,9 @@ class TreEVenticinqueDisplay:
     match_rule: str = ("a game is three deals, one dealt by each seat, by the same players in "
                        "the same seats; the highest total of points wins it (a tie shares it)")
 
+    def form(self, options: Any) -> str:
+        return f"{PLAYERS} players"
+
     def card_face(self, card: int) -> CardFace:
         return FACES[card]
 
