@@ -52,7 +52,7 @@ from ..duplicate.scoring import Entry, Standings, charged_players, compute_stand
 from ..duplicate.settings import TournamentSettings
 from ..duplicate.stats import t_quantile
 from ..store import TournamentStore
-from .replay import deal_summary
+from .replay import deal_summary, faces_of
 
 BOARDS_PER_PAGE = 100
 DONE_STATUSES = frozenset(
@@ -414,9 +414,11 @@ class WebData:
         if not 0 <= number < data.head.settings.boards:
             raise NotFound(f"tournament {tournament_id} has no board {number}")
         shown = number in data.shown_boards
+        look = {"faces": faces_of(data.head.settings.rules), "unit": data.head.unit,
+                "undealt": "Chien"}  # how this game's cards and scores look
         if data.head.sealed and not shown:
             return {"data": data, "number": number, "shown": False, "tables": [],
-                    "deal": None, "summaries": {}, "datum": {}}
+                    "deal": None, "summaries": {}, "datum": {}, **look}
         with Session(self.engine) as session:
             tables = list(session.exec(
                 select(ArenaTable).where(ArenaTable.tournament_id == tournament_id,
@@ -434,7 +436,8 @@ class WebData:
             by_table[s.table_id].append(s)
         game = data.head.settings.rules
         if game is not FRENCH_TAROT:
-            return self._board_of_any_game(game, data, number, shown, tables, by_table)
+            return {**self._board_of_any_game(game, data, number, shown, tables, by_table),
+                    **look, "undealt": "Not dealt"}
         records = {}
         if shown:
             for t in tables:
@@ -454,7 +457,7 @@ class WebData:
         deal = next(iter(records.values())).deal if records else None
         summaries = {table_id: deal_summary(r) for table_id, r in records.items()}
         return {"data": data, "number": number, "shown": shown, "tables": rows, "deal": deal,
-                "summaries": summaries, "datum": datum}
+                "summaries": summaries, "datum": datum, **look}
 
     def _board_of_any_game(
         self, game: Game, data: TournamentData, number: int, shown: bool,
