@@ -61,7 +61,15 @@ def test_a_tournament_of_the_toy_game_through_bot_processes(tmp_path: Path) -> N
 
     replayed = cli("--db", db, "replay", tables[0].id)
     assert replayed.returncode == 0, replayed.stderr
-    assert "Toy Tricks, 3 players" in replayed.stdout and "play " in replayed.stdout
+    assert "Toy Tricks, 3 players" in replayed.stdout
+    assert "trick  1: " in replayed.stdout and "-> seat " in replayed.stdout  # by tricks
+    assert "tricks won: seat 0" in replayed.stdout  # the score's terms
+
+    listed = cli("--db", db, "tournament", "list", "--json")
+    assert listed.returncode == 0, listed.stderr
+    row = json.loads(listed.stdout)[0]
+    assert (row["game"], row["form"], row["players"]) == ("toy", "3 players", 3)
+    assert {b["bot"] for b in row["bots"]} == {"high", "low", "other"}
 
     export = cli("--db", db, "export", tid, "--out", str(tmp_path / "export"))
     assert export.returncode == 0, export.stderr

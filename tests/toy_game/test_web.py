@@ -66,5 +66,12 @@ def test_the_web_page_and_the_export_show_a_toy_tournament(tmp_path: Path) -> No
         assert status == 200 and json.loads(body)["format"] == "tarot-arena/toy-record/1"
         status, body, _ = site.get(f"/tables/{table_id}")
         assert "play " in body
+        # the replay from the toy's own display: its hands as cards, the table, the controls
+        assert 'id="board"' in body and 'data-go="next-trick"' in body
+        assert body.count('class="seat s') == 3 and 'class="card spades"' in body
+        assert "<strong>Toy Tricks, 3 players, dealer seat" in body
+        assert "tricks won: seat 0" in body  # the score's terms
+        status, index, _ = site.get("/")
+        assert '<td data-label="Game">Toy Tricks, 3 players</td>' in index
     finally:
         server.stop()

@@ -12,11 +12,13 @@ from collections.abc import Iterator
 
 import pytest
 
+from tests.processes import cli
 from tests.web.conftest import Site, WebServer
 from tests.web.every_game import FORMS, EveryGame, every_game  # noqa: F401 (a fixture)
 from tournaments.cli.export import export_tournament, standings_of
 from tournaments.cli.report import describe_deal
 
+PLUGIN = "tests.toy_game.game:TOY_GAME"
 VIEWER = re.compile(r'<script type="application/json" id="replay-data">(.*?)</script>', re.S)
 
 
@@ -157,3 +159,34 @@ def test_the_cli_replay_of_every_form_goes_trick_by_trick(
         assert sum(1 for line in lines if re.match(r"seat \d \(\w+\) discards ", line)) == 3
     if form == "french-2":
         assert any("the dummy (played by seat" in line for line in lines)
+
+
+def test_the_cli_lists_name_the_game_the_form_and_the_bots(every_game: EveryGame) -> None:  # noqa: F811
+    db = str(every_game.store.engine.url)
+    listed = cli("--db", db, "tournament", "list", "--json", games=PLUGIN)
+    assert listed.returncode == 0, listed.stderr
+    rows = {row["name"]: row for row in json.loads(listed.stdout)}
+    assert rows["french-2"]["form"] == "2 players with the dummy"
+    assert rows["beginner-4"]["form"] == "4 players, beginner variant"
+    assert (rows["tre"]["game"], rows["tre"]["players"]) == ("tre-e-venticinque", 3)
+    assert [b["bot"] for b in rows["french-5"]["bots"]] == ["ann", "bob", "cyd", "dee", "eve"]
+    text = cli("--db", db, "tournament", "list", games=PLUGIN)
+    assert text.returncode == 0, text.stderr
+    flat = " ".join(text.stdout.split())
+    for words in ("French Tarot, 2 players with the dummy", "Tre e Venticinque, 3 players",
+                  "Toy Tricks, 3 players", "ann, bob, cyd, dee, eve"):
+        assert words in flat, text.stdout
+
+
+def test_the_cli_replay_and_tables_of_tre_name_the_thirds(every_game: EveryGame) -> None:  # noqa: F811
+    db = str(every_game.store.engine.url)
+    replayed = cli("--db", db, "replay", every_game.table("tre"), games=PLUGIN)
+    assert replayed.returncode == 0, replayed.stderr
+    assert "trick 25: " in replayed.stdout and "(in thirds of a point)" in replayed.stdout
+    tables = cli("--db", db, "tournament", "tables", every_game.tournaments["tre"],
+                 games=PLUGIN)
+    assert "Scores are in thirds of a point (3 make a point)." in tables.stdout
+    standings = cli("--db", db, "standings", every_game.tournaments["tre"], "--json",
+                    games=PLUGIN)
+    assert json.loads(standings.stdout)["score_unit"] == {
+        "name": "thirds", "long_name": "thirds of a point", "per_point": 3}
