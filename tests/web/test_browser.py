@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from tests.web.browser import chromium, full_page_screenshot, require_chromium
-from tests.web.conftest import Site, serving
+from tests.web.conftest import Site, WebServer, serving
+from tests.web.every_game import EveryGame, every_game  # noqa: F401 (a fixture)
 from tests.web.test_pages import LINK
 
 SCREENSHOTS = os.environ.get("TAROT_ARENA_SCREENSHOTS")
@@ -170,3 +171,88 @@ def test_pages_fit_a_phone(site: Site, browser: object) -> None:
         assert row.value_of_css_property("display") == "grid"
     finally:
         browser.set_window_size(1280, 900)  # type: ignore[attr-defined]
+
+
+def test_wide_tables_and_the_plot_read_on_a_phone(site: Site, browser: object) -> None:
+    """At 390 px the plot's labels keep a readable size (the plot scrolls in its box), and the
+    crosstable, the board comparison and the bot's tables scroll in their box with the row
+    names still in view, their captions whole: nothing is cut."""
+    from selenium.webdriver.common.by import By
+
+    data = site.data
+    browser.set_window_size(390, 844)  # type: ignore[attr-defined]
+    try:
+        browser.get(f"{site.url}/tournaments/{data.finished}")  # type: ignore[attr-defined]
+        heights = browser.execute_script(  # type: ignore[attr-defined]
+            "return [...document.querySelectorAll('.plot text')]"
+            ".map(t => t.getBoundingClientRect().height)")
+        assert heights and min(heights) >= 10, heights  # pixels on the screen
+        pages = {"crosstable": ("", "table.cross"),
+                 "board": ("/boards/1", "table.compare")}
+        bot = next(iter(data.names))
+        for name, (suffix, selector) in pages.items():
+            browser.get(f"{site.url}/tournaments/{data.finished}{suffix}")  # type: ignore[attr-defined]
+            _scrolls_with_its_row_names(browser, selector, name)
+        browser.get(f"{site.url}/bots/{bot}")  # type: ignore[attr-defined]
+        for index in range(len(browser.find_elements(By.CSS_SELECTOR, ".scroll > table"))):  # type: ignore[attr-defined]
+            _scrolls_with_its_row_names(browser, ".scroll > table", "bot", index)
+    finally:
+        browser.set_window_size(1280, 900)  # type: ignore[attr-defined]
+
+
+def _scrolls_with_its_row_names(
+    browser: object, selector: str, name: str, index: int = 0
+) -> None:
+    """The table is in a box that scrolls sideways when it is wider than the screen; its
+    caption wraps within the screen; scrolled to its end, its row names are still in view."""
+    found = browser.execute_script(  # type: ignore[attr-defined]
+        """
+        const table = document.querySelectorAll(arguments[0])[arguments[1]];
+        const box = table.parentElement;
+        const style = getComputedStyle(box).overflowX;
+        const inView = el => { const r = el.getBoundingClientRect();
+                               return r.left >= -1 && r.right <= window.innerWidth + 1; };
+        const caption = table.querySelector('caption');
+        const captionWhole = caption === null || inView(caption);
+        box.scrollLeft = box.scrollWidth;
+        const heads = [...table.querySelectorAll('th[scope="row"]')];
+        return {wide: box.scrollWidth > box.clientWidth, style: style,
+                heads: heads.length, inView: heads.filter(inView).length,
+                caption: captionWhole};
+        """, selector, index)
+    assert found["style"] in ("auto", "scroll"), (name, found)
+    if found["wide"]:
+        assert found["heads"] and found["inView"] == found["heads"], (name, found)
+    assert found["caption"], (name, found)
+
+
+@pytest.mark.parametrize("form", ["tre", "french-2", "toy"])
+def test_a_replay_of_every_game_steps_with_the_keyboard(
+    form: str, every_game: EveryGame, browser: object,  # noqa: F811
+) -> None:
+    """Tre e Venticinque, two players with the dummy and the toy game step like French Tarot:
+    the hands as cards, a trick at a time with Shift+→, the winner named."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    server = WebServer(every_game.store.engine).start()
+    try:
+        table_id = every_game.table(form)
+        record = every_game.store.record(table_id)
+        last = len(record.actions)
+        browser.get(f"{server.url}/tables/{table_id}")  # type: ignore[attr-defined]
+        board = browser.find_element(By.ID, "board")  # type: ignore[attr-defined]
+        assert _text(browser, "#step-count") == f"step 0 of {last}"
+        dealt = browser.find_elements(By.CSS_SELECTOR, ".seat .hand .card")  # type: ignore[attr-defined]
+        hands = len(browser.find_elements(By.CSS_SELECTOR, ".seat"))  # type: ignore[attr-defined]
+        assert len(dealt) >= 12 and hands >= 3
+        board.send_keys(Keys.SHIFT + Keys.ARROW_RIGHT)
+        assert "1 trick played" in _text(browser, "#step-count")
+        assert len(browser.find_elements(By.CSS_SELECTOR, "#trick .card")) == hands  # type: ignore[attr-defined]
+        assert "Trick 1 to" in _text(browser, "#caption")
+        board.send_keys(Keys.END)
+        assert _text(browser, "#step-count").startswith(f"step {last} of {last}")
+        assert browser.find_elements(By.CSS_SELECTOR, ".seat .hand .card") == []  # type: ignore[attr-defined]
+        assert _errors(browser) == []
+    finally:
+        server.stop()
