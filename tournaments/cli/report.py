@@ -189,11 +189,11 @@ def standings_legend(settings: TournamentSettings, matchpoints: bool) -> list[st
                      "reference.")
     p = settings.penalties
     if p.kind is PenaltyKind.POINTS:
-        lines.append(f"penalty: points taken off the raw scores for infractions ({p.points} "
-                     "per infraction), before comparing.")
+        lines.append(f"penalty: {unit.name} taken off the raw scores for infractions "
+                     f"({p.points} per infraction), before comparing.")
     elif p.kind is PenaltyKind.FORFEIT:
-        lines.append("penalty: points lost by taking the group's worst result for each deal "
-                     "with an infraction (forfeit), before comparing.")
+        lines.append(f"penalty: {unit.name} lost by taking the group's worst result for each "
+                     "deal with an infraction (forfeit), before comparing.")
     if p.disqualify_after is not None:
         lines.append(f"(DQ) marks a bot disqualified after {p.disqualify_after} infractions: "
                      "its results are not compared.")
