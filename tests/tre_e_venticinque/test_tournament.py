@@ -76,7 +76,8 @@ def test_a_tournament_of_tre_e_venticinque_through_bot_processes(tmp_path: Path)
     table_id = store.tables(tid)[0][0].id
     replayed = cli("--db", db, "replay", table_id)
     assert replayed.returncode == 0, replayed.stderr
-    assert "Tre e Venticinque" in replayed.stdout and "discard " in replayed.stdout
+    assert "Tre e Venticinque" in replayed.stdout and " discards " in replayed.stdout
+    assert "trick 25: " in replayed.stdout and "card points: " in replayed.stdout  # by tricks
 
     export = cli("--db", db, "export", tid, "--out", str(tmp_path / "export"))
     assert export.returncode == 0, export.stderr
