@@ -35,6 +35,9 @@ class RenewingConfig(Config):
     def __init__(self, tls: ServerTls) -> None:
         super().__init__()
         self.tls = tls
+        self.served = tls.info
+        """The certificate at start: the files are read and checked here, before listening
+        (:class:`~arena.transport.tls.TlsConfigError`)."""
         self.certfile = str(tls.cert)
         self.keyfile = str(tls.key)
         self._latest: ssl.SSLContext | None = None
