@@ -149,5 +149,5 @@ def explain_closed(server: str, tls: ClientTls | None, answer: str) -> str | Non
             return (f"the arena at {server} asks for a client certificate: pass --tls-cert "
                     "FILE and --tls-key FILE (the organiser issues them)")
         return (f"the arena at {server} refused this bot's client certificate: it was not "
-                "issued by the CA the arena trusts")
+                "issued by the CA the arena trusts, or it has expired")
     return None
