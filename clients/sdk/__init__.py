@@ -49,10 +49,10 @@ from ._client import (
     Backoff,
     run_bot,
 )
-from ._tls import ClientTls
 from ._view import TableView
 from .sampler import Constraints, NoConsistentDealError, Sample, Sampler
 from .solver import solve, solve_cards
+from .tls import ClientTls
 
 __all__ = [
     "Action",

@@ -45,8 +45,8 @@ from arena.transport.convert import Goodbye, GoodbyeReason, Welcome
 
 from ._bot import Bot, as_action
 from ._link import Stream, StreamEnded
-from ._tls import ClientTls, as_client_tls, explain, explain_closed, probe
 from ._view import TableView
+from .tls import ClientTls, as_client_tls, diagnose
 
 log = logging.getLogger("clients.sdk")
 
@@ -80,7 +80,7 @@ class ArenaRejectedError(Exception):
 
 
 class ArenaTlsError(ArenaRejectedError):
-    """The TLS handshake failed for a reason retrying cannot fix (see :mod:`._tls`)."""
+    """The TLS handshake failed for a reason retrying cannot fix (see :mod:`.tls`)."""
 
     def __init__(self, line: str) -> None:
         Exception.__init__(self, line)
@@ -253,12 +253,8 @@ class ArenaClient:
         """The one line for a stream that failed on TLS, or None (another failure)."""
         if ended.code is not grpc.StatusCode.UNAVAILABLE:
             return None
-        line = explain(self.server, ended.details, self.tls)
-        if line is None and "Socket closed" in ended.details:  # TLS on one side only?
-            answer = await trio.to_thread.run_sync(probe, self.server, self.tls,
-                                                   abandon_on_cancel=True)
-            line = explain_closed(self.server, self.tls, answer)
-        return line
+        return await trio.to_thread.run_sync(diagnose, self.server, ended.details, self.tls,
+                                             abandon_on_cancel=True)
 
     async def _receive(self, stream: Stream, task_status: Any) -> StreamEnded:
         async for item in stream.messages:

@@ -59,6 +59,7 @@ from ..duplicate.settings import (
 )
 from ..play.manage import cancel_tournament, delete_tournament
 from ..store import TournamentStore, UnknownTournamentError
+from .admin import admin_app
 from .export import bot_names, export_tournament, standings_of
 from .report import (
     describe_deal,
@@ -85,6 +86,7 @@ tournament_app = typer.Typer(help="Create, run, cancel and delete duplicate tour
                              no_args_is_help=True)
 app.add_typer(bots_app, name="bots")
 app.add_typer(tournament_app, name="tournament")
+app.add_typer(admin_app, name="admin")
 
 # Piped or redirected output is not cut to 80 columns (rich's default without a terminal): the
 # standings table would lose its bot names.

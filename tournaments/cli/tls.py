@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 
-from arena.transport.tls import ServerTls, plaintext_warning
+if TYPE_CHECKING:  # imported by the functions: grpc reads its log settings when first imported
+    from arena.transport.tls import ServerTls
 
 CERT_ENV = "TAROT_ARENA_TLS_CERT"
 KEY_ENV = "TAROT_ARENA_TLS_KEY"
@@ -57,6 +58,8 @@ def server_tls(cert: Path | None, key: Path | None, client_ca: Path | None = Non
                              f"{KEY_ENV if key is None else CERT_ENV})")
     if insecure:
         raise TlsOptionError("--insecure is for plaintext: leave it out with --tls-cert")
+    from arena.transport.tls import ServerTls
+
     tls = ServerTls(cert, key, client_ca)
     tls.load()
     return tls
@@ -69,6 +72,8 @@ def announce(console: Console, errors: Console, tls: ServerTls | None, host: str
     if tls is not None:
         console.print(escape(tls.describe()), highlight=False)
         return
+    from arena.transport.tls import plaintext_warning
+
     warning = None if insecure else plaintext_warning(host, port, what)
     if warning is not None:
         errors.print(f"[yellow]{escape(warning)}[/yellow]", highlight=False, soft_wrap=True)

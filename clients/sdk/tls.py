@@ -1,5 +1,5 @@
-"""TLS on the bot's side: which certificates to trust and show, and what a failed handshake
-means, in one line.
+"""TLS on the client's side: which certificates to trust and show, and what a failed handshake
+means, in one line (for the SDK's bots and ``tarot-arena admin`` alike).
 
 grpc reports every TLS failure as UNAVAILABLE with OpenSSL's words in the details; a bot's
 author needs to know which of their own settings to change, so :func:`explain` turns the
@@ -151,3 +151,13 @@ def explain_closed(server: str, tls: ClientTls | None, answer: str) -> str | Non
         return (f"the arena at {server} refused this bot's client certificate: it was not "
                 "issued by the CA the arena trusts, or it has expired")
     return None
+
+
+def diagnose(server: str, details: str, tls: ClientTls | None) -> str | None:
+    """The one line for a call to ``server`` that failed as UNAVAILABLE with ``details``, if
+    TLS settings are the cause (None: another cause). May make one probing handshake (blocks
+    up to a few seconds: call it from a worker thread in async code)."""
+    line = explain(server, details, tls)
+    if line is None and "Socket closed" in details:  # TLS on one side only?
+        line = explain_closed(server, tls, probe(server, tls))
+    return line
