@@ -102,7 +102,10 @@ def test_plaintext_that_other_machines_reach_warns_in_one_line(
     port = free_port()
     process = arena_process("--db", f"sqlite:///{tmp_path}/arena.db", "serve", "--host", host,
                             "--port", str(port), *extra, TAROT_ARENA_ADMIN_TOKEN="admin")
-    read_until(process, "arena listening", 30)
+    try:
+        read_until(process, "arena listening", 30)
+    except AssertionError:
+        raise AssertionError(stop(process)) from None
     _, err = stop(process)
     line = (f"warning: plaintext on {host}:{port}: bot and admin tokens travel in clear; give "
             "--tls-cert and --tls-key, or --insecure if this network is yours")
