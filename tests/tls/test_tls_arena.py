@@ -13,6 +13,7 @@ import grpc
 import pytest
 import trio
 import trustme
+from cryptography.hazmat.primitives import serialization
 from grpc_health.v1 import health, health_pb2_grpc
 
 from arena.storage.bots import BotRegistry
@@ -245,7 +246,7 @@ async def test_a_key_that_does_not_match_stops_the_arena_before_it_listens(
 
 
 @pytest.mark.parametrize("problem", ["expired", "not yet valid", "missing", "not PEM",
-                                     "key not PEM", "client CA missing"])
+                                     "key not PEM", "key encrypted", "client CA missing"])
 def test_every_bad_file_is_one_line_at_start(pki: Pki, problem: str) -> None:
     now = datetime.datetime.now(datetime.UTC)
     cert, key, client_ca = pki.cert, pki.key, None
@@ -268,6 +269,13 @@ def test_every_bad_file_is_one_line_at_start(pki: Pki, problem: str) -> None:
         key = pki.folder / "garbage.key"
         key.write_text("not a key\n")
         expected = f"{key} holds no PEM private key"
+    elif problem == "key encrypted":
+        plain = serialization.load_pem_private_key(pki.key.read_bytes(), password=None)
+        key = pki.folder / "locked.key"
+        key.write_bytes(plain.private_bytes(
+            serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+            serialization.BestAvailableEncryption(b"passphrase")))
+        expected = f"the key {key} is encrypted: give the arena an unencrypted key"
     else:
         client_ca = pki.folder / "no-ca.pem"
         expected = f"cannot read the client CA {client_ca}: No such file or directory"
