@@ -40,7 +40,17 @@ from pathlib import Path
 from typing import Any
 
 from arena import game_plugins
-from clients.sdk import ArenaRejectedError, ArenaUnreachableError, Bot, ClientTls, run_bot
+
+# gRPC's core logs each failed TLS handshake at INFO, doubling the one line the runner prints
+# for it; it reads this when first imported, on the next line. Errors still show.
+os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
+from clients.sdk import (
+    ArenaRejectedError,
+    ArenaUnreachableError,
+    Bot,
+    ClientTls,
+    run_bot,
+)
 
 log = logging.getLogger("clients.run")
 
