@@ -18,6 +18,11 @@ Everything runs on loopback (127.0.0.1), each part in a process of its own:
   arena decisions/s / echo round trips/s (target at 16 tables: >= 0.6). Also, once, the same
   echo with 5 small events before each request: the floor of the protocol's traffic shape (the
   arena sends ~5.8 messages per decision);
+* with ``--tls``, right after: a plaintext arena and one serving TLS only (a certificate for
+  127.0.0.1 from a CA made for the run, ``trustme``), 4 bot processes each (over TLS to the
+  second), up side by side; at each level they play in turn, 3 rounds, so that other work on
+  the machine weighs on both alike: the median decisions/s of each, their ratio, round trip
+  and server CPU per decision;
 * memory: a fresh arena server with 4 bots that never answer (``--hold``); its VmRSS when idle,
   then with 1,000 tables open at once, each waiting on its first decision (target < 200 MB).
 
@@ -27,7 +32,7 @@ at the end (and dies with this process).
 
     python -m bench.arena [--quick] [--deals-1 N] [--deals-16 N] [--deals-64 N]
                           [--bot-impl aio|sync|sdk] [--one-by-one] [--py-spy FILE]
-                          [--profile FILE] [--bridge auto|stepped|thread]
+                          [--profile FILE] [--bridge auto|stepped|thread] [--tls]
 """
 
 from __future__ import annotations
@@ -44,6 +49,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Sequence
@@ -96,11 +102,12 @@ def quiet_logs() -> None:
 
 
 # ================================================================== child: the arena server
-def arena_server(profile: str | None, extra_tokens: int = 0) -> None:
+def arena_server(profile: str | None, extra_tokens: int = 0, tls_dir: str | None = None) -> None:
     """Register the bots, serve, and obey JSON commands on stdin (one per line).
 
     ``extra_tokens`` more bots are registered that play no table (``bench/attack.py`` attacks
-    with one); their tokens are reported as ``extra_tokens``."""
+    with one); their tokens are reported as ``extra_tokens``. ``tls_dir``: serve TLS only,
+    with its arena.pem and arena.key."""
     import trio
 
     from arena.games.french_tarot import GameState, TableOptions, seeded_deal
@@ -108,6 +115,7 @@ def arena_server(profile: str | None, extra_tokens: int = 0) -> None:
     from arena.storage.db import make_engine
     from arena.table import TimeControl
     from arena.transport.server import ArenaServer
+    from arena.transport.tls import ServerTls
 
     quiet_logs()
     registry = BotRegistry(make_engine("sqlite://"))
@@ -179,7 +187,9 @@ def arena_server(profile: str | None, extra_tokens: int = 0) -> None:
         emit({"released": tables})
 
     async def main() -> None:
-        server = ArenaServer(registry, host=HOST)
+        tls = (ServerTls(Path(tls_dir) / "arena.pem", Path(tls_dir) / "arena.key")
+               if tls_dir else None)
+        server = ArenaServer(registry, host=HOST, tls=tls)
         async with trio.open_nursery() as nursery:
             port = await nursery.start(server.serve)
             assert server.bridge is not None
@@ -405,13 +415,28 @@ def log(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
 
 
+def make_certificates(folder: Path) -> Path:
+    """A CA and a certificate for 127.0.0.1 in ``folder`` (arena.pem, arena.key); the CA's
+    file."""
+    import trustme
+
+    ca = trustme.CA()
+    issued = ca.issue_cert(HOST)
+    issued.private_key_pem.write_to_path(str(folder / "arena.key"))
+    issued.cert_chain_pems[0].write_to_path(str(folder / "arena.pem"))
+    ca.cert_pem.write_to_path(str(folder / "ca.pem"))
+    return folder / "ca.pem"
+
+
 def start_arena(
     children: Children, hold: bool, profile: str | None = None, impl: str = "aio",
-    one_by_one: bool = False,
+    one_by_one: bool = False, tls_dir: Path | None = None,
 ) -> tuple[Child, list[Child]]:
     args = [*SELF, "--role", "arena-server"]
     if profile:
         args += ["--profile", profile]
+    if tls_dir is not None:
+        args += ["--tls-dir", str(tls_dir)]
     server = children.start("arena server", args)
     hello = server.receive(60)
     server.bridge = hello["bridge"]
@@ -419,7 +444,8 @@ def start_arena(
         children.start(f"bot {i}", [*BOT, "--port", str(hello["port"]), "--token", token,
                                     "--max-tables", "1024", "--impl", impl,
                                     *(["--hold"] if hold else []),
-                                    *(["--one-by-one"] if one_by_one else [])])
+                                    *(["--one-by-one"] if one_by_one else []),
+                                    *(["--tls-ca", str(tls_dir / "ca.pem")] if tls_dir else [])])
         for i, token in enumerate(hello["tokens"])
     ]
     server.receive(60)  # ready: every bot connected
@@ -490,6 +516,65 @@ def bot_counts(bots: Sequence[Child]) -> dict[str, float]:
     return total
 
 
+def play_level(server: Child, bots: Sequence[Child], tables: int, deals: int) -> dict[str, Any]:
+    bots_cpu = cpu_seconds([b.pid for b in bots])
+    server.send({"cmd": "level", "tables": tables, "deals": deals, "seed": 0})
+    level = server.receive(600)
+    level["bots_cpu_s"] = round(cpu_seconds([b.pid for b in bots]) - bots_cpu, 3)
+    return level
+
+
+TLS_ROUNDS = 3
+"""Rounds of the TLS comparison: plaintext and TLS levels alternate, the median of each kept."""
+
+
+def tls_comparison(children: Children, args: argparse.Namespace, deals: dict[int, int],
+                   folder: Path) -> dict[str, Any]:
+    """A plaintext arena and a TLS arena (TLS on its port and on the bots' channels) up side
+    by side, their levels alternating for :data:`TLS_ROUNDS` rounds, so that other work on the
+    machine weighs on both alike; per level the median decisions/s of each and their ratio."""
+    arenas = {}
+    for kind in ("plaintext", "tls"):
+        server, bots = start_arena(children, hold=False, impl=args.bot_impl,
+                                   one_by_one=args.one_by_one,
+                                   tls_dir=folder if kind == "tls" else None)
+        server.send({"cmd": "level", "tables": 4, "deals": 8, "seed": 10**6})  # warm-up
+        server.receive(120)
+        arenas[kind] = (server, bots)
+    log(f"TLS comparison: a plaintext and a TLS arena, {len(arenas['tls'][1])} bot processes "
+        f"each, levels alternating for {TLS_ROUNDS} rounds")
+    out: dict[str, Any] = {"rounds": TLS_ROUNDS}
+    for tables in LEVELS:
+        runs: dict[str, list[dict[str, Any]]] = {"plaintext": [], "tls": []}
+        for _ in range(TLS_ROUNDS):
+            for kind, (server, bots) in arenas.items():
+                runs[kind].append(play_level(server, bots, tables, deals[tables]))
+        level: dict[str, Any] = {}
+        for kind, done in runs.items():
+            ordered = sorted(done, key=lambda run: run["decisions_per_s"])
+            median = ordered[len(ordered) // 2]
+            level[kind] = {**median, "decisions_per_s_runs": [r["decisions_per_s"] for r in done]}
+        plain, secure = level["plaintext"], level["tls"]
+        level["ratio"] = round(secure["decisions_per_s"] / max(1e-9, plain["decisions_per_s"]),
+                               3)
+        out[f"tables_{tables}"] = level
+        log(f"TLS   {tables:3d} tables: {secure['decisions_per_s']:7.0f} decisions/s against "
+            f"{plain['decisions_per_s']:7.0f} in plaintext (medians of {TLS_ROUNDS}: "
+            f"{level['ratio']:.2f}); round trip p50 {secure['p50_ms']:.2f} ms against "
+            f"{plain['p50_ms']:.2f}; server CPU {secure['server_cpu_us_per_decision']:.0f} "
+            f"us/decision against {plain['server_cpu_us_per_decision']:.0f}; "
+            f"{secure['infractions']} infractions")
+    for server, bots in arenas.values():
+        server.send({"cmd": "quit"})
+        if args.bot_impl == "sdk":
+            for bot in bots:
+                bot.process.send_signal(signal.SIGTERM)
+        bot_counts(bots)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            server.wait(15)
+    return out
+
+
 def parent(args: argparse.Namespace) -> dict[str, Any]:
     deals = dict(QUICK_DEALS if args.quick else DEFAULT_DEALS)
     for tables in LEVELS:
@@ -502,7 +587,7 @@ def parent(args: argparse.Namespace) -> dict[str, Any]:
     figures: dict[str, Any] = {
         "quick": args.quick, "cpus": os.cpu_count(), "load_average_1m_at_start": round(load, 2),
         "players": PLAYERS, "bots": BOTS, "bot_impl": args.bot_impl,
-        "bot_answers": "one-by-one" if args.one_by_one else "batched",
+        "bot_answers": "one-by-one" if args.one_by_one else "batched", "tls": args.tls,
     }
     if load > 1.0:
         log(f"note: load average {load:.1f} on {os.cpu_count()} CPUs at start: other work "
@@ -521,10 +606,7 @@ def parent(args: argparse.Namespace) -> dict[str, Any]:
         spy = start_py_spy(server.pid, args.py_spy) if args.py_spy else None
         figures["echo"] = {}
         for tables in LEVELS:
-            bots_cpu = cpu_seconds([b.pid for b in bots])
-            server.send({"cmd": "level", "tables": tables, "deals": deals[tables], "seed": 0})
-            level = server.receive(600)
-            level["bots_cpu_s"] = round(cpu_seconds([b.pid for b in bots]) - bots_cpu, 3)
+            level = play_level(server, bots, tables, deals[tables])
             figures[f"tables_{tables}"] = level
             log(f"arena {tables:3d} tables: {level['decisions_per_s']:7.0f} decisions/s "
                 f"{level['deals_per_s']:6.1f} deals/s  round trip p50 {level['p50_ms']:6.2f} ms "
@@ -566,6 +648,13 @@ def parent(args: argparse.Namespace) -> dict[str, Any]:
                 f"p99 {shaped['p99_ms']:.2f} ms  -> arena at 16 tables / this "
                 f"{figures['ratio_16_shaped']:.2f}")
 
+        # ----------------------------------------------------------- the same levels over TLS
+        if args.tls:
+            with tempfile.TemporaryDirectory(prefix="bench-arena-tls-") as folder:
+                make_certificates(Path(folder))
+                figures["tls"] = tls_comparison(children, args, deals, Path(folder))
+            children.stop()
+
         # -------------------------------------------------------------------------- memory
         server, bots = start_arena(children, hold=True)
         time.sleep(0.5)
@@ -596,6 +685,11 @@ def parent(args: argparse.Namespace) -> dict[str, Any]:
     figures["rss_target_mb"] = 200
     figures["meets_rss"] = figures.get(f"rss_mb_{hold_tables}_tables", 1e9) < 200
     figures["total_seconds"] = round(time.perf_counter() - began, 1)
+    if "tls" in figures:
+        at_16 = figures["tls"]["tables_16"]
+        log(f"TLS at 16 tables: {at_16['tls']['decisions_per_s']:.0f} decisions/s, "
+            f"{at_16['ratio']:.2f} of plaintext ({at_16['plaintext']['decisions_per_s']:.0f}) "
+            "in the same run")
     log(f"ratio at 16 tables {figures.get('ratio_16', 0):.2f} (target >= {RATIO_16_TARGET}): "
         f"{'met' if figures['meets_ratio_16'] else 'NOT met'}; RSS with {hold_tables} tables "
         f"{figures.get(f'rss_mb_{hold_tables}_tables', 0):.0f} MB (target < 200): "
@@ -630,6 +724,10 @@ def main() -> None:
     parser.add_argument("--bridge", choices=CHOICES, default=None,
                         help="the arena's bridge between trio and grpc.aio (default: "
                              f"{ENV_VAR} if set, else auto: stepped where it works)")
+    parser.add_argument("--tls", action="store_true",
+                        help="also play the levels with TLS on the arena's port and the bots' "
+                             "channels, against plaintext in the same run")
+    parser.add_argument("--tls-dir", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--role", choices=("arena-server", "echo-server"), help=argparse.SUPPRESS)
     parser.add_argument("--streams", type=int, default=1, help=argparse.SUPPRESS)
     parser.add_argument("--seconds", type=float, default=4.0, help=argparse.SUPPRESS)
@@ -646,7 +744,7 @@ def main() -> None:
         except BridgeChoiceError as exc:
             parser.error(str(exc))
     if args.role == "arena-server":
-        arena_server(args.profile, args.extra_tokens)
+        arena_server(args.profile, args.extra_tokens, args.tls_dir)
     elif args.role == "echo-server":
         echo_server(args.streams, args.seconds, args.events)
     else:

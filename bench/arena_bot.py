@@ -11,7 +11,9 @@ Echo mode (``--echo N``): N streams to bench/arena.py's bare echo server; every 
 is answered at once.
 
     python -m bench.arena_bot --port P --token T [--max-tables 1024] [--hold] [--impl aio|sync|sdk]
-                              [--one-by-one]
+                              [--one-by-one] [--tls-ca FILE]
+
+``--tls-ca``: connect over TLS, trusting that CA (bench/arena.py's ``--tls`` comparison).
     python -m bench.arena_bot --port P --echo N
 """
 
@@ -36,6 +38,21 @@ from arena.proto_gen.tarot_arena.v1 import arena_pb2 as pb
 from arena.proto_gen.tarot_arena.v1 import arena_pb2_grpc as pb_grpc
 
 HOST = "127.0.0.1"
+TLS_CA: Path | None = None
+"""The CA to trust over TLS (``--tls-ca``); None: plaintext."""
+
+
+def aio_channel(port: int) -> grpc.aio.Channel:
+    if TLS_CA is None:
+        return grpc.aio.insecure_channel(f"{HOST}:{port}")
+    return grpc.aio.secure_channel(f"{HOST}:{port}",
+                                   grpc.ssl_channel_credentials(TLS_CA.read_bytes()))
+
+
+def sync_channel(port: int) -> grpc.Channel:
+    if TLS_CA is None:
+        return grpc.insecure_channel(f"{HOST}:{port}")
+    return grpc.secure_channel(f"{HOST}:{port}", grpc.ssl_channel_credentials(TLS_CA.read_bytes()))
 
 
 def _hello(token: str, max_tables: int) -> pb.BotMessage:
@@ -100,7 +117,7 @@ async def play(
 ) -> dict[str, float]:
     """Answer every request at once (or hold it); counts of what was received."""
     counts: dict[str, float] = {"requests": 0, "messages": 0, "think_seconds": 0.0}
-    async with grpc.aio.insecure_channel(f"{HOST}:{port}") as channel:
+    async with aio_channel(port) as channel:
         call = pb_grpc.BotServiceStub(channel).Connect()
         await call.write(_hello(token, max_tables))
         try:
@@ -128,7 +145,7 @@ def play_sync(
         while (message := outbox.get()) is not None:
             yield message
 
-    with grpc.insecure_channel(f"{HOST}:{port}") as channel:
+    with sync_channel(port) as channel:
         try:
             for message in pb_grpc.BotServiceStub(channel).Connect(requests()):
                 for answer in outgoing(answers(message, counts, hold), one_by_one):
@@ -146,7 +163,7 @@ def play_sdk(port: int, token: str, max_tables: int) -> dict[str, float]:
     decodes every message into a table view: what a Python bot author gets. Runs until SIGTERM.
     """
     from arena.games.french_tarot import Bid, Contract, Phase
-    from clients.sdk import Bot, DecisionRequest, TableView, run_bot
+    from clients.sdk import Bot, ClientTls, DecisionRequest, TableView, run_bot
 
     counts: dict[str, float] = {"requests": 0, "messages": 0, "think_seconds": 0.0}
 
@@ -164,7 +181,8 @@ def play_sdk(port: int, token: str, max_tables: int) -> dict[str, float]:
                         return action
             return legal[0]
 
-    run_bot(FirstLegal(), f"{HOST}:{port}", token, max_tables=max_tables)
+    run_bot(FirstLegal(), f"{HOST}:{port}", token, max_tables=max_tables,
+            tls=ClientTls(ca=TLS_CA) if TLS_CA is not None else False)
     return counts
 
 
@@ -208,7 +226,11 @@ def main() -> None:
     parser.add_argument("--one-by-one", action="store_true",
                         help="one Decision per stream message instead of a DecisionBatch")
     parser.add_argument("--echo", type=int, default=0, metavar="N", help="echo client, N streams")
+    parser.add_argument("--tls-ca", type=Path, default=None, metavar="FILE",
+                        help="connect over TLS, trusting this CA (PEM)")
     args = parser.parse_args()
+    global TLS_CA
+    TLS_CA = args.tls_ca
     # The parent ends us with SIGTERM: leave quietly.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     try:

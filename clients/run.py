@@ -2,7 +2,8 @@
 
     python -m clients.run BOT [--server HOST:PORT] [--token-file FILE]
         [--max-tables N] [--name NAME] [--arg KEY=VALUE ...] [--bot-args JSON]
-        [--connect-timeout SECONDS] [--stay]
+        [--connect-timeout SECONDS] [--stay] [--tls | --tls-ca FILE]
+        [--tls-cert FILE --tls-key FILE]
 
 ``BOT`` is a bundled bot's short name (:data:`PRESETS`: ``random``, ``heuristic``, ``search``,
 ``search-timed``, ``tre-random``, ``tre-heuristic``) or ``module.path:ClassName`` for any other.
@@ -18,7 +19,11 @@ jitter), and so is an arena that says it is stopping. When the arena says it has
 for the bot (its tournaments are over), it exits 0; ``--stay`` keeps it connected, waiting for
 the next tournament. Ctrl-C or SIGTERM closes the connection and exits 0; any error is one line
 on stderr and a non-zero exit, not a traceback: 2 for a usage error, 3 when the arena refuses
-the bot, 1 when it cannot be reached.
+the bot (or its TLS settings do not fit the arena's), 1 when it cannot be reached.
+
+``--tls`` connects over TLS trusting the public roots grpcio ships (an arena with a public
+certificate), ``--tls-ca FILE`` trusting the organiser's own CA instead; ``--tls-cert`` and
+``--tls-key`` show the bot's certificate to an arena that asks for one (mutual TLS).
 """
 
 from __future__ import annotations
@@ -35,7 +40,17 @@ from pathlib import Path
 from typing import Any
 
 from arena import game_plugins
-from clients.sdk import ArenaRejectedError, ArenaUnreachableError, Bot, run_bot
+
+# gRPC's core logs each failed TLS handshake at INFO, doubling the one line the runner prints
+# for it; it reads this when first imported, on the next line. Errors still show.
+os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
+from clients.sdk import (
+    ArenaRejectedError,
+    ArenaUnreachableError,
+    Bot,
+    ClientTls,
+    run_bot,
+)
 
 log = logging.getLogger("clients.run")
 
@@ -216,6 +231,17 @@ def parser(prog: str = "python -m clients.run") -> argparse.ArgumentParser:
     parser.add_argument("--stay", action="store_true",
                         help="keep waiting for the next tournament when the arena has no more "
                              "work for this bot (default: exit 0)")
+    parser.add_argument("--tls", action="store_true",
+                        help="connect over TLS, trusting the public certificate authorities "
+                             "(an arena with a public certificate)")
+    parser.add_argument("--tls-ca", default=None, metavar="FILE",
+                        help="connect over TLS, trusting the CA certificate in FILE (PEM; the "
+                             "organiser's own CA)")
+    parser.add_argument("--tls-cert", default=None, metavar="FILE",
+                        help="the bot's certificate (PEM), for an arena that asks for one "
+                             "(mutual TLS; with --tls-key)")
+    parser.add_argument("--tls-key", default=None, metavar="FILE",
+                        help="the key of --tls-cert (PEM)")
     parser.add_argument("--log-level", default="INFO",
                         choices=["DEBUG", "INFO", "WARNING", "ERROR"])
     return parser
@@ -244,6 +270,18 @@ def parse_args(argv: Sequence[str] | None, prog: str = "python -m clients.run") 
     return args
 
 
+def client_tls(args: argparse.Namespace) -> ClientTls | None:
+    """The TLS settings of ``--tls``, ``--tls-ca``, ``--tls-cert`` and ``--tls-key`` (None:
+    plaintext); each file is checked now, so that a wrong path is one line at start."""
+    if (args.tls_cert is None) != (args.tls_key is None):
+        raise UsageError("--tls-cert and --tls-key go together: the certificate and its key")
+    if not (args.tls or args.tls_ca or args.tls_cert):
+        return None
+    tls = ClientTls(ca=args.tls_ca, cert=args.tls_cert, key=args.tls_key)
+    tls.credentials()  # a missing or non-PEM file: ValueError, one line
+    return tls
+
+
 def main(argv: Sequence[str] | None = None, prog: str = "python -m clients.run") -> int:
     try:
         args = parse_args(argv, prog)
@@ -262,11 +300,12 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m clients.run")
             raise UsageError(f"--connect-timeout must be 0 or more, got {args.connect_timeout:g}")
         if args.max_tables < 1:
             raise UsageError(f"--max-tables must be at least 1, got {args.max_tables}")
+        tls = client_tls(args)
         game_plugins.load()
         bot = load_bot(args.bot, kwargs)
         goodbye = run_bot(bot, args.server, token, max_tables=args.max_tables, name=args.name,
                           version=args.version, connect_timeout=args.connect_timeout or None,
-                          stay=args.stay)
+                          stay=args.stay, tls=tls)
         if goodbye is not None:
             log.info("no more work from the arena%s: exiting",
                      f" ({goodbye.message})" if goodbye.message else "")

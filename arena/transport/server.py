@@ -5,7 +5,9 @@ The core is trio; grpc.aio's asyncio loop is stepped by a trio task in the same 
 write what the trio side encoded (:mod:`.wire`). The trio side owns every connection and seat.
 
 The bots' tokens are checked by an :class:`~.authenticator.Authenticator` that whoever builds
-the server hands over (the storage side's ``BotRegistry``). Use it from trio::
+the server hands over (the storage side's ``BotRegistry``). With ``tls`` (a
+:class:`~.tls.ServerTls`) the port serves TLS only, and a renewed certificate is taken up by the
+next handshake without dropping a connection. Use it from trio::
 
     async with trio.open_nursery() as nursery:
         server = ArenaServer(BotRegistry(engine), admin_token="...")
@@ -51,6 +53,7 @@ from .services import (
     TooManyConnectionsError,
     add_bot_service,
 )
+from .tls import ServerTls
 
 log = logging.getLogger(__name__)
 
@@ -83,6 +86,7 @@ class ArenaServer:
         handshake_burst: int = HANDSHAKE_BURST,
         hello_timeout: float = HELLO_TIMEOUT,
         outbox_limit_bytes: int = OUTBOX_LIMIT_BYTES,
+        tls: ServerTls | None = None,
     ) -> None:
         self.registry = registry
         """Where bots are registered and their tokens checked (called off the loops only)."""
@@ -94,6 +98,8 @@ class ArenaServer:
         self.handshakes = HandshakeLimiter(handshakes_per_second, handshake_burst)
         self.hello_timeout = hello_timeout
         self.outbox_limit_bytes = outbox_limit_bytes
+        self.tls = tls
+        """TLS only on the port (None: plaintext)."""
         self.connections: dict[int, BotConnection] = {}
         self.orphans: dict[str, list[RemoteSeat]] = {}
         self.revoked: set[str] = set()
@@ -108,13 +114,18 @@ class ArenaServer:
 
     # --------------------------------------------------------------------------- lifecycle
     async def serve(self, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
-        """Run until cancelled; ``task_status.started(port)`` once listening."""
+        """Run until cancelled; ``task_status.started(port)`` once listening.
+
+        With :attr:`tls`, its files are read and checked first: a bad one raises
+        :class:`~.tls.TlsConfigError` before anything listens."""
+        credentials = self.tls.credentials() if self.tls is not None else None
         async with trio.open_nursery() as nursery:
             self.bridge = bridge = open_bridge(nursery)
             listening: list[int] = []
             ready = trio.Event()
             stop: list[Any] = []  # the asyncio stop event, once the loop runs
-            nursery.start_soon(bridge.drive, self._grpc_main(listening, ready, stop))
+            nursery.start_soon(bridge.drive,
+                               self._grpc_main(listening, ready, stop, credentials))
             await ready.wait()
             if not listening:
                 raise OSError(f"could not listen on {self.host}:{self.port}")
@@ -132,7 +143,8 @@ class ArenaServer:
                 nursery.cancel_scope.cancel()
 
     async def _grpc_main(
-        self, listening: list[int], ready: trio.Event, stop: list[asyncio.Event]
+        self, listening: list[int], ready: trio.Event, stop: list[asyncio.Event],
+        credentials: grpc.ServerCredentials | None = None,
     ) -> None:
         assert self.bridge is not None
         stop_event = asyncio.Event()
@@ -165,7 +177,9 @@ class ArenaServer:
         )
         enable_reflection(names, server)
         try:
-            port = server.add_insecure_port(f"{self.host}:{self.port}")
+            address = f"{self.host}:{self.port}"
+            port = (server.add_insecure_port(address) if credentials is None
+                    else server.add_secure_port(address, credentials))
         except RuntimeError:
             port = 0
         if port:

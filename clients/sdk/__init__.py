@@ -13,7 +13,9 @@
 or, for any bot class, ``python -m clients.run --server HOST:PORT --token TOKEN --bot
 module.path:ClassName``. A bot sees a :class:`TableView` per seat it holds, kept up to date from
 the arena's messages, and answers :class:`DecisionRequest` values with one of their
-``legal_actions``. The SDK speaks protocol version 1 (``proto/tarot_arena/v1/arena.proto``) over
+``legal_actions``. Over the internet, connect with TLS: ``run_bot(..., tls=True)`` for an arena
+with a public certificate, ``tls=ClientTls(ca="ca.pem")`` for one signed by the organiser's own
+CA. The SDK speaks protocol version 1 (``proto/tarot_arena/v1/arena.proto``) over
 one gRPC stream per client, plays several tables at once, and reconnects when the stream breaks.
 
 The implementation modules are private; this module picks the public names.
@@ -39,15 +41,24 @@ from arena.table.messages import DecisionRequest, Notice, PlayerInfo, TableEnd
 from arena.transport.convert import Goodbye, GoodbyeReason, Welcome
 
 from ._bot import Bot, as_action
-from ._client import ArenaClient, ArenaRejectedError, ArenaUnreachableError, Backoff, run_bot
+from ._client import (
+    ArenaClient,
+    ArenaRejectedError,
+    ArenaTlsError,
+    ArenaUnreachableError,
+    Backoff,
+    run_bot,
+)
 from ._view import TableView
 from .sampler import Constraints, NoConsistentDealError, Sample, Sampler
 from .solver import solve, solve_cards
+from .tls import ClientTls
 
 __all__ = [
     "Action",
     "ArenaClient",
     "ArenaRejectedError",
+    "ArenaTlsError",
     "ArenaUnreachableError",
     "Backoff",
     "BidMade",
@@ -57,6 +68,7 @@ __all__ = [
     "CardPlayed",
     "ChelemDecided",
     "ChienShown",
+    "ClientTls",
     "Constraints",
     "DecisionRequest",
     "DummyShown",

@@ -14,6 +14,11 @@ Why it is shaped this way:
   protocol version, malformed Hello) raises :class:`ArenaRejectedError` instead.
 - Cancellation is the way to stop (trio style): the stream is half-closed so that the arena
   ends it with OK, then cancelled if it does not within a short grace.
+- Over TLS (``tls``), a handshake that fails for a reason of settings (a certificate not
+  trusted, expired or for another host, TLS on one side only, a client certificate wanted or
+  refused) ends the client with :class:`ArenaTlsError`, one line saying which setting to
+  change, if no connection was accepted yet; later (a renewal gone wrong), the line is logged
+  and the connection retried, as the organiser may fix it.
 - The arena says when the bot's work is done (a Goodbye with NO_MORE_WORK, then the stream
   ends with OK): :meth:`ArenaClient.run` returns it instead of reconnecting, unless ``stay``
   asks to wait for more work. A Goodbye because the arena is stopping is retried like a lost
@@ -41,6 +46,7 @@ from arena.transport.convert import Goodbye, GoodbyeReason, Welcome
 from ._bot import Bot, as_action
 from ._link import Stream, StreamEnded
 from ._view import TableView
+from .tls import ClientTls, as_client_tls, diagnose
 
 log = logging.getLogger("clients.sdk")
 
@@ -71,6 +77,15 @@ class ArenaRejectedError(Exception):
         super().__init__(f"the arena refused the connection: {code.name}: {details}")
         self.code = code
         self.details = details
+
+
+class ArenaTlsError(ArenaRejectedError):
+    """The TLS handshake failed for a reason retrying cannot fix (see :mod:`.tls`)."""
+
+    def __init__(self, line: str) -> None:
+        Exception.__init__(self, line)
+        self.code = grpc.StatusCode.UNAVAILABLE
+        self.details = line
 
 
 class ArenaUnreachableError(Exception):
@@ -123,6 +138,10 @@ class ArenaClient:
     ``stay`` keeps the client connected (reconnecting with backoff) after the arena said it
     has no more work for the bot, to play the next tournament; otherwise :meth:`run` returns.
 
+    ``tls``: True for TLS with the public roots grpcio ships, a :class:`ClientTls` for a
+    private CA or a client certificate; False (the default): plaintext, for an arena on
+    loopback or a network of its own.
+
     ``tables`` holds the view of every (table_id, seat) in play; ``welcome`` the arena's last
     Welcome; ``goodbye`` its last Goodbye; ``connections`` counts the streams the arena
     accepted (more than one after a reconnection).
@@ -141,6 +160,7 @@ class ArenaClient:
         resume_grace: float = RESUME_GRACE,
         batching: bool = True,
         stay: bool = False,
+        tls: bool | ClientTls | None = False,
     ) -> None:
         if not token:
             raise ValueError("a bot token is needed (given once at registration)")
@@ -156,6 +176,8 @@ class ArenaClient:
         self.resume_grace = resume_grace
         self.batching = batching
         self.stay = stay
+        self.tls = as_client_tls(tls)
+        self._credentials = self.tls.credentials() if self.tls is not None else None
         self.welcome: Welcome | None = None
         self.goodbye: Goodbye | None = None
         self._goodbye_on: int | None = None
@@ -192,7 +214,7 @@ class ArenaClient:
         )
         failures = 0
         while True:
-            stream = Stream(self.server, hello, CHANNEL_OPTIONS)
+            stream = Stream(self.server, hello, CHANNEL_OPTIONS, self._credentials)
             try:
                 ended = await self._receive(stream, task_status)
             finally:
@@ -202,6 +224,11 @@ class ArenaClient:
                     await stream.aclose(CLOSE_GRACE)
             if ended.code in FATAL_CODES:
                 return ArenaRejectedError(ended.code, ended.details)
+            trouble = await self._tls_trouble(ended) if not welcomed else None
+            if trouble is not None:
+                if self.connections == 0:
+                    return ArenaTlsError(trouble)
+                log.error("%s", trouble)
             goodbye = self.goodbye if self._goodbye_on == stream.id else None
             idle = goodbye is not None and goodbye.reason is GoodbyeReason.NO_MORE_WORK
             if idle and not self.stay:
@@ -221,6 +248,13 @@ class ArenaClient:
                 log.warning("connection to %s lost (%s); reconnecting in %.2f s", self.server,
                             why, delay)
             await trio.sleep(delay)
+
+    async def _tls_trouble(self, ended: StreamEnded) -> str | None:
+        """The one line for a stream that failed on TLS, or None (another failure)."""
+        if ended.code is not grpc.StatusCode.UNAVAILABLE:
+            return None
+        return await trio.to_thread.run_sync(diagnose, self.server, ended.details, self.tls,
+                                             abandon_on_cancel=True)
 
     async def _receive(self, stream: Stream, task_status: Any) -> StreamEnded:
         async for item in stream.messages:
@@ -425,6 +459,7 @@ def run_bot(
     backoff: Backoff | None = None,
     connect_timeout: float | None = None,
     stay: bool = False,
+    tls: bool | ClientTls | None = False,
 ) -> Goodbye | None:
     """Play ``bot`` until the arena has no more work for it (then return its Goodbye), or until
     Ctrl-C or SIGTERM (then return None, the stream closed). With ``stay``, only a signal ends
@@ -434,12 +469,14 @@ def run_bot(
     Raises :class:`ArenaRejectedError` when the arena refuses the connection,
     :class:`ArenaUnreachableError` when ``connect_timeout`` seconds pass before the arena
     accepts the first connection (None: keep trying; once connected, a lost connection is
-    always retried), ValueError for bad arguments.
+    always retried), ValueError for bad arguments (a TLS file missing or not PEM included),
+    :class:`ArenaTlsError` (an :class:`ArenaRejectedError`) when TLS settings do not fit the
+    arena's. ``tls``: as for :class:`ArenaClient`.
     """
     if connect_timeout is not None and connect_timeout <= 0:
         raise ValueError(f"connect_timeout must be positive, got {connect_timeout}")
     client = ArenaClient(bot, server, token, max_tables=max_tables, name=name, version=version,
-                         backoff=backoff, stay=stay)
+                         backoff=backoff, stay=stay, tls=tls)
     return trio.run(_run_until_signal, client, connect_timeout)
 
 

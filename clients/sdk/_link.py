@@ -123,6 +123,7 @@ class Stream:
         target: str,
         hello: pb.BotMessage,
         options: Sequence[tuple[str, Any]] = (),
+        credentials: grpc.ChannelCredentials | None = None,
     ) -> None:
         self.id = next(_stream_ids)
         self._loop = grpc_loop()
@@ -134,6 +135,8 @@ class Stream:
         self.batch_decisions = False
         """Send decisions queued together as one DecisionBatch (once the arena agreed)."""
         self._task: asyncio.Task[None] | None = None
+        self._credentials = credentials
+        """TLS (None: plaintext)."""
         _call(self._loop, self._start, target, hello, list(options))
 
     # ------------------------------------------------------------------------- trio side
@@ -182,7 +185,10 @@ class Stream:
     async def _run(self, target: str, hello: pb.BotMessage, options: list[tuple[str, Any]]) -> None:
         ended = StreamEnded(grpc.StatusCode.UNKNOWN, "the stream ended without a status")
         try:
-            async with grpc.aio.insecure_channel(target, options=options) as channel:
+            channel = (grpc.aio.insecure_channel(target, options=options)
+                       if self._credentials is None
+                       else grpc.aio.secure_channel(target, self._credentials, options=options))
+            async with channel:
                 call = pb_grpc.BotServiceStub(channel).Connect()
                 writer = asyncio.create_task(self._write(call, hello))
                 try:

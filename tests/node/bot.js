@@ -3,8 +3,12 @@
 // generated code, no SDK): the test suite's proof that the documented protocol is enough.
 //
 //   node bot.js --server HOST:PORT [--token TOKEN] [--max-tables N] [--name NAME] [--seed N]
+//               [--tls | --tls-ca FILE] [--tls-cert FILE --tls-key FILE]
 //
-// The token may come from TAROT_ARENA_TOKEN instead. It plays a random legal action for every
+// The token may come from TAROT_ARENA_TOKEN instead. --tls connects over TLS trusting the
+// public roots (Node's bundled ones), --tls-ca FILE trusting the organiser's CA instead;
+// --tls-cert/--tls-key show the bot's own certificate to an arena that asks (mutual TLS). Over
+// TLS, the only change is the channel's credentials: grpc.credentials.createSsl(ca, key, cert). It plays a random legal action for every
 // request (seeded), answers the requests of one MessageBatch with one DecisionBatch, checks
 // the sequence numbers of the events, reconnects with backoff when the stream breaks or the
 // arena says it is stopping, and exits 0 when the arena says there is no more work for it.
@@ -12,6 +16,7 @@
 // sequence errors.
 "use strict";
 
+const fs = require("fs");
 const path = require("path");
 const grpc = require("@grpc/grpc-js");
 const protoLoader = require("@grpc/proto-loader");
@@ -20,11 +25,20 @@ const PROTO = path.join(__dirname, "..", "..", "proto", "tarot_arena", "v1", "ar
 
 function parseArgs(argv) {
   const args = { server: "127.0.0.1:50051", token: process.env.TAROT_ARENA_TOKEN || "",
-                 maxTables: 1, name: "node-random", seed: 1, connectTimeout: 30 };
+                 maxTables: 1, name: "node-random", seed: 1, connectTimeout: 30, tls: false,
+                 tlsCa: null, tlsCert: null, tlsKey: null };
   for (let i = 0; i < argv.length; i += 2) {
     const [flag, value] = [argv[i], argv[i + 1]];
+    if (flag === "--tls") {
+      args.tls = true;
+      i -= 1; // a flag without a value
+      continue;
+    }
     if (value === undefined) throw new Error(`${flag} needs a value`);
     if (flag === "--server") args.server = value;
+    else if (flag === "--tls-ca") args.tlsCa = value;
+    else if (flag === "--tls-cert") args.tlsCert = value;
+    else if (flag === "--tls-key") args.tlsKey = value;
     else if (flag === "--token") args.token = value;
     else if (flag === "--max-tables") args.maxTables = Number(value);
     else if (flag === "--name") args.name = value;
@@ -33,7 +47,18 @@ function parseArgs(argv) {
     else throw new Error(`unknown option ${flag}`);
   }
   if (!args.token) throw new Error("no bot token: pass --token or set TAROT_ARENA_TOKEN");
+  if (Boolean(args.tlsCert) !== Boolean(args.tlsKey)) {
+    throw new Error("--tls-cert and --tls-key go together");
+  }
   return args;
+}
+
+// Plaintext, or TLS: the arena's certificate checked against the CA given (else the public
+// roots), the bot's own certificate shown if given.
+function credentials(args) {
+  if (!(args.tls || args.tlsCa || args.tlsCert)) return grpc.credentials.createInsecure();
+  const read = (file) => (file ? fs.readFileSync(file) : null);
+  return grpc.credentials.createSsl(read(args.tlsCa), read(args.tlsKey), read(args.tlsCert));
 }
 
 // A small seeded generator (mulberry32), so that a run can be repeated.
@@ -55,7 +80,7 @@ function main() {
   const args = parseArgs(process.argv.slice(2));
   const definition = protoLoader.loadSync(PROTO, OPTIONS);
   const { tarot_arena: { v1 } } = grpc.loadPackageDefinition(definition);
-  const client = new v1.BotService(args.server, grpc.credentials.createInsecure(), {
+  const client = new v1.BotService(args.server, credentials(args), {
     "grpc.max_receive_message_length": 16 * 1024 * 1024,
   });
   const random = rng(args.seed);

@@ -58,6 +58,7 @@ from ..duplicate.settings import (
 )
 from ..play.manage import cancel_tournament, delete_tournament
 from ..store import TournamentStore, UnknownTournamentError
+from .admin import admin_app
 from .export import bot_names, export_tournament, standings_of
 from .report import (
     describe_deal,
@@ -71,6 +72,7 @@ from .report import (
     tables_json,
     text_column,
 )
+from .tls import Insecure, TlsCert, TlsClientCa, TlsKey, announce, quiet_grpc_core, server_tls
 
 app = typer.Typer(
     help="Tarot Arena: duplicate French Tarot tournaments for bots, over gRPC.",
@@ -83,6 +85,7 @@ tournament_app = typer.Typer(help="Create, run, cancel and delete duplicate tour
                              no_args_is_help=True)
 app.add_typer(bots_app, name="bots")
 app.add_typer(tournament_app, name="tournament")
+app.add_typer(admin_app, name="admin")
 
 # Piped or redirected output is not cut to 80 columns (rich's default without a terminal): the
 # standings table would lose its bot names.
@@ -119,6 +122,7 @@ KNOWN_ERRORS: tuple[type[BaseException], ...] = (
 def main() -> None:
     """Entry point: run the app, turning known errors into one red line."""
     _reset_state()
+    quiet_grpc_core()
     try:
         game_plugins.load()
         code = app(args=global_options_first(sys.argv[1:]), prog_name="tarot-arena",
@@ -673,11 +677,16 @@ def tournament_run(
     admin_token_file: AdminTokenFile = None,
     admin_token: AdminToken = None,
     web_port: Annotated[int | None, typer.Option(help=WEB_PORT_HELP)] = None,
+    tls_cert: TlsCert = None,
+    tls_key: TlsKey = None,
+    tls_client_ca: TlsClientCa = None,
+    insecure: Insecure = False,
 ) -> None:
     """Serve the arena and run (or resume) a tournament.
 
     Bots connect to it over gRPC. The admin service (revoke a bot mid-tournament, list
-    connections) is served too.
+    connections) is served too. With --tls-cert and --tls-key, both (and the web page) are
+    served over TLS only.
     """
     from ..play.live import run_tournament_live
 
@@ -690,10 +699,12 @@ def tournament_run(
         raise CliError(f"tournament {tournament_id} is cancelled: it is not played any more")
     _check_port(port, host)
     _check_web_port(web_port, port, host)
+    tls = server_tls(tls_cert, tls_key, tls_client_ca, insecure)
+    announce(console, errors, tls, host, port, insecure)
     standings = run_tournament_live(
         store, tournament_id, host=host, port=port, concurrency=concurrency,
         seat_timeout=seat_timeout or None, console=console, admin_token=token,
-        web_port=web_port,
+        web_port=web_port, tls=tls,
     )
     print_standings(console, store, tournament_id, standings)
     print_matches(console, store, tournament_id)
@@ -721,12 +732,17 @@ def serve(
     admin_token: AdminToken = None,
     concurrency: Annotated[int, typer.Option(help="Tables played at once.")] = 8,
     web_port: Annotated[int | None, typer.Option(help=WEB_PORT_HELP)] = None,
+    tls_cert: TlsCert = None,
+    tls_key: TlsKey = None,
+    tls_client_ca: TlsClientCa = None,
+    insecure: Insecure = False,
 ) -> None:
     """Serve the arena and play every unfinished tournament, oldest first.
 
     Cancelled tournaments are not played. Bots connect over gRPC; the admin service is served.
     Tournaments play side by side within --concurrency tables; one whose bots are not connected
     waits for them (the line "waiting for: ..." names them) and never stops the others.
+    With --tls-cert and --tls-key, the arena (and the web page) are served over TLS only.
     """
     from ..play.live import serve_forever
 
@@ -734,8 +750,10 @@ def serve(
     store = _store()
     _check_port(port, host)
     _check_web_port(web_port, port, host)
+    tls = server_tls(tls_cert, tls_key, tls_client_ca, insecure)
+    announce(console, errors, tls, host, port, insecure)
     serve_forever(store, host=host, port=port, admin_token=token,
-                  concurrency=concurrency, console=console, web_port=web_port)
+                  concurrency=concurrency, console=console, web_port=web_port, tls=tls)
 
 
 def _check_web_port(web_port: int | None, port: int, host: str) -> None:
@@ -752,16 +770,23 @@ def _check_web_port(web_port: int | None, port: int, host: str) -> None:
 def web_cmd(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port of the web page.")] = 8080,
+    tls_cert: TlsCert = None,
+    tls_key: TlsKey = None,
 ) -> None:
     """Serve the read-only web page alone: live standings, boards, replays, bots.
 
     It reads the database the arenas write (--db), so it also shows tournaments played by
-    several arenas sharing one PostgreSQL. Nothing on it changes a tournament.
+    several arenas sharing one PostgreSQL. Nothing on it changes a tournament. With
+    --tls-cert and --tls-key, over HTTPS only.
     """
     from ..web import run_web
 
     _check_port(port, host)
-    run_web(_engine(), host, port, announce=console.print)
+    engine = _engine()
+    tls = server_tls(tls_cert, tls_key)
+    if tls is not None:
+        console.print(escape(tls.describe()), highlight=False)
+    run_web(engine, host, port, announce=console.print, tls=tls)
 
 
 @app.command("standings")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 import logging
 import math
@@ -25,6 +26,7 @@ from rich.text import Text
 from arena.storage.bots import BotRegistry
 from arena.storage.models import TableStatus, TournamentStatus
 from arena.transport.server import ArenaServer
+from arena.transport.tls import ServerTls
 
 from ..duplicate.scoring import Standings
 from ..store import TournamentStore
@@ -145,15 +147,18 @@ def run_tournament_live(
     console: Console,
     admin_token: str | None = None,
     web_port: int | None = None,
+    tls: ServerTls | None = None,
 ) -> Standings:
     """Serve the arena and play one tournament; :class:`BotsMissingError` once no table could
-    be seated for ``seat_timeout`` seconds (None: wait for the bots forever)."""
+    be seated for ``seat_timeout`` seconds (None: wait for the bots forever). With ``tls``, the
+    arena and its web page are served over TLS only."""
 
     async def main() -> Standings:
-        server = ArenaServer(BotRegistry(store.engine), admin_token, host=host, port=port)
+        server = ArenaServer(BotRegistry(store.engine), admin_token, host=host, port=port,
+                             tls=tls)
         async with trio.open_nursery() as nursery:
             bound = await nursery.start(server.serve)
-            await start_web_page(nursery, store, host, web_port, console)
+            await start_web_page(nursery, store, host, web_port, console, tls)
             console.print(f"arena listening on {host}:{bound}")
             if admin_token is None:
                 console.print(f"admin token for this run: [bold]{server.admin_token}[/bold]")
@@ -178,6 +183,7 @@ def serve_forever(
     poll: float = 2.0,
     web_port: int | None = None,
     retry: float = 30.0,
+    tls: ServerTls | None = None,
 ) -> None:
     """Serve until Ctrl-C, playing every unfinished tournament at once, oldest first, within
     one budget of ``concurrency`` tables.
@@ -185,18 +191,20 @@ def serve_forever(
     A tournament whose bots are not connected waits (its progress names them) without holding
     up the others, and goes on when they connect; tournaments created meanwhile are picked up
     within ``poll`` seconds. One that fails (say, its database rows vanished) is reported in one
-    line and tried again after ``retry`` seconds; serving goes on.
+    line and tried again after ``retry`` seconds; serving goes on. With ``tls``, the arena and
+    its web page are served over TLS only.
     """
 
     async def main() -> None:
-        server = ArenaServer(BotRegistry(store.engine), admin_token, host=host, port=port)
+        server = ArenaServer(BotRegistry(store.engine), admin_token, host=host, port=port,
+                             tls=tls)
         arena = RemoteArena(server)
         slots = trio.Semaphore(concurrency)
         active: set[str] = set()
         failed: dict[str, float] = {}
         async with trio.open_nursery() as nursery:
             bound = await nursery.start(server.serve)
-            await start_web_page(nursery, store, host, web_port, console)
+            await start_web_page(nursery, store, host, web_port, console, tls)
             console.print(f"arena listening on {host}:{bound}")
             if admin_token is None:
                 console.print(f"admin token for this run: [bold]{server.admin_token}[/bold]")
@@ -278,12 +286,13 @@ def bots_with_tables_left(store: TournamentStore) -> set[str]:
 
 async def start_web_page(
     nursery: trio.Nursery, store: TournamentStore, host: str, port: int | None,
-    console: Console,
+    console: Console, tls: ServerTls | None = None,
 ) -> None:
-    """The read-only web page beside the arena, on the same event loop (``port`` None: none)."""
+    """The read-only web page beside the arena, on the same event loop (``port`` None: none),
+    over HTTPS with the arena's certificate when it has one."""
     if port is None:
         return
     from ..web import serve_web
 
-    urls = await nursery.start(serve_web, store.engine, host, port)
+    urls = await nursery.start(functools.partial(serve_web, tls=tls), store.engine, host, port)
     console.print(f"web page on {', '.join(urls)}")
