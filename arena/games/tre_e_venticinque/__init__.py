@@ -38,7 +38,7 @@ from .game import (
     settle,
     trick_winner_index,
 )
-from .interface import TRE_E_VENTICINQUE, TreEVenticinque
+from .definition import TRE_E_VENTICINQUE, TreEVenticinque
 from .observation import (
     CardDiscarded,
     CardPlayed,
