@@ -336,7 +336,9 @@ class Rules(Protocol[S_contra, A, E_co, R_co]):
         """Every action the seat to act may take now, in a fixed order; empty once over."""
         ...
 
-    def apply(self, state: S_contra, action: A, seat: int | None = None) -> Sequence[tuple[int | None, E_co]]:
+    def apply(
+        self, state: S_contra, action: A, seat: int | None = None
+    ) -> Sequence[tuple[int | None, E_co]]:
         """Apply a legal action of ``seat`` (default: the seat to act) and say which events it
         caused, each with its recipient. Raises :class:`WrongTurnError` or
         :class:`IllegalActionError`, leaving the state unchanged."""
@@ -394,7 +396,9 @@ class Views(Protocol[S_contra, A_contra, E_contra, O, R_contra]):
         there, the player sees exactly what ``observe`` says (the contract tests check it)."""
         ...
 
-    def observation_at_end(self, observation: O, result: R_contra, cards: Revealed | None = None) -> O:
+    def observation_at_end(
+        self, observation: O, result: R_contra, cards: Revealed | None = None
+    ) -> O:
         """A seat's observation once it is told how the deal ended, and the cards if they are
         revealed."""
         ...

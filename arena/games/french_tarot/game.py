@@ -76,6 +76,7 @@ from .deal import (
 )
 from .scoring import DealSummary, ScoreBreakdown, Side, score_deal, settle
 
+
 class Direction(Enum):
     """How seats are shown around the table; never changes the turn order."""
 

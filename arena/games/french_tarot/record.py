@@ -52,8 +52,8 @@ from .deal import MAX_SEED, Deal, seeded_deal
 from .game import (
     DealOutcome,
     DealResult,
-    Direction,
     DealState,
+    Direction,
     IllegalActionError,
     Phase,
     TableOptions,

@@ -29,6 +29,15 @@ from typing import Final
 from .actions import DISCARDS, Action
 from .cards import Card, cards_of, mask_of
 from .deal import PLAYERS, TALON_SIZE, Deal
+from .events import (
+    CardDiscarded,
+    CardPlayed,
+    DiscardDone,
+    Event,
+    TrickWon,
+    event_mark,
+    events_after,
+)
 from .game import (
     TRICKS,
     DealResult,
@@ -43,15 +52,6 @@ from .game import (
     legal_play_mask,
     plays_of,
     trick_follow,
-)
-from .events import (
-    CardDiscarded,
-    CardPlayed,
-    DiscardDone,
-    Event,
-    TrickWon,
-    event_mark,
-    events_after,
 )
 
 
