@@ -9,7 +9,7 @@ tournaments and the bot SDK hold a :class:`~arena.games.base.Game` and nothing g
 from __future__ import annotations
 
 from .base import AnyGame, Declaration, Game, IllegalActionError, State, WireAction, WrongTurnError
-from .registry import DEFAULT_GAME, game, game_of, names, register
+from .registry import DEFAULT_GAME, decision_kind_of, game, game_of, names, register
 
 
 def _register_bundled() -> None:
@@ -31,6 +31,7 @@ __all__ = [
     "State",
     "WireAction",
     "WrongTurnError",
+    "decision_kind_of",
     "game",
     "game_of",
     "names",

@@ -287,8 +287,13 @@ class Declared(Protocol):
 
     @property
     def state_type(self) -> type:
-        """The class of this game's states (:func:`arena.games.game_of` finds a state's
-        game by it)."""
+        """The class of this game's states."""
+        ...
+
+    @property
+    def value_types(self) -> tuple[type, ...]:
+        """The classes of this game's own values (its state, observation, phase): how
+        :func:`arena.games.game_of` tells which game a value is of."""
         ...
 
 

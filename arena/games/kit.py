@@ -172,6 +172,7 @@ class CardGame(Generic[S, A, E, O, P, R]):
         self._result_of = result_of
         self._outcome_type = outcome_type
         self._observation_type = observation_type
+        self.value_types: tuple[type, ...] = (state_type, observation_type, phase_type)
         self._kind_of_phase = {
             phase_type(value): kind for kind, value in declaration.decisions.items()
         }

@@ -14,7 +14,7 @@ from .base import AnyGame
 DEFAULT_GAME: Final = "french-tarot"
 
 _GAMES: dict[str, AnyGame] = {}
-_BY_STATE: dict[type, AnyGame] = {}
+_BY_TYPE: dict[type, AnyGame] = {}
 
 
 def register(game: AnyGame) -> AnyGame:
@@ -23,7 +23,8 @@ def register(game: AnyGame) -> AnyGame:
     if known is not None and known is not game:
         raise ValueError(f"another game is already registered as {game.name!r}")
     _GAMES[game.name] = game
-    _BY_STATE[game.state_type] = game
+    for kind in game.value_types:
+        _BY_TYPE[kind] = game
     return game
 
 
@@ -41,15 +42,27 @@ def names() -> tuple[str, ...]:
     return tuple(_GAMES)
 
 
-def game_of(state: object) -> AnyGame:
-    """The game ``state`` is a deal of; LookupError for a state of no registered game."""
-    found = _BY_STATE.get(type(state))
+def game_of(value: object) -> AnyGame:
+    """The game ``value`` is of: a deal's state, an observation or a phase (the game's
+    ``value_types``); LookupError for a value of no registered game."""
+    found = _BY_TYPE.get(type(value))
     if found is None:
-        for kind, candidate in _BY_STATE.items():
-            if isinstance(state, kind):
+        for kind, candidate in _BY_TYPE.items():
+            if isinstance(value, kind):
                 return candidate
-        raise LookupError(f"{type(state).__name__} is the state of no registered game")
+        raise LookupError(f"{type(value).__name__} is a value of no registered game")
     return found
+
+
+def decision_kind_of(phase: object) -> str:
+    """The decision kind made in ``phase`` (a game's phase), per its game's declaration; empty
+    for a phase in which nobody decides, or of no registered game."""
+    try:
+        declaration = game_of(phase).declaration
+    except LookupError:
+        return ""
+    value = getattr(phase, "value", phase)
+    return next((kind for kind, at in declaration.decisions.items() if at == value), "")
 
 
 class OfGame:

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import Final, NamedTuple
+from typing import Final
 
 from ..base import IllegalActionError as IllegalActionError
 from ..base import WrongTurnError as WrongTurnError
 from ..registry import OfGame
+from ..tricks import Trick as Trick
 from .actions import (
     ANNOUNCE_CHELEM,
     BIDS,
@@ -142,24 +143,6 @@ class DealOutcome(Enum):
     PLAYED = "played"
     ALL_PASSED = "all-passed"
     PETIT_SEC = "petit-sec"
-
-
-class Trick(NamedTuple):
-    """A finished trick: ``cards`` in play order, the first led by ``leader``.
-
-    A named tuple rather than a frozen dataclass: a deal makes up to 24 of them on its hot path.
-    """
-
-    leader: int
-    cards: tuple[Card, ...]
-    winner: int
-
-    def seat_of(self, index: int) -> int:
-        return (self.leader + index) % len(self.cards)
-
-    def played_by(self) -> tuple[tuple[int, Card], ...]:
-        n = len(self.cards)
-        return tuple(((self.leader + i) % n, c) for i, c in enumerate(self.cards))
 
 
 @dataclass(frozen=True, slots=True)

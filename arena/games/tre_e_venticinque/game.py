@@ -14,10 +14,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import Final, NamedTuple
+from typing import Final
 
 from ..base import IllegalActionError, WrongTurnError
 from ..registry import OfGame
+from ..tricks import Trick as Trick
 from .actions import DISCARDS, PLAYS, Action, Discard, Play
 from .cards import (
     DECK_SIZE,
@@ -72,20 +73,6 @@ class TableOptions:
             raise ValueError(
                 f"Tre e Venticinque is played by exactly 3 players, not {self.players}"
             )
-
-
-class Trick(NamedTuple):
-    """A finished trick: ``cards`` in play order, the first led by ``leader``."""
-
-    leader: int
-    cards: tuple[Card, ...]
-    winner: int
-
-    def seat_of(self, index: int) -> int:
-        return (self.leader + index) % PLAYERS
-
-    def played_by(self) -> tuple[tuple[int, Card], ...]:
-        return tuple(((self.leader + i) % PLAYERS, c) for i, c in enumerate(self.cards))
 
 
 @dataclass(frozen=True, slots=True)
