@@ -9,6 +9,7 @@ tournaments and the bot SDK hold a :class:`~arena.games.base.Game` and nothing g
 from __future__ import annotations
 
 from .base import AnyGame, Declaration, Game, IllegalActionError, State, WireAction, WrongTurnError
+from .registry import _GAMES as _GAMES  # the tests register a game for one test
 from .registry import DEFAULT_GAME, decision_kind_of, game, game_of, names, register
 
 

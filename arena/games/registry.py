@@ -15,6 +15,7 @@ DEFAULT_GAME: Final = "french-tarot"
 
 _GAMES: dict[str, AnyGame] = {}
 _BY_TYPE: dict[type, AnyGame] = {}
+"""A cache of :func:`game_of`, checked against the registry on every hit."""
 
 
 def register(game: AnyGame) -> AnyGame:
@@ -23,8 +24,6 @@ def register(game: AnyGame) -> AnyGame:
     if known is not None and known is not game:
         raise ValueError(f"another game is already registered as {game.name!r}")
     _GAMES[game.name] = game
-    for kind in game.value_types:
-        _BY_TYPE[kind] = game
     return game
 
 
@@ -46,12 +45,13 @@ def game_of(value: object) -> AnyGame:
     """The game ``value`` is of: a deal's state, an observation or a phase (the game's
     ``value_types``); LookupError for a value of no registered game."""
     found = _BY_TYPE.get(type(value))
-    if found is None:
-        for kind, candidate in _BY_TYPE.items():
-            if isinstance(value, kind):
-                return candidate
-        raise LookupError(f"{type(value).__name__} is a value of no registered game")
-    return found
+    if found is not None and _GAMES.get(found.name) is found:
+        return found
+    for candidate in _GAMES.values():
+        if isinstance(value, candidate.value_types):
+            _BY_TYPE[type(value)] = candidate
+            return candidate
+    raise LookupError(f"{type(value).__name__} is a value of no registered game")
 
 
 def decision_kind_of(phase: object) -> str:
