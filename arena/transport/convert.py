@@ -83,6 +83,34 @@ class Welcome:
     games: tuple[str, ...] = (games.DEFAULT_GAME,)
     """The games the arena may seat this connection at (French Tarot alone, from an arena that
     does not say)."""
+    offered: tuple[GameOffer, ...] | None = None
+    """Every game the arena plays and its forms (version 2; None: every game registered here,
+    when encoding)."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameOffer:
+    """One game an arena plays, as ``Welcome.offered`` tells a bot: its declaration's name,
+    player counts, settings, score unit and decisions."""
+
+    name: str
+    title: str
+    players: tuple[int, ...]
+    settings: Mapping[str, Any]
+    """Setting name -> ``{"default", "choices", "meaning"}``."""
+    score_unit: str
+    score_per_point: int
+    decisions: tuple[str, ...]
+
+    @classmethod
+    def of(cls, game: Game) -> GameOffer:
+        declared = game.declaration
+        return cls(
+            declared.name, declared.title, declared.seat_counts,
+            {s.name: {"default": s.default, "choices": list(s.choices), "meaning": s.meaning}
+             for s in declared.settings},
+            declared.score.name, declared.score.per_point, tuple(declared.decisions),
+        )
 
 
 class GoodbyeReason(Enum):
@@ -463,18 +491,52 @@ def decision_from_pb(message: pb.Decision) -> Decision:
     return Decision(message.table_id, message.request_id, wire_from_pb(message.action))
 
 
+def offers() -> tuple[GameOffer, ...]:
+    """Every game registered in this arena, as ``Welcome.offered`` lists them."""
+    return tuple(GameOffer.of(games.game(name)) for name in games.names())
+
+
+def _offer_to_pb(offer: GameOffer) -> pb.GameOffer:
+    return pb.GameOffer(
+        name=offer.name, title=offer.title, players=offer.players,
+        settings_json=json.dumps(offer.settings, sort_keys=True, separators=(",", ":")),
+        score_unit=offer.score_unit, score_per_point=offer.score_per_point,
+        decisions=offer.decisions,
+    )
+
+
+def _offer_from_pb(message: pb.GameOffer) -> GameOffer:
+    try:
+        settings = json.loads(message.settings_json) if message.settings_json else {}
+    except json.JSONDecodeError as exc:
+        raise ValueError(
+            f"offered game {message.name!r}: settings_json is not JSON: {exc}") from None
+    if not isinstance(settings, dict):
+        raise ValueError(f"offered game {message.name!r}: settings_json must be a JSON object")
+    return GameOffer(
+        message.name, message.title, tuple(message.players), settings, message.score_unit,
+        message.score_per_point or 1, tuple(message.decisions),
+    )
+
+
 def welcome_to_pb(welcome: Welcome) -> pb.ArenaMessage:
+    """Version 1 hears nothing of other games: its Welcome is as it always was."""
+    offered = () if welcome.protocol_version < 2 else (
+        offers() if welcome.offered is None else welcome.offered)
     return pb.ArenaMessage(welcome=pb.Welcome(
         bot_id=welcome.bot_id, protocol_version=welcome.protocol_version,
         max_tables=welcome.max_tables, max_message_bytes=welcome.max_message_bytes,
         batching=welcome.batching, games=welcome.games,
+        offered=[_offer_to_pb(offer) for offer in offered],
     ))
 
 
 def welcome_from_pb(message: pb.Welcome) -> Welcome:
+    """ValueError for an offered game whose settings are not a JSON object."""
     return Welcome(
         message.bot_id, message.protocol_version, message.max_tables, message.max_message_bytes,
         message.batching, tuple(message.games) or (games.DEFAULT_GAME,),
+        tuple(_offer_from_pb(offer) for offer in message.offered),
     )
 
 
@@ -583,6 +645,7 @@ __all__ = [
     "ConnectionSummary",
     "Decision",
     "DecodedArenaMessage",
+    "GameOffer",
     "Goodbye",
     "GoodbyeReason",
     "Hello",
@@ -609,6 +672,7 @@ __all__ = [
     "hello_to_pb",
     "notice_from_pb",
     "notice_to_pb",
+    "offers",
     "options_from_pb",
     "options_to_pb",
     "played_to_pb",
