@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -142,8 +143,10 @@ def _fields(kind: type) -> tuple[str, ...]:
 
 
 def _meaning(kind: type) -> str:
-    text = inspect.getdoc(kind) or ""
-    return " ".join(text.split("\n\n")[0].split())
+    """The first paragraph of the class's docstring, reST roles and literals as plain text."""
+    text = " ".join((inspect.getdoc(kind) or "").split("\n\n")[0].split())
+    text = re.sub(r":\w+:`~?([\w.]+)`", lambda m: f"`{m.group(1).rsplit('.', 1)[-1]}`", text)
+    return text.replace("``", "`")
 
 
 class CardGame(Generic[S, A, E, O, P, R]):

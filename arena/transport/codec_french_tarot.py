@@ -64,6 +64,15 @@ _DIRECTION_TO_PB: Final = {
     Direction.COUNTER_CLOCKWISE: pb.COUNTER_CLOCKWISE, Direction.CLOCKWISE: pb.CLOCKWISE,
 }
 _DIRECTION_FROM_PB: Final = {v: k for k, v in _DIRECTION_TO_PB.items()}
+TYPED_EVENTS: Final = {
+    "bid-made": "bid", "card-called": "card_called", "chien-shown": "chien_shown",
+    "card-discarded": "card_discarded", "trump-discarded": "trump_discarded",
+    "chelem-decided": "chelem", "poignee-shown": "poignee", "card-played": "card_played",
+    "trick-won": "trick_won", "partner-revealed": "partner_revealed",
+    "dummy-shown": "dummy_shown",
+}
+"""Each French Tarot event kind (as the game declares it) and the TableEvent field that carries
+it in versions 1 and 2."""
 _OUTCOME_TO_PB: Final = {
     DealOutcome.PLAYED: pb.PLAYED, DealOutcome.ALL_PASSED: pb.ALL_PASSED,
     DealOutcome.PETIT_SEC: pb.PETIT_SEC,
@@ -87,6 +96,8 @@ def _optional(message: pb.SeatView, field: str, flag: bool) -> int | None:
 
 class FrenchTarotCodec:
     """French Tarot in the protocol's typed fields (protocol versions 1 and 2)."""
+
+    typed_events: Final = TYPED_EVENTS
 
     def __init__(self, game: Game) -> None:
         self.game = game

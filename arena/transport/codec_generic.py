@@ -7,6 +7,7 @@ kind and JSON fields). Written once for all games from the game's own JSON forms
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from arena.games import Game
@@ -17,6 +18,9 @@ from .pb_forms import current_trick_to_pb, outcome_to_pb, phase_to_pb, trick_to_
 
 class GenericCodec:
     """Any game's messages in the generic form."""
+
+    typed_events: Mapping[str, str] = {}
+    """No event has a typed field of its own: every one is ``game_event``."""
 
     def __init__(self, game: Game) -> None:
         self.game = game

@@ -9,7 +9,7 @@ byte for byte. Every layer asks :func:`codec_for` and never tests which game it 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Final, Protocol
 
 from arena.games import Game
@@ -28,6 +28,9 @@ class Codec(Protocol):
     """A game's messages in one protocol version."""
 
     game: Game
+    typed_events: Mapping[str, str]
+    """Event kind -> the TableEvent field carrying it, for typed events; empty: every event
+    is ``game_event``."""
 
     def options_to_pb(self, options: Any) -> pb.TableOptions: ...
 

@@ -106,8 +106,8 @@ DECLARATION: Final = declare(
     notation=(
         "Cards: rank then suit letter for suit cards (KS, QH, CD for the Cavalier of diamonds, "
         "JC, 10S, AH), T1..T21 for trumps, EX for the Excuse. Actions: pass, bid petite | garde "
-        "| garde-sans | garde-contre, call KH, discard 5S, chelem yes | no, poignee simple | "
-        "double | triple, hide T3, play T21."
+        "| garde-sans | garde-contre, call KH, discard 5S, chelem | no-chelem, poignee simple "
+        "| double | triple, hide T3, play T21."
     ),
     notes=(
         "Two players play with the dummy: three hands at the table; the defender (the player "
