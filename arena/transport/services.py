@@ -31,7 +31,7 @@ from . import convert, wire
 from .connections import BotConnection, BotNotConnectedError, Outbox
 
 if TYPE_CHECKING:
-    from .server import ArenaServer
+    from .host import ArenaHost as ArenaServer
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
