@@ -7,6 +7,7 @@ later form, goes through :mod:`.codec_generic`."""
 
 from __future__ import annotations
 
+import json
 from typing import Any, Final
 
 from arena.games import Game
@@ -35,6 +36,7 @@ from arena.games.french_tarot.events import (
 )
 from arena.proto_gen.tarot_arena.v1 import arena_pb2 as pb
 
+from .codec_generic import GenericCodec
 from .pb_forms import (
     action_or_raise,
     action_to_pb,
@@ -73,6 +75,7 @@ TYPED_EVENTS: Final = {
 }
 """Each French Tarot event kind (as the game declares it) and the TableEvent field that carries
 it in versions 1 and 2."""
+_TYPED_SETTINGS: Final = frozenset({"players", "beginner", "direction"})
 _OUTCOME_TO_PB: Final = {
     DealOutcome.PLAYED: pb.PLAYED, DealOutcome.ALL_PASSED: pb.ALL_PASSED,
     DealOutcome.PETIT_SEC: pb.PETIT_SEC,
@@ -106,18 +109,25 @@ class FrenchTarotCodec:
         return "<typed codec of french-tarot>"
 
     def options_to_pb(self, options: TableOptions) -> pb.TableOptions:
-        """The typed fields, with no game name (as protocol 1 has them)."""
+        """The typed fields, with no game name (as protocol 1 has them); a setting that has no
+        typed field (a variant rule added since) in ``settings_json``, as for every game."""
+        settings = self.game.options_to_json(options)
+        rest = {k: v for k, v in settings.items() if k not in _TYPED_SETTINGS}
         return pb.TableOptions(
             players=options.players, beginner=options.beginner,
             direction=_DIRECTION_TO_PB[options.direction],
+            settings_json=json.dumps(rest, sort_keys=True) if rest else "",
         )
 
     def options_from_pb(self, message: pb.TableOptions) -> TableOptions:
-        return TableOptions(
-            players=message.players,
-            beginner=message.beginner,
-            direction=_DIRECTION_FROM_PB.get(message.direction, Direction.COUNTER_CLOCKWISE),
-        )
+        """ValueError for bad settings."""
+        rest = GenericCodec(self.game).options_from_json_settings(message)
+        options: TableOptions = self.game.options_from_json({
+            **rest, "players": message.players, "beginner": message.beginner,
+            "direction": _DIRECTION_FROM_PB.get(
+                message.direction, Direction.COUNTER_CLOCKWISE).value,
+        })
+        return options
 
     def view_to_pb(self, view: Observation) -> pb.SeatView:
         game = self.game

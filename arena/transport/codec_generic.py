@@ -37,13 +37,19 @@ class GenericCodec:
         )
 
     def options_from_pb(self, message: pb.TableOptions) -> Any:
+        settings = self.options_from_json_settings(message)
+        return self.game.options_from_json({**settings, "players": message.players})
+
+    @staticmethod
+    def options_from_json_settings(message: pb.TableOptions) -> dict[str, Any]:
+        """``settings_json`` as an object; ValueError if it is not one."""
         try:
             settings = json.loads(message.settings_json) if message.settings_json else {}
         except json.JSONDecodeError as exc:
             raise ValueError(f"settings_json is not JSON: {exc}") from None
         if not isinstance(settings, dict):
             raise ValueError("settings_json must be a JSON object")
-        return self.game.options_from_json({**settings, "players": message.players})
+        return settings
 
     def view_to_pb(self, view: Any) -> pb.SeatView:
         """The common fields where the observation has them, and the whole view as JSON."""

@@ -83,9 +83,9 @@ class Welcome:
     games: tuple[str, ...] = (games.DEFAULT_GAME,)
     """The games the arena may seat this connection at (French Tarot alone, from an arena that
     does not say)."""
-    offered: tuple[GameOffer, ...] | None = None
-    """Every game the arena plays and its forms (version 2; None: every game registered here,
-    when encoding)."""
+    offered: tuple[GameOffer, ...] = ()
+    """Every game the arena plays and its forms (version 2: :func:`offers`; none in version
+    1, whose Welcome is as it always was)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -520,9 +520,7 @@ def _offer_from_pb(message: pb.GameOffer) -> GameOffer:
 
 
 def welcome_to_pb(welcome: Welcome) -> pb.ArenaMessage:
-    """Version 1 hears nothing of other games: its Welcome is as it always was."""
-    offered = () if welcome.protocol_version < 2 else (
-        offers() if welcome.offered is None else welcome.offered)
+    offered = welcome.offered
     return pb.ArenaMessage(welcome=pb.Welcome(
         bot_id=welcome.bot_id, protocol_version=welcome.protocol_version,
         max_tables=welcome.max_tables, max_message_bytes=welcome.max_message_bytes,

@@ -247,7 +247,8 @@ class BotService(pb_grpc.BotServiceServicer):
         """The Welcome, then what the outbox is given, until it is closed and empty."""
         welcome = convert.Welcome(bot_id, protocol_version, connection.max_tables,
                                   self.arena.max_message_bytes, batching,
-                                  tuple(sorted(connection.games)))
+                                  tuple(sorted(connection.games)),
+                                  convert.offers() if protocol_version >= 2 else ())
         try:
             await context.write(wire.serialize(convert.welcome_to_pb(welcome)))
             while not (outbox.closed and not outbox.items):
