@@ -175,3 +175,11 @@ def test_scores_read_in_the_declared_unit(game: Game) -> None:
     assert unit.show(-unit.per_point) == "-1"
     if unit.per_point == 3:
         assert (unit.show(7), unit.show(-2), unit.show(-8)) == ("2 1/3", "-2/3", "-2 2/3")
+
+
+def test_a_game_says_which_optional_capabilities_it_has() -> None:
+    from arena.games.base import capabilities
+
+    assert "matches" in capabilities(games.game("tre-e-venticinque"))
+    assert "matches" not in capabilities(games.game("french-tarot"))
+    assert "matches" not in capabilities(TOY_GAME)
