@@ -15,7 +15,14 @@ from typing import Any
 import pytest
 
 from arena import games
-from arena.games.base import Game, IllegalActionError, ScoreSum, State, WrongTurnError
+from arena.games.base import (
+    Game,
+    IllegalActionError,
+    ScoreSum,
+    State,
+    WrongTurnError,
+    capabilities,
+)
 from tests.toy_game.game import TOY_GAME
 
 GAMES = [games.game(name) for name in games.names()] + [TOY_GAME]
@@ -178,8 +185,6 @@ def test_scores_read_in_the_declared_unit(game: Game) -> None:
 
 
 def test_a_game_says_which_optional_capabilities_it_has() -> None:
-    from arena.games.base import capabilities
-
     assert "matches" in capabilities(games.game("tre-e-venticinque"))
     assert "matches" not in capabilities(games.game("french-tarot"))
     assert "matches" not in capabilities(TOY_GAME)
