@@ -8,7 +8,7 @@ the candidate with the best total score for this seat wins. A play-out (:func:`p
 from any phase to the end of the deal: the other seats bid by the heuristic's rules (so that a
 pass is worth what the others would then bid and make, or nothing when all pass), the taker
 calls and discards by them, nobody announces a chelem or shows a poignée, and the cards are
-played by the search bot's rollout policy (:func:`~clients.search_bot.finish`).
+played by the search bot's rollout policy (:func:`~clients.search_rollout.finish`).
 
 Candidates:
 
@@ -88,6 +88,7 @@ from arena.games.french_tarot.scoring import settle
 from arena.games.french_tarot.simulate import apply_unchecked, copy_state, show_poignee_unchecked
 from clients.heuristic_bot import call_choice, discard_plan, wanted_contract
 from clients.sdk import Sampler, TableView
+from clients.search_rollout import finish
 
 TAKER_SHIFT = {3: 20, 4: 14, 5: 8}
 """Half-points the rollouts' taker side falls short of real play, by players (see above)."""
@@ -102,9 +103,6 @@ Outcome = Callable[[GameState], None]
 # ----------------------------------------------------------------------- the play-out
 def playout(state: GameState) -> None:
     """Play ``state`` to the end of the deal from any phase (see the module docstring)."""
-    # Imported here: the search bot imports this module for its decisions.
-    from clients.search_bot import finish
-
     while state.phase is not Phase.FINISHED:
         phase = state.phase
         if phase is Phase.PLAYING:

@@ -1,6 +1,7 @@
-"""No import cycles between the project's modules: every module's imports at module level
-(``TYPE_CHECKING`` blocks and imports inside functions aside) form a graph without a loop, so
-the layers of docs/architecture.md can be read, and loaded, bottom up."""
+"""No import cycles between the project's modules: every module's imports, wherever they are
+written (at module level, in ``TYPE_CHECKING`` blocks and inside functions alike: a lazy import
+is still a dependency), form a graph without a loop, so the layers of docs/architecture.md can
+be read, and loaded, bottom up."""
 
 from __future__ import annotations
 
@@ -24,10 +25,10 @@ def modules() -> dict[str, Path]:
 
 
 def imports_of(name: str, path: Path, known: set[str]) -> set[str]:
-    """The project's modules ``name`` imports at module level."""
+    """The project's modules ``name`` imports, anywhere in its text."""
     package = path.name == "__init__.py"
     out: set[str] = set()
-    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
             out.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -74,9 +75,15 @@ def test_the_module_graph_has_no_cycle() -> None:
 def test_the_check_sees_a_cycle(tmp_path: Path) -> None:
     a, b = tmp_path / "a.py", tmp_path / "b.py"
     a.write_text("from b import x\n")
-    b.write_text("import a\n")
+    b.write_text("def f():\n    import a\n")
     known = {"a", "b"}
     graph = {"a": imports_of("a", a, known), "b": imports_of("b", b, known)}
     assert graph == {"a": {"b"}, "b": {"a"}}
     assert cycles_of(graph) == [["a", "b", "a"]]
     assert cycles_of({"a": {"b"}, "b": set()}) == []
+
+
+def test_the_check_sees_imports_in_type_checking_blocks(tmp_path: Path) -> None:
+    a = tmp_path / "a.py"
+    a.write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from b import x\n")
+    assert imports_of("a", a, {"a", "b"}) == {"b"}

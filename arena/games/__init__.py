@@ -1,4 +1,5 @@
-"""The games of the arena, one package each, and the interface they share (:mod:`.base`).
+"""The games of the arena, one package each, the interface they share (:mod:`.base`) and the
+kit they are built with (:mod:`.kit`, with :mod:`.tarot_pack`, :mod:`.tricks`, :mod:`.records`).
 
 ``game(name)`` is how every layer above finds a game: the table runner, the protocol, storage,
 tournaments and the bot SDK hold a :class:`~arena.games.base.Game` and nothing game-specific.
@@ -7,39 +8,14 @@ tournaments and the bot SDK hold a :class:`~arena.games.base.Game` and nothing g
 
 from __future__ import annotations
 
-from .base import Game, IllegalActionError, State, WireAction, WrongTurnError
-
-DEFAULT_GAME = "french-tarot"
-
-_GAMES: dict[str, Game] = {}
-
-
-def register(game: Game) -> Game:
-    """Make ``game`` known by its name; registering the same object again changes nothing."""
-    known = _GAMES.get(game.name)
-    if known is not None and known is not game:
-        raise ValueError(f"another game is already registered as {game.name!r}")
-    _GAMES[game.name] = game
-    return game
-
-
-def game(name: str | None = None) -> Game:
-    """The game called ``name`` (default: French Tarot); ValueError lists the known ones."""
-    try:
-        return _GAMES[name or DEFAULT_GAME]
-    except KeyError:
-        raise ValueError(
-            f"unknown game {name!r}: this arena plays {', '.join(names())}"
-        ) from None
-
-
-def names() -> tuple[str, ...]:
-    return tuple(_GAMES)
+from .base import AnyGame, Declaration, Game, IllegalActionError, State, WireAction, WrongTurnError
+from .registry import _GAMES as _GAMES  # the tests register a game for one test
+from .registry import DEFAULT_GAME, decision_kind_of, game, game_of, names, register
 
 
 def _register_bundled() -> None:
     from .french_tarot.definition import FRENCH_TAROT
-    from .tre_e_venticinque import TRE_E_VENTICINQUE
+    from .tre_e_venticinque.definition import TRE_E_VENTICINQUE
 
     register(FRENCH_TAROT)
     register(TRE_E_VENTICINQUE)
@@ -49,12 +25,16 @@ _register_bundled()
 
 __all__ = [
     "DEFAULT_GAME",
+    "AnyGame",
+    "Declaration",
     "Game",
     "IllegalActionError",
     "State",
     "WireAction",
     "WrongTurnError",
+    "decision_kind_of",
     "game",
+    "game_of",
     "names",
     "register",
 ]

@@ -13,68 +13,13 @@ Like the games, this module is pure: no I/O, no trio, grpc, protobuf or database
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any, Protocol, runtime_checkable
 
-from .base import Card, Game, Record, State
-
-
-# ----------------------------------------------------------------------------- score unit
-@dataclass(frozen=True, slots=True)
-class ScoreUnit:
-    """What a game's scores count. The arena stores, compares and averages the game's integer
-    scores as they are; this says what one of them is worth, for every label and figure shown.
-
-    ``per_point``: how many score units make one point of the game (3 for Tre e Venticinque,
-    whose scores are thirds of a point); ``name``: the unit as a column or axis label
-    (``points``, ``thirds``); ``long_name``: the same in full words (``thirds of a point``)."""
-
-    name: str = "points"
-    long_name: str = "points"
-    per_point: int = 1
-
-    def __post_init__(self) -> None:
-        if self.per_point < 1:
-            raise ValueError(f"per_point must be 1 or more, not {self.per_point}")
-
-    @property
-    def in_points(self) -> bool:
-        """Whether a score unit is a whole point (the figures then need no conversion)."""
-        return self.per_point == 1
-
-    def format(self, value: float, digits: int = 0) -> str:
-        """A score or a mean of scores, signed, in this unit: ``+25``, ``-3.4``."""
-        if not math.isfinite(value):
-            return "n/a"
-        text = f"{value:+.{digits}f}"
-        return "0" if text.strip("+-0.") == "" else text
-
-    def points(self, value: int) -> str:
-        """An exact score in the game's points, fractions as the game writes them (``+8 1/3``
-        for 25 thirds); the score itself for a unit of one point."""
-        if self.in_points:
-            return f"{value:+d}" if value else "0"
-        exact = Fraction(value, self.per_point)
-        whole, rest = divmod(abs(exact.numerator), exact.denominator)
-        sign = "-" if value < 0 else "+"
-        if not rest:
-            return f"{sign}{whole}" if whole else "0"
-        fraction = f"{rest}/{exact.denominator}"
-        return f"{sign}{whole} {fraction}" if whole else f"{sign}{fraction}"
-
-    def labelled(self, value: int) -> str:
-        """An exact score with its unit, and its value in points when the unit is not one:
-        ``+25 thirds (+8 1/3 points)``, ``+40 points``."""
-        if self.in_points:
-            return f"{self.points(value)} points"
-        return f"{value:+d} {self.name} ({self.points(value)} points)"
-
-
-POINTS = ScoreUnit()
-"""Scores counted in whole points (French Tarot, and any game that says nothing)."""
+from .base import POINTS as POINTS
+from .base import AnyGame, Card, Record, State
+from .base import ScoreUnit as ScoreUnit
 
 
 # ---------------------------------------------------------------------------- what shows
@@ -134,14 +79,6 @@ class Fact:
 
 
 # ---------------------------------------------------------------------------- protocols
-@runtime_checkable
-class ShowsScores(Protocol):
-    @property
-    def score_unit(self) -> ScoreUnit:
-        """What the game's scores count (:class:`ScoreUnit`)."""
-        ...
-
-
 @runtime_checkable
 class ShowsForms(Protocol):
     def form(self, options: Any) -> str:
@@ -232,7 +169,7 @@ class TalliesMatches(Protocol):
 
 
 @runtime_checkable
-class Display(ShowsScores, ShowsForms, ShowsCards, ShowsTricks, ExplainsScores, Protocol):
+class Display(ShowsForms, ShowsCards, ShowsTricks, ExplainsScores, Protocol):
     """Everything a surface asks of a game's display. (:class:`TalliesMatches` too, for a
     game with matches.)"""
 
@@ -242,10 +179,8 @@ class GenericDisplay:
     """The display of a game that declares none: its own notation, plain points, and no
     table to step (:meth:`start` says None): the surfaces list the record's actions."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: AnyGame) -> None:
         self.game = game
-
-    score_unit: ScoreUnit = POINTS
 
     def form(self, options: Any) -> str:
         return f"{self.game.players_of(options)} players"
@@ -290,7 +225,7 @@ class GenericDisplay:
         return ()
 
 
-def display_of(game: Game) -> Display:
+def display_of(game: AnyGame) -> Display:
     """The game's own display, or the generic one for a game without."""
     display = getattr(game, "display", None)
     if isinstance(display, Display):
@@ -298,15 +233,15 @@ def display_of(game: Game) -> Display:
     return GenericDisplay(game)
 
 
-def game_form(game: Game, options: Any) -> str:
+def game_form(game: AnyGame, options: Any) -> str:
     """The game and its table's form, for lists: ``French Tarot, 2 players with the dummy``."""
     return f"{game.title}, {display_of(game).form(options)}"
 
 
-def score_unit(game: Game) -> ScoreUnit:
-    """The unit of ``game``'s scores (plain points for a game that says nothing)."""
-    display = getattr(game, "display", None)
-    return display.score_unit if isinstance(display, ShowsScores) else POINTS
+def score_unit(game: AnyGame) -> ScoreUnit:
+    """The unit of ``game``'s scores, as its declaration says (one source for the wire's
+    offer, the docs and every surface)."""
+    return game.declaration.score
 
 
 # --------------------------------------------------------------------------------- walk
@@ -350,7 +285,7 @@ class Walk:
         return {s.seat: s.player for s in self.steps if s.seat != s.player}
 
 
-def walk(game: Game, record: Record, display: Display | None = None) -> Walk | None:
+def walk(game: AnyGame, record: Record, display: Display | None = None) -> Walk | None:
     """``record`` step by step through the game's rules; None for a game whose display cannot
     start a deal (:class:`GenericDisplay`). ValueError names an action the rules refuse."""
     display = display or display_of(game)
@@ -376,7 +311,7 @@ def walk(game: Game, record: Record, display: Display | None = None) -> Walk | N
     return Walk(first, tuple(steps), state)
 
 
-def charged_seats(game: Game, record: Record, seats: Sequence[int]) -> dict[int, int]:
+def charged_seats(game: AnyGame, record: Record, seats: Sequence[int]) -> dict[int, int]:
     """For each decision of ``record`` at one of ``seats``, the player charged with it (the
     one who decided, :meth:`~arena.games.base.Game.decider`): decision index -> player. Only
     the decisions asked for are looked at, but the record is stepped to the last of them."""

@@ -7,11 +7,11 @@ tests drive the runner with fake seats that read them directly.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Final
+from typing import Any
 
-from arena.games import Game, game
+from arena.games import Game, decision_kind_of, game_of
 from arena.games.base import Card, Record, Revealed
 
 __all__ = [
@@ -60,23 +60,24 @@ class PlayerInfo:
     bot_name: str
 
 
-def _french_tarot() -> Game:
-    return game("french-tarot")
-
-
 @dataclass(frozen=True, slots=True)
 class TableStart:
     table_id: str
     seat: int
     options: Any
-    """The game's table options (French Tarot: :class:`~arena.games.french_tarot.TableOptions`)."""
+    """The game's table options."""
     dealer: int
     players: tuple[PlayerInfo, ...]
     view: Any
     """The seat's observation, as the game's ``observe`` gives it."""
     resumed: bool = False
     next_sequence: int = 0
-    game: Game = field(default_factory=_french_tarot)
+    game: Game = None  # type: ignore[assignment]
+    """The table's game; left None, the game whose observation ``view`` is."""
+
+    def __post_init__(self) -> None:
+        if self.game is None:
+            object.__setattr__(self, "game", game_of(self.view))
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,8 +95,8 @@ class DecisionRequest:
     seat: int
     request_id: int
     phase: Any
-    """The game's phase this decision belongs to (French Tarot: a
-    :class:`~arena.games.french_tarot.Phase`; POIGNEE while choosing the trumps to hide)."""
+    """The game's phase this decision belongs to (French Tarot: POIGNEE while choosing the
+    trumps to hide)."""
     legal_actions: tuple[Any, ...]
     time_limit: float
     """Seconds for this decision, before the bank is drawn on."""
@@ -103,8 +104,8 @@ class DecisionRequest:
     hand: tuple[Card, ...]
     kind: str = ""
     """What is decided, in the protocol's words (``bid``, ``call``, ``discard``, ``chelem``,
-    ``play``, ``poignee``): the game's ``decision_kind``. Left empty, it is French Tarot's for
-    ``phase``."""
+    ``play``, ``poignee``): the game's ``decision_kind``. Left empty, the one its game
+    declares for ``phase``."""
     player: int = -1
     """The player who decides, whose bot is asked: ``seat`` itself, except where a player
     decides for another seat (the defender for French Tarot's dummy). Left -1, ``seat``."""
@@ -113,14 +114,7 @@ class DecisionRequest:
         if self.player < 0:
             object.__setattr__(self, "player", self.seat)
         if not self.kind:
-            kind = _FRENCH_KINDS.get(getattr(self.phase, "value", ""), "")
-            object.__setattr__(self, "kind", kind)
-
-
-_FRENCH_KINDS: Final = {
-    "bidding": "bid", "calling": "call", "discarding": "discard", "chelem": "chelem",
-    "playing": "play", "poignee": "poignee",
-}
+            object.__setattr__(self, "kind", decision_kind_of(self.phase))
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,8 +16,8 @@ from typing import Any, Protocol
 
 import trio
 
-from arena.games import Game, State
-from arena.games.base import Record
+from arena.games import Game, State, game_of
+from arena.games.base import CARD_KINDS, Record
 
 from .messages import (
     Answer,
@@ -64,7 +64,7 @@ class SeatChannel(Protocol):
 def fallback_action(state: State) -> object:
     """What the arena plays for a seat that did not answer properly: the game's documented,
     deterministic choice (French Tarot: the lowest legal card, else its first legal action)."""
-    return state.game.fallback_action(state)
+    return game_of(state).fallback_action(state)
 
 
 def _refusal(state: State, answer: object) -> tuple[InfractionKind, str]:
@@ -73,12 +73,12 @@ def _refusal(state: State, answer: object) -> tuple[InfractionKind, str]:
     A seat may return anything, even a card that does not exist, which the rules cannot explain:
     that is malformed, not illegal, and must not stop the deal.
     """
-    game = state.game
+    game = game_of(state)
     try:
         wire = game.action_to_wire(answer)
     except (AttributeError, KeyError, TypeError, ValueError):
         return (InfractionKind.MALFORMED_ACTION, f"{answer!r} is not an action")
-    if wire.kind in _CARD_KINDS and not 0 <= wire.argument < game.deck_size:
+    if wire.kind in CARD_KINDS and not 0 <= wire.argument < game.deck_size:
         return (InfractionKind.MALFORMED_ACTION,
                 f"card {wire.argument!r} does not exist: cards are numbered "
                 f"0..{game.deck_size - 1}")
@@ -86,9 +86,6 @@ def _refusal(state: State, answer: object) -> tuple[InfractionKind, str]:
         return (InfractionKind.ILLEGAL_ACTION, game.explain_illegal(state, answer))
     except (AttributeError, KeyError, TypeError, ValueError):  # e.g. Bid(7): no such contract
         return (InfractionKind.MALFORMED_ACTION, f"{answer!r} is not a valid action")
-
-
-_CARD_KINDS = frozenset({"call", "discard", "play", "hide"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,8 +113,7 @@ class TableOutcome:
 
     @property
     def game(self) -> Game:
-        game: Game = self.state.game
-        return game
+        return game_of(self.state)
 
     @property
     def result(self) -> Any:
@@ -165,7 +161,7 @@ class TableRunner:
         ``reveal``: whether each seat's TableEnd (and a view taken after the end) shows the
         whole deal. A competition turns it off: the board is still being played at other tables,
         and a bot must not learn its hands from one of them (the outcome keeps everything)."""
-        self.game: Game = state.game
+        self.game: Game = game_of(state)
         count = state.players
         if len(seats) != count or len(players) != count:
             raise ValueError(f"a {count}-player table needs {count} seats")
@@ -244,10 +240,9 @@ class TableRunner:
             await channel.notice(
                 Notice(self.table_id, player, request.request_id, problem[0], problem[1], action)
             )
-        mark = game.event_mark(state)
-        game.apply(state, action, seat)
+        events = game.apply(state, action, seat)
         self.outcome.decisions.append(DecisionLog(index, seat, action, seconds, infraction))
-        for recipient, event in game.events_after(state, seat, action, mark):
+        for recipient, event in events:
             for target in range(state.players) if recipient is None else (recipient,):
                 await self._send(target, event)
 

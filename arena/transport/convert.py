@@ -20,37 +20,12 @@ from typing import Any, Final
 from arena import games
 from arena.games import Game, State, WireAction
 from arena.games.base import Record, Revealed
-from arena.games.french_tarot import (
-    Contract,
-    DealOutcome,
-    Direction,
-    Observation,
-    Phase,
-    PoigneeLevel,
-    ShownPoignee,
-    TableOptions,
-    Trick,
-)
-from arena.games.french_tarot.events import (
-    BidMade,
-    CardCalled,
-    CardDiscarded,
-    CardPlayed,
-    ChelemDecided,
-    ChienShown,
-    DummyShown,
-    PartnerRevealed,
-    PoigneeShown,
-    TrickWon,
-    TrumpDiscarded,
-)
 from arena.proto_gen.tarot_arena.v1 import arena_pb2 as pb
 from arena.table import TableOutcome, TimeControl
 from arena.table.messages import (
     Answer,
     DecisionRequest,
     InfractionKind,
-    Malformed,
     Notice,
     PlayerInfo,
     TableEnd,
@@ -58,14 +33,21 @@ from arena.table.messages import (
     TableStart,
 )
 
+from . import pb_forms
 from .authenticator import RegisteredBot
+from .codec_french_tarot import poignee_from_pb as poignee_from_pb
+from .codec_french_tarot import poignee_to_pb as poignee_to_pb
+from .codecs import PROTOCOL_VERSION, PROTOCOL_VERSIONS, codec_for
+from .pb_forms import current_trick_to_pb as current_trick_to_pb
+from .pb_forms import trick_from_pb as trick_from_pb
+from .pb_forms import trick_to_pb as trick_to_pb
+from .pb_forms import wire_from_pb as wire_from_pb
+from .pb_forms import wire_to_pb as wire_to_pb
 
-PROTOCOL_VERSIONS: Final = (1, 2)
-"""1: French Tarot only; 2: also the games a bot lists in Hello.games (see the .proto)."""
-PROTOCOL_VERSION: Final = 2
-"""The newest version; the bundled SDK asks for 1 when it plays French Tarot alone, so that it
-also plays with arenas older than version 2."""
-FRENCH_TAROT: Final = games.game("french-tarot")
+DEFAULT_GAME: Final = games.game(games.DEFAULT_GAME)
+"""The one game of protocol version 1, whose messages name no game."""
+FRENCH_TAROT: Final = DEFAULT_GAME
+"""The name this had before every game had its codec (:mod:`.codecs`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +83,34 @@ class Welcome:
     games: tuple[str, ...] = (games.DEFAULT_GAME,)
     """The games the arena may seat this connection at (French Tarot alone, from an arena that
     does not say)."""
+    offered: tuple[GameOffer, ...] = ()
+    """Every game the arena plays and its forms (version 2: :func:`offers`; none in version
+    1, whose Welcome is as it always was)."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameOffer:
+    """One game an arena plays, as ``Welcome.offered`` tells a bot: its declaration's name,
+    player counts, settings, score unit and decisions."""
+
+    name: str
+    title: str
+    players: tuple[int, ...]
+    settings: Mapping[str, Any]
+    """Setting name -> ``{"default", "choices", "meaning"}``."""
+    score_unit: str
+    score_per_point: int
+    decisions: tuple[str, ...]
+
+    @classmethod
+    def of(cls, game: Game) -> GameOffer:
+        declared = game.declaration
+        return cls(
+            declared.name, declared.title, declared.seat_counts,
+            {s.name: {"default": s.default, "choices": list(s.choices), "meaning": s.meaning}
+             for s in declared.settings},
+            declared.score.long_name, declared.score.per_point, tuple(declared.decisions),
+        )
 
 
 class GoodbyeReason(Enum):
@@ -159,32 +169,11 @@ DecodedArenaMessage = (
 )
 """What a bot receives, decoded (see :func:`arena_message_from_pb`)."""
 
-_CONTRACT_TO_PB: Final = {
-    Contract.PETITE: pb.PETITE, Contract.GARDE: pb.GARDE,
-    Contract.GARDE_SANS: pb.GARDE_SANS, Contract.GARDE_CONTRE: pb.GARDE_CONTRE,
-}
-_CONTRACT_FROM_PB: Final = {v: k for k, v in _CONTRACT_TO_PB.items()}
-_LEVEL_TO_PB: Final = {
-    PoigneeLevel.SIMPLE: pb.SIMPLE, PoigneeLevel.DOUBLE: pb.DOUBLE, PoigneeLevel.TRIPLE: pb.TRIPLE,
-}
-_LEVEL_FROM_PB: Final = {v: k for k, v in _LEVEL_TO_PB.items()}
-_PHASE_TO_PB: Final = {
-    Phase.BIDDING: pb.BIDDING, Phase.CALLING: pb.CALLING, Phase.DISCARDING: pb.DISCARDING,
-    Phase.CHELEM: pb.CHELEM, Phase.PLAYING: pb.PLAYING, Phase.FINISHED: pb.FINISHED,
-    # Only the seat choosing the trumps to hide from its poignée sees Phase.POIGNEE: its
-    # request says so (DECIDE_POIGNEE), its SeatView the play phase it is part of.
-    Phase.POIGNEE: pb.PLAYING,
-}
-_PHASE_FROM_PB: Final = {v: k for k, v in _PHASE_TO_PB.items() if k is not Phase.POIGNEE}
 _DECISION_KIND: Final = {
     "bid": pb.DECIDE_BID, "call": pb.DECIDE_CALL, "discard": pb.DECIDE_DISCARD,
     "chelem": pb.DECIDE_CHELEM, "play": pb.DECIDE_PLAY, "poignee": pb.DECIDE_POIGNEE,
 }
 _DECISION_KIND_FROM_PB: Final = {v: k for k, v in _DECISION_KIND.items()}
-_DIRECTION_TO_PB: Final = {
-    Direction.COUNTER_CLOCKWISE: pb.COUNTER_CLOCKWISE, Direction.CLOCKWISE: pb.CLOCKWISE,
-}
-_DIRECTION_FROM_PB: Final = {v: k for k, v in _DIRECTION_TO_PB.items()}
 _INFRACTION_TO_PB: Final = {
     InfractionKind.TIMEOUT: pb.TIMEOUT,
     InfractionKind.ILLEGAL_ACTION: pb.ILLEGAL_ACTION,
@@ -199,246 +188,58 @@ _GOODBYE_TO_PB: Final = {
     GoodbyeReason.ARENA_STOPPING: pb.Goodbye.ARENA_STOPPING,
 }
 _GOODBYE_FROM_PB: Final = {v: k for k, v in _GOODBYE_TO_PB.items()}
-_OUTCOME_TO_PB: Final = {
-    DealOutcome.PLAYED: pb.PLAYED, DealOutcome.ALL_PASSED: pb.ALL_PASSED,
-    DealOutcome.PETIT_SEC: pb.PETIT_SEC,
-}
-_OUTCOME_FROM_PB: Final = {v: k for k, v in _OUTCOME_TO_PB.items()}
-
-
 # ------------------------------------------------------------------------------- actions
 
-def wire_to_pb(wire: WireAction) -> pb.Action:
-    kind = wire.kind
-    if kind == "pass":
-        return pb.Action(**{"pass": pb.Empty()})
-    if kind == "chelem":
-        return pb.Action(chelem=bool(wire.argument))
-    if kind == "notation":
-        return pb.Action(notation=wire.text)
-    return pb.Action(**{kind: wire.argument})
+def action_to_pb(action: Any, game: Game = DEFAULT_GAME) -> pb.Action:
+    return pb_forms.action_to_pb(action, game)
 
 
-def wire_from_pb(message: pb.Action) -> WireAction | None:
-    """The neutral form of a protocol action; None when no field is set."""
-    kind = message.WhichOneof("kind")
-    if kind is None:
-        return None
-    if kind == "notation":
-        return WireAction("notation", text=message.notation[:64])
-    if kind == "pass":
-        return WireAction("pass")
-    if kind == "chelem":
-        return WireAction("chelem", int(message.chelem))
-    return WireAction(kind, getattr(message, kind))
-
-
-def action_to_pb(action: Any, game: Game = FRENCH_TAROT) -> pb.Action:
-    return wire_to_pb(game.action_to_wire(action))
-
-
-def action_from_pb(message: pb.Action, game: Game = FRENCH_TAROT) -> Any:
+def action_from_pb(message: pb.Action, game: Game = DEFAULT_GAME) -> Any:
     """The game's action a protocol message names, or :class:`Malformed` saying what is
     wrong."""
-    return action_from_wire(wire_from_pb(message), game)
+    return pb_forms.action_from_pb(message, game)
 
 
 def action_from_wire(wire: WireAction | None, game: Game) -> Answer:
     """The game's action a neutral action names (None: no field was set), or
     :class:`Malformed` saying what is wrong; never raises."""
-    if wire is None:
-        return Malformed("the action is empty: set exactly one field of Action")
-    try:
-        action: Answer = game.action_from_wire(wire)
-    except ValueError as exc:
-        return Malformed(str(exc))
-    return action
+    return pb_forms.action_from_wire(wire, game)
 
 
-def action_or_raise(message: pb.Action, game: Game = FRENCH_TAROT) -> Any:
+def action_or_raise(message: pb.Action, game: Game = DEFAULT_GAME) -> Any:
     """Decode an action the arena itself sent (legal lists): malformed is a protocol bug."""
-    action = action_from_pb(message, game)
-    if isinstance(action, Malformed):
-        raise ValueError(action.reason)
-    return action
+    return pb_forms.action_or_raise(message, game)
 
 
 # ------------------------------------------------------------------------------- views
 
-def options_to_pb(options: Any, game: Game = FRENCH_TAROT) -> pb.TableOptions:
-    """French Tarot's options as the typed fields, with no game name (as protocol 1 has
-    them); another game's as its name and its settings in JSON."""
-    if game is FRENCH_TAROT:
-        return pb.TableOptions(
-            players=options.players, beginner=options.beginner,
-            direction=_DIRECTION_TO_PB[options.direction],
-        )
-    settings = game.options_to_json(options)
-    players = settings.pop("players")
-    return pb.TableOptions(
-        players=players, game=game.name,
-        settings_json=json.dumps(settings, sort_keys=True) if settings else "",
-    )
+def options_to_pb(options: Any, game: Game = DEFAULT_GAME) -> pb.TableOptions:
+    """A table's options in its game's codec: French Tarot's typed fields with no game name
+    (as protocol 1 has them), another game's name and its settings in JSON."""
+    return codec_for(game).options_to_pb(options)
 
 
 def game_options_from_pb(message: pb.TableOptions) -> tuple[Game, Any]:
     """The game a table plays and its options; ValueError for an unknown game or bad
     settings."""
     game = games.game(message.game or games.DEFAULT_GAME)
-    if game is FRENCH_TAROT:
-        return game, TableOptions(
-            players=message.players,
-            beginner=message.beginner,
-            direction=_DIRECTION_FROM_PB.get(message.direction, Direction.COUNTER_CLOCKWISE),
-        )
-    try:
-        settings = json.loads(message.settings_json) if message.settings_json else {}
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"settings_json is not JSON: {exc}") from None
-    if not isinstance(settings, dict):
-        raise ValueError("settings_json must be a JSON object")
-    return game, game.options_from_json({**settings, "players": message.players})
+    return game, codec_for(game).options_from_pb(message)
 
 
 def options_from_pb(message: pb.TableOptions) -> Any:
     return game_options_from_pb(message)[1]
 
 
-def trick_to_pb(trick: Trick, index: int) -> pb.Trick:
-    """A finished trick: leader and winner are always present, seat 0 included."""
-    return pb.Trick(leader=trick.leader, cards=trick.cards, winner=trick.winner, index=index)
-
-
-def current_trick_to_pb(current: tuple[tuple[int, int], ...], index: int) -> pb.Trick:
-    """The trick being played, as ``(seat, card)`` pairs: no winner yet, and no leader until
-    its first card (0 would name seat 0)."""
-    return pb.Trick(leader=current[0][0] if current else None, cards=[c for _, c in current],
-                    index=index)
-
-
-def trick_from_pb(message: pb.Trick) -> Trick:
-    """A finished trick (in ``SeatView.tricks`` or ``TableEvent.trick_won``); ValueError if it
-    has no winner. An arena older than the ``optional`` markers left a winner 0 unset, which
-    reads as 0 here when the trick is complete, so both decode alike."""
-    if not message.HasField("winner") and not message.cards:
-        raise ValueError(f"trick {message.index} has no winner: it is not finished")
-    return Trick(message.leader, tuple(message.cards), message.winner)
-
-
-def _optional(message: pb.SeatView, field: str, flag: bool) -> int | None:
-    """An ``optional`` field of a view, also read from its has_* flag (set alike)."""
-    return getattr(message, field) if flag or message.HasField(field) else None
-
-
-def poignee_to_pb(poignee: ShownPoignee) -> pb.ShownPoignee:
-    return pb.ShownPoignee(
-        seat=poignee.seat, level=_LEVEL_TO_PB[poignee.level], cards=poignee.cards
-    )
-
-
-def poignee_from_pb(message: pb.ShownPoignee) -> ShownPoignee:
-    return ShownPoignee(message.seat, _LEVEL_FROM_PB[message.level], tuple(message.cards))
-
-
-def _phase_to_pb(phase: Any) -> pb.Phase.ValueType:
-    """A game's phase as the protocol's Phase of the same name, if there is one."""
-    if isinstance(phase, Phase):
-        return _PHASE_TO_PB[phase]
-    name = str(getattr(phase, "value", phase)).upper().replace("-", "_")
-    known = pb.Phase.DESCRIPTOR.values_by_name
-    return known[name].number if name in known else pb.PHASE_UNSPECIFIED
-
-
-def _generic_view_to_pb(view: Any, game: Game) -> pb.SeatView:
-    """Another game's view: the common fields where the observation has them, and the whole
-    view as the game's JSON."""
-    current = tuple(getattr(view, "current_trick", ()))
-    tricks = tuple(getattr(view, "tricks", ()))
-    to_act = getattr(view, "to_act", None)
-    return pb.SeatView(
-        phase=_phase_to_pb(getattr(view, "phase", None)),
-        hand=getattr(view, "hand", ()),
-        tricks=[trick_to_pb(t, i) for i, t in enumerate(tricks)],
-        current_trick=current_trick_to_pb(current, len(tricks)),
-        to_act=to_act,
-        has_to_act=to_act is not None,
-        details_json=json.dumps(game.observation_to_json(view), separators=(",", ":")),
-    )
-
-
-def view_to_pb(view: Any, game: Game = FRENCH_TAROT) -> pb.SeatView:
-    if game is not FRENCH_TAROT:
-        return _generic_view_to_pb(view, game)
-    current = view.current_trick
-    message = pb.SeatView(
-        phase=_PHASE_TO_PB[view.phase],
-        hand=view.hand,
-        bids=[pb.SeatAction(seat=s, action=action_to_pb(a)) for s, a in view.bids],
-        has_contract=view.contract is not None,
-        contract=_CONTRACT_TO_PB[view.contract] if view.contract else pb.CONTRACT_UNSPECIFIED,
-        taker=view.taker if view.contract is not None else None,
-        has_called_card=view.called_card is not None,
-        called_card=view.called_card,
-        partner_revealed=view.partner_known,
-        partner=(view.partner if view.partner is not None else view.taker)
-        if view.partner_known else None,
-        chien=view.chien or (),
-        discard=view.discard or (),
-        discarded_trumps=view.discarded_trumps,
-        chelem_announced=view.chelem_announced,
-        poignees=[poignee_to_pb(p) for p in view.poignees],
-        tricks=[trick_to_pb(t, i) for i, t in enumerate(view.tricks)],
-        current_trick=current_trick_to_pb(current, len(view.tricks)),
-        to_act=view.to_act,
-        has_to_act=view.to_act is not None,
-    )
-    if view.dummy is not None:
-        message.dummy.CopyFrom(pb.CardList(cards=view.dummy))
-    return message
+def view_to_pb(view: Any, game: Game = DEFAULT_GAME) -> pb.SeatView:
+    return codec_for(game).view_to_pb(view)
 
 
 def view_from_pb(
-    message: pb.SeatView, seat: int, options: Any, dealer: int, game: Game = FRENCH_TAROT
+    message: pb.SeatView, seat: int, options: Any, dealer: int, game: Game = DEFAULT_GAME
 ) -> Any:
     """A seat's view as the bot receives it (no legal actions, result or revealed deal);
-    ValueError if another game's JSON view is malformed."""
-    if game is not FRENCH_TAROT:
-        try:
-            data = json.loads(message.details_json)
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"details_json is not JSON: {exc}") from None
-        return game.observation_from_json(data)
-    current = message.current_trick
-    n = options.seats  # with the dummy, three hands play to a trick
-    taker = _optional(message, "taker", message.has_contract)
-    partner = _optional(message, "partner", message.partner_revealed)
-    return Observation(
-        seat=seat,
-        options=options,
-        dealer=dealer,
-        phase=_PHASE_FROM_PB[message.phase],
-        to_act=_optional(message, "to_act", message.has_to_act),
-        hand=tuple(message.hand),
-        legal_actions=(),
-        bids=tuple((b.seat, action_or_raise(b.action)) for b in message.bids),
-        contract=_CONTRACT_FROM_PB[message.contract] if message.has_contract else None,
-        taker=taker,
-        called_card=_optional(message, "called_card", message.has_called_card),
-        partner=partner if partner != taker else None,
-        partner_known=message.partner_revealed,
-        chien=tuple(message.chien) or None,
-        discard=tuple(message.discard) or None,
-        discarded_trumps=tuple(message.discarded_trumps),
-        chelem_announced=message.chelem_announced,
-        poignees=tuple(poignee_from_pb(p) for p in message.poignees),
-        tricks=tuple(trick_from_pb(t) for t in message.tricks),
-        current_trick=tuple(
-            ((current.leader + i) % n, c) for i, c in enumerate(current.cards)
-        ),
-        result=None,
-        deal=None,
-        dummy=tuple(message.dummy.cards) if message.HasField("dummy") else None,
-    )
+    ValueError if it is malformed."""
+    return codec_for(game).view_from_pb(message, seat, options, dealer)
 
 
 # ------------------------------------------------------------------------ table messages
@@ -490,7 +291,7 @@ class _LastEncoded:
     record: tuple[Record | None, str] = (None, "")
 
 
-def event_to_pb(message: TableEvent, game: Game = FRENCH_TAROT) -> pb.ArenaMessage:
+def event_to_pb(message: TableEvent, game: Game = DEFAULT_GAME) -> pb.ArenaMessage:
     """The reference encoding; the arena writes the same bytes faster with :mod:`.wire`."""
     wrapper = pb.ArenaMessage()
     out = wrapper.event  # filled in place: wrapping a finished message would copy it
@@ -508,81 +309,23 @@ def _record_json(record: Record) -> str:
     return last[1]
 
 
-def fill_event(out: pb.TableEvent, event: Any, game: Game = FRENCH_TAROT) -> None:
-    if game is not FRENCH_TAROT:
-        kind, data = game.event_to_json(event)
-        out.game_event.kind = kind
-        out.game_event.json = json.dumps(data, separators=(",", ":"))
-    elif isinstance(event, CardPlayed):
-        out.card_played.CopyFrom(pb.SeatAction(seat=event.seat, action=pb.Action(play=event.card)))
-    elif isinstance(event, TrickWon):
-        out.trick_won.CopyFrom(trick_to_pb(event.trick, event.index))
-    elif isinstance(event, BidMade):
-        out.bid.CopyFrom(pb.SeatAction(seat=event.seat, action=action_to_pb(event.action)))
-    elif isinstance(event, CardCalled):
-        out.card_called = event.card
-    elif isinstance(event, ChienShown):
-        out.chien_shown.CopyFrom(pb.CardList(cards=event.cards))
-    elif isinstance(event, CardDiscarded):
-        out.card_discarded = event.card
-    elif isinstance(event, TrumpDiscarded):
-        out.trump_discarded = event.card
-    elif isinstance(event, ChelemDecided):
-        out.chelem.CopyFrom(pb.SeatAction(seat=event.seat, action=pb.Action(chelem=event.announce)))
-    elif isinstance(event, PoigneeShown):
-        out.poignee.CopyFrom(poignee_to_pb(event.poignee))
-    elif isinstance(event, PartnerRevealed):
-        out.partner_revealed = event.seat
-    elif isinstance(event, DummyShown):
-        out.dummy_shown.CopyFrom(pb.CardList(cards=event.cards))
-    else:  # pragma: no cover - the Event union is closed
-        raise TypeError(f"not an event: {event!r}")
+def fill_event(out: pb.TableEvent, event: Any, game: Game = DEFAULT_GAME) -> None:
+    codec_for(game).fill_event(out, event)
 
 
-def event_from_pb(message: pb.TableEvent, game: Game = FRENCH_TAROT) -> Any:
+def event_from_pb(message: pb.TableEvent, game: Game = DEFAULT_GAME) -> Any:
     """ValueError for an event this version cannot read."""
-    kind = message.WhichOneof("kind")
-    if game is not FRENCH_TAROT:
-        if kind != "game_event":
-            raise ValueError(f"{game.title} has no event {kind!r}")
-        try:
-            data = json.loads(message.game_event.json)
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"event {message.game_event.kind!r} is not JSON: {exc}") from None
-        return game.event_from_json(message.game_event.kind, data)
-    if kind == "card_played":
-        return CardPlayed(message.card_played.seat, message.card_played.action.play)
-    if kind == "trick_won":
-        return TrickWon(message.trick_won.index, trick_from_pb(message.trick_won))
-    if kind == "bid":
-        return BidMade(message.bid.seat, action_or_raise(message.bid.action, game))
-    if kind == "card_called":
-        return CardCalled(message.card_called)
-    if kind == "chien_shown":
-        return ChienShown(tuple(message.chien_shown.cards))
-    if kind == "card_discarded":
-        return CardDiscarded(message.card_discarded)
-    if kind == "trump_discarded":
-        return TrumpDiscarded(message.trump_discarded)
-    if kind == "chelem":
-        return ChelemDecided(message.chelem.seat, message.chelem.action.chelem)
-    if kind == "poignee":
-        return PoigneeShown(poignee_from_pb(message.poignee))
-    if kind == "partner_revealed":
-        return PartnerRevealed(message.partner_revealed)
-    if kind == "dummy_shown":
-        return DummyShown(tuple(message.dummy_shown.cards))
-    raise ValueError(f"unknown event kind {kind!r}")
+    return codec_for(game).event_from_pb(message)
 
 
-def table_event_from_pb(message: pb.TableEvent, game: Game = FRENCH_TAROT) -> TableEvent:
+def table_event_from_pb(message: pb.TableEvent, game: Game = DEFAULT_GAME) -> TableEvent:
     """A table event with its addressing."""
     return TableEvent(
         message.table_id, message.seat, message.sequence, event_from_pb(message, game)
     )
 
 
-def request_to_pb(request: DecisionRequest, game: Game = FRENCH_TAROT) -> pb.ArenaMessage:
+def request_to_pb(request: DecisionRequest, game: Game = DEFAULT_GAME) -> pb.ArenaMessage:
     """The reference encoding; the arena writes the same bytes faster with :mod:`.wire`."""
     message = request_fields_to_pb(request)
     message.legal_actions.extend([action_to_pb(a, game) for a in request.legal_actions])
@@ -603,7 +346,7 @@ def request_fields_to_pb(request: DecisionRequest) -> pb.DecisionRequest:
     )
 
 
-def request_from_pb(message: pb.DecisionRequest, game: Game = FRENCH_TAROT) -> DecisionRequest:
+def request_from_pb(message: pb.DecisionRequest, game: Game = DEFAULT_GAME) -> DecisionRequest:
     """ValueError for a decision kind or an action this version cannot read."""
     kind = _DECISION_KIND_FROM_PB.get(message.kind)
     if kind is None:
@@ -622,7 +365,7 @@ def request_from_pb(message: pb.DecisionRequest, game: Game = FRENCH_TAROT) -> D
     )
 
 
-def notice_to_pb(notice: Notice, game: Game = FRENCH_TAROT) -> pb.ArenaMessage:
+def notice_to_pb(notice: Notice, game: Game = DEFAULT_GAME) -> pb.ArenaMessage:
     return pb.ArenaMessage(notice=pb.Notice(
         table_id=notice.table_id,
         request_id=notice.request_id,
@@ -633,7 +376,7 @@ def notice_to_pb(notice: Notice, game: Game = FRENCH_TAROT) -> pb.ArenaMessage:
     ))
 
 
-def notice_from_pb(message: pb.Notice, game: Game = FRENCH_TAROT) -> Notice:
+def notice_from_pb(message: pb.Notice, game: Game = DEFAULT_GAME) -> Notice:
     """Raises ValueError for an infraction kind this version does not know. The seat is None
     when the notice concerns no seat of the bot (an answer to an unknown request)."""
     kind = _INFRACTION_FROM_PB.get(message.kind)
@@ -657,24 +400,16 @@ def goodbye_from_pb(message: pb.Goodbye) -> Goodbye:
     return Goodbye(reason, message.message)
 
 
-def end_to_pb(end: TableEnd, game: Game = FRENCH_TAROT) -> pb.ArenaMessage:
+def end_to_pb(end: TableEnd, game: Game = DEFAULT_GAME) -> pb.ArenaMessage:
     return pb.ArenaMessage(table_end=table_end_message(end, game))
 
 
-def _outcome_to_pb(outcome: Any) -> pb.DealOutcome.ValueType:
-    if isinstance(outcome, DealOutcome):
-        return _OUTCOME_TO_PB[outcome]
-    name = str(getattr(outcome, "value", outcome)).upper().replace("-", "_")
-    known = pb.DealOutcome.DESCRIPTOR.values_by_name
-    return known[name].number if name in known else pb.PLAYED
-
-
-def table_end_message(end: TableEnd, game: Game = FRENCH_TAROT) -> pb.TableEnd:
+def table_end_message(end: TableEnd, game: Game = DEFAULT_GAME) -> pb.TableEnd:
     """A deal not revealed (``end.cards`` None) leaves hands, chien, discard and record
     empty."""
     message = pb.TableEnd(
         table_id=end.table_id,
-        outcome=_outcome_to_pb(end.result.outcome),
+        outcome=codec_for(game).outcome_to_pb(end.result.outcome),
         scores=end.result.scores,
         seat=end.seat,
     )
@@ -686,7 +421,7 @@ def table_end_message(end: TableEnd, game: Game = FRENCH_TAROT) -> pb.TableEnd:
     return message
 
 
-def end_from_pb(message: pb.TableEnd, game: Game = FRENCH_TAROT) -> TableEnd:
+def end_from_pb(message: pb.TableEnd, game: Game = DEFAULT_GAME) -> TableEnd:
     """The result taken from the JSON record the message carries, and the revealed cards;
     without a record (a deal not revealed), the outcome and scores alone.
 
@@ -725,7 +460,7 @@ def hello_to_pb(
     token: str, name: str, version: str, max_tables: int, batching: bool = True,
     games: Sequence[str] = (),
 ) -> pb.BotMessage:
-    others = [name for name in games if name != FRENCH_TAROT.name]
+    others = [name for name in games if name != DEFAULT_GAME.name]
     return pb.BotMessage(hello=pb.Hello(
         token=token, bot_name=name, bot_version=version,
         protocol_version=PROTOCOL_VERSION if others else 1, max_tables=max_tables,
@@ -743,7 +478,7 @@ def hello_from_pb(message: pb.Hello) -> Hello:
 
 
 def decision_to_pb(
-    table_id: str, request_id: int, action: Any, game: Game = FRENCH_TAROT
+    table_id: str, request_id: int, action: Any, game: Game = DEFAULT_GAME
 ) -> pb.BotMessage:
     return pb.BotMessage(decision=pb.Decision(
         table_id=table_id, request_id=request_id, action=action_to_pb(action, game),
@@ -756,18 +491,50 @@ def decision_from_pb(message: pb.Decision) -> Decision:
     return Decision(message.table_id, message.request_id, wire_from_pb(message.action))
 
 
+def offers() -> tuple[GameOffer, ...]:
+    """Every game registered in this arena, as ``Welcome.offered`` lists them."""
+    return tuple(GameOffer.of(games.game(name)) for name in games.names())
+
+
+def _offer_to_pb(offer: GameOffer) -> pb.GameOffer:
+    return pb.GameOffer(
+        name=offer.name, title=offer.title, players=offer.players,
+        settings_json=json.dumps(offer.settings, sort_keys=True, separators=(",", ":")),
+        score_unit=offer.score_unit, score_per_point=offer.score_per_point,
+        decisions=offer.decisions,
+    )
+
+
+def _offer_from_pb(message: pb.GameOffer) -> GameOffer:
+    try:
+        settings = json.loads(message.settings_json) if message.settings_json else {}
+    except json.JSONDecodeError as exc:
+        raise ValueError(
+            f"offered game {message.name!r}: settings_json is not JSON: {exc}") from None
+    if not isinstance(settings, dict):
+        raise ValueError(f"offered game {message.name!r}: settings_json must be a JSON object")
+    return GameOffer(
+        message.name, message.title, tuple(message.players), settings, message.score_unit,
+        message.score_per_point or 1, tuple(message.decisions),
+    )
+
+
 def welcome_to_pb(welcome: Welcome) -> pb.ArenaMessage:
+    offered = welcome.offered
     return pb.ArenaMessage(welcome=pb.Welcome(
         bot_id=welcome.bot_id, protocol_version=welcome.protocol_version,
         max_tables=welcome.max_tables, max_message_bytes=welcome.max_message_bytes,
         batching=welcome.batching, games=welcome.games,
+        offered=[_offer_to_pb(offer) for offer in offered],
     ))
 
 
 def welcome_from_pb(message: pb.Welcome) -> Welcome:
+    """ValueError for an offered game whose settings are not a JSON object."""
     return Welcome(
         message.bot_id, message.protocol_version, message.max_tables, message.max_message_bytes,
         message.batching, tuple(message.games) or (games.DEFAULT_GAME,),
+        tuple(_offer_from_pb(offer) for offer in message.offered),
     )
 
 
@@ -788,7 +555,7 @@ def arena_message_from_pb(
     kind = message.WhichOneof("kind")
 
     def game(table_id: str) -> Game:
-        return game_of(table_id) if game_of is not None else FRENCH_TAROT
+        return game_of(table_id) if game_of is not None else DEFAULT_GAME
 
     if kind == "event":
         return table_event_from_pb(message.event, game(message.event.table_id))
@@ -869,12 +636,14 @@ def played_to_pb(outcome: TableOutcome) -> pb.PlayTableResponse:
 
 
 __all__ = [
+    "DEFAULT_GAME",
     "FRENCH_TAROT",
     "PROTOCOL_VERSION",
     "PROTOCOL_VERSIONS",
     "ConnectionSummary",
     "Decision",
     "DecodedArenaMessage",
+    "GameOffer",
     "Goodbye",
     "GoodbyeReason",
     "Hello",
@@ -901,6 +670,7 @@ __all__ = [
     "hello_to_pb",
     "notice_from_pb",
     "notice_to_pb",
+    "offers",
     "options_from_pb",
     "options_to_pb",
     "played_to_pb",

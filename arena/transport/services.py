@@ -31,7 +31,7 @@ from . import convert, wire
 from .connections import BotConnection, BotNotConnectedError, Outbox
 
 if TYPE_CHECKING:
-    from .server import ArenaServer
+    from .host import ArenaHost as ArenaServer
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -247,7 +247,8 @@ class BotService(pb_grpc.BotServiceServicer):
         """The Welcome, then what the outbox is given, until it is closed and empty."""
         welcome = convert.Welcome(bot_id, protocol_version, connection.max_tables,
                                   self.arena.max_message_bytes, batching,
-                                  tuple(sorted(connection.games)))
+                                  tuple(sorted(connection.games)),
+                                  convert.offers() if protocol_version >= 2 else ())
         try:
             await context.write(wire.serialize(convert.welcome_to_pb(welcome)))
             while not (outbox.closed and not outbox.items):

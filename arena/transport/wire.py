@@ -88,7 +88,7 @@ def _table_id_field(table_id: str) -> bytes:
     return last[1]
 
 
-def event(message: TableEvent, game: Game = convert.FRENCH_TAROT) -> bytes:
+def event(message: TableEvent, game: Game = convert.DEFAULT_GAME) -> bytes:
     """``ArenaMessage{event: ...}`` for one seat."""
     shared = message.event
     last = _Last.event
@@ -115,7 +115,7 @@ def _legal_action_field(action: object, game: Game, known: dict[object, bytes]) 
     return field
 
 
-def request(message: DecisionRequest, game: Game = convert.FRENCH_TAROT) -> bytes:
+def request(message: DecisionRequest, game: Game = convert.DEFAULT_GAME) -> bytes:
     """``ArenaMessage{request: ...}``."""
     head = convert.request_fields_to_pb(message).SerializeToString()
     known = _ACTIONS.setdefault(game.name, {})

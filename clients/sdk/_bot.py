@@ -17,14 +17,23 @@ from typing import Any, ClassVar
 
 from arena import games
 from arena.games import Game
-from arena.games.french_tarot import Action
 from arena.table.messages import DecisionRequest, Notice, TableEnd
 
 from ._view import TableView
 
+Action = Any
+"""An action of the table's game (``table.game``), or its text notation (``"play T21"``)."""
+
 
 class Bot:
-    """Subclass and write :meth:`decide` (or the per-phase methods you care about)."""
+    """Subclass and write :meth:`decide` (or the methods of the decisions you care about).
+
+    Every game is played the same way: a request's ``kind`` is one of its game's decisions
+    (``table.game.declaration.decisions``: French Tarot's ``bid``, ``call``, ``discard``,
+    ``chelem``, ``play`` and ``poignee``, Tre e Venticinque's ``discard`` and ``play``), and the
+    method of that name answers it if the bot defines one (French Tarot's ``poignee`` decision
+    is :meth:`hide`), else :meth:`decide`. A game from outside the arena's package needs no
+    change here: define a method named after its decision, or :meth:`decide`."""
 
     name: ClassVar[str] = ""
     """Shown in standings; defaults to the class name."""
@@ -48,7 +57,7 @@ class Bot:
                                   f"method for {request.kind} decisions")
 
     def bid(self, table: TableView, request: DecisionRequest) -> Action | Any:
-        """Pass or bid a contract."""
+        """French Tarot: pass or bid a contract."""
         return self.decide(table, request)
 
     def call(self, table: TableView, request: DecisionRequest) -> Action | Any:
@@ -56,20 +65,22 @@ class Bot:
         return self.decide(table, request)
 
     def discard(self, table: TableView, request: DecisionRequest) -> Action | Any:
-        """Lay one card of the discard (asked once per card, the taker only)."""
+        """Lay one card of the discard, asked once per card (French Tarot: the taker; Tre e
+        Venticinque: the dealer, three times)."""
         return self.decide(table, request)
 
     def chelem(self, table: TableView, request: DecisionRequest) -> Action | Any:
-        """Announce a chelem or not (the taker only)."""
+        """French Tarot: announce a chelem or not (the taker only)."""
         return self.decide(table, request)
 
     def play(self, table: TableView, request: DecisionRequest) -> Action | Any:
-        """Play a card; before one's first card the legal list may also offer poignees."""
+        """Play a card (French Tarot: before one's first card the legal list may also offer
+        poignees)."""
         return self.decide(table, request)
 
     def hide(self, table: TableView, request: DecisionRequest) -> Action | Any:
-        """After declaring a poignee with more trumps than it shows: keep one trump hidden
-        (asked once per extra trump; the others are shown)."""
+        """French Tarot, after declaring a poignee with more trumps than it shows: keep one
+        trump hidden (asked once per extra trump; the others are shown)."""
         return self.decide(table, request)
 
     # ------------------------------------------------------------------------------ hooks
@@ -77,8 +88,8 @@ class Bot:
         """A new table, or a table resumed after a reconnection (``table.resumed``)."""
 
     def on_event(self, table: TableView, event: Any) -> Any:
-        """A public event of the table's game (French Tarot's are in
-        :mod:`arena.games.french_tarot.events`); ``table`` already includes it."""
+        """A public event of the table's game (its kinds: ``table.game.declaration.events``
+        and docs/protocol-games.md); ``table`` already includes it."""
 
     def on_notice(self, table: TableView | None, notice: Notice) -> Any:
         """The arena rejected or replaced an answer (``table`` is None if it is unknown)."""
@@ -86,14 +97,17 @@ class Bot:
     def on_table_end(self, table: TableView, end: TableEnd) -> Any:
         """The deal is over: ``end.result`` has the scores, ``end.cards`` every hand (None in a
         competition, whose boards are still being played at other tables); ``table`` already
-        includes them (French Tarot: ``table.result``, ``table.deal``)."""
+        includes them (``table.result``; French Tarot also ``table.deal``)."""
 
     # --------------------------------------------------------------------------- internal
     def method_for(self, request: DecisionRequest) -> Any:
-        """The bound method that answers ``request``: the phase's method if the bot overrides
-        it, else :meth:`decide` itself (so that an async ``decide`` is seen as async)."""
-        name = _METHOD_BY_KIND.get(request.kind, "decide")
-        if getattr(type(self), name) is getattr(Bot, name):
+        """The bound method that answers ``request``: the decision's method if the bot defines
+        it (the SDK's own are only defaults), else :meth:`decide` itself (so that an async
+        ``decide`` is seen as async)."""
+        name = _METHOD_BY_KIND.get(request.kind, request.kind)
+        own = getattr(type(self), name, None) if name.isidentifier() else None
+        if not callable(own) or own is getattr(Bot, name, None) or name.startswith("_") or (
+                name in _NOT_DECISIONS):
             name = "decide"
         return getattr(self, name)
 
@@ -102,20 +116,18 @@ class Bot:
         return self.name or type(self).__name__
 
 
-_METHOD_BY_KIND = {
-    "bid": "bid",
-    "call": "call",
-    "discard": "discard",
-    "chelem": "chelem",
-    "play": "play",
-    "poignee": "hide",
-}
+_METHOD_BY_KIND = {"poignee": "hide"}
+"""The decisions answered by a method of another name (the SDK's first names, kept)."""
+_NOT_DECISIONS = frozenset(
+    {"decide", "method_for", "display_name", "on_table_start", "on_event", "on_notice",
+     "on_table_end"}
+)
 
 
 def as_action(result: object, game: Game | None = None) -> Any:
-    """What a decision method returned, as an action of ``game`` (French Tarot if None): an
-    action, or its text notation (``"play T21"``); anything else is a bot bug, reported as
-    such."""
+    """What a decision method returned, as an action of ``game`` (the table's; the default
+    game, that of protocol version 1, if None): an action, or its text notation
+    (``"play T21"``); anything else is a bot bug, reported as such."""
     game = game or games.game()
     if isinstance(result, str):
         return game.parse_action(result)

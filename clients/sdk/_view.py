@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from enum import Enum
 from typing import Any
 
 from arena.games import Game
@@ -24,13 +25,10 @@ from arena.games.french_tarot import (
     Card,
     Contract,
     Deal,
-    DealResult,
     Observation,
-    Phase,
     ShownPoignee,
-    TableOptions,
-    Trick,
 )
+from arena.games.tricks import Trick
 from arena.table.messages import DecisionRequest, PlayerInfo, TableEnd, TableStart
 
 
@@ -38,8 +36,11 @@ from arena.table.messages import DecisionRequest, PlayerInfo, TableEnd, TableSta
 class TableView:
     """What one seat knows of one table now. Seats are numbered 0..players-1 in turn order.
 
-    The game's state is :attr:`observation`; the properties below read French Tarot's (for
-    another game, read :attr:`observation` itself).
+    The game's state is :attr:`observation`. Every game's view has the properties of the
+    first group below (options, dealer, phase, to_act, hand, legal_actions, tricks,
+    current_trick, result), :meth:`details` reads any key of the game's view by its name
+    (docs/protocol-games.md lists them), :meth:`show_score` writes a score in the game's unit;
+    the second group reads French Tarot's own (bids, contract, taker, chien...).
     """
 
     table_id: str
@@ -113,19 +114,25 @@ class TableView:
             self.observation, end.result, end.cards
         ))
 
-    # ------------------------------------------------------------------- the game state
+    # ------------------------------------------------------------- every game's state
     @property
-    def options(self) -> TableOptions:
-        return self.observation.options
+    def options(self) -> Any:
+        """The table's options (French Tarot: :class:`~arena.games.french_tarot.TableOptions`);
+        every game's have ``players``."""
+        options = getattr(self.observation, "options", None)
+        if options is None:
+            options = self.game.options(len(self.players))
+        return options
 
     @property
     def dealer(self) -> int:
         return self.observation.dealer
 
     @property
-    def phase(self) -> Phase:
-        """As far as this seat can tell (see :attr:`observation`). POIGNEE only for this seat,
-        from the request asking it which trump to keep out of the poignée it declared."""
+    def phase(self) -> Enum:
+        """As far as this seat can tell (see :attr:`observation`), in the game's words (its
+        ``value`` is one of ``game.declaration.phases``). French Tarot: POIGNEE only for this
+        seat, from the request asking it which trump to keep out of the poignée it declared."""
         return self.observation.phase
 
     @property
@@ -139,10 +146,39 @@ class TableView:
         return self.observation.hand
 
     @property
-    def legal_actions(self) -> tuple[Action, ...]:
-        """The legal actions of the request being answered; empty otherwise."""
-        return self.observation.legal_actions
+    def legal_actions(self) -> tuple[Any, ...]:
+        """The legal actions of the request being answered; empty otherwise (and in a game
+        whose view does not keep them: read the request's)."""
+        legal: tuple[Any, ...] = getattr(self.observation, "legal_actions", ())
+        return legal
 
+    @property
+    def tricks(self) -> tuple[Trick, ...]:
+        """Finished tricks, in order."""
+        return self.observation.tricks
+
+    @property
+    def current_trick(self) -> tuple[tuple[int, Card], ...]:
+        """(seat, card) of the trick being played, in play order."""
+        return self.observation.current_trick
+
+    @property
+    def result(self) -> Any:
+        """How the deal ended, once the TableEnd came (only the outcome and the scores when
+        the deal is not revealed); None before. Its ``scores`` are in the game's unit
+        (:meth:`show_score`)."""
+        return self.observation.result
+
+    def details(self) -> dict[str, Any]:
+        """The whole view as the game's JSON object (``SeatView.details_json``): every key of
+        every game, documented in docs/protocol-games.md."""
+        return self.game.observation_to_json(self.observation)
+
+    def show_score(self, score: int) -> str:
+        """A score of this game for people, in points (Tre e Venticinque's thirds: ``2 1/3``)."""
+        return self.game.declaration.score.show(score)
+
+    # ------------------------------------------------------------- French Tarot's own
     @property
     def bids(self) -> tuple[tuple[int, Action], ...]:
         """(seat, pass or bid) in the order spoken."""
@@ -199,22 +235,6 @@ class TableView:
         return self.observation.poignees
 
     @property
-    def tricks(self) -> tuple[Trick, ...]:
-        """Finished tricks, in order."""
-        return self.observation.tricks
-
-    @property
-    def current_trick(self) -> tuple[tuple[int, Card], ...]:
-        """(seat, card) of the trick being played, in play order."""
-        return self.observation.current_trick
-
-    @property
-    def result(self) -> DealResult | None:
-        """How the deal ended, once the TableEnd came (only the outcome and the scores when
-        the deal is not revealed); None before."""
-        return self.observation.result
-
-    @property
     def deal(self) -> Deal | None:
         """Every hand and the chien as dealt, once a revealed deal is over."""
         return self.observation.deal
@@ -227,12 +247,14 @@ class TableView:
 
     @property
     def first_seat(self) -> int:
-        """The seat after the dealer: bids first and, without a chelem, leads first."""
+        """The seat after the dealer (French Tarot: bids first and, without a chelem, leads
+        first; Tre e Venticinque: leads first)."""
         return (self.dealer + 1) % self.options.players
 
     @property
     def is_taker(self) -> bool:
-        taker = self.observation.taker
+        """French Tarot: this seat took (False in every game without a taker)."""
+        taker = getattr(self.observation, "taker", None)
         return taker is not None and taker == self.seat
 
     def name_of(self, seat: int) -> str:
@@ -251,10 +273,9 @@ class TableView:
         It identifies the board and seat whatever the table id, so a deterministic bot can key
         its choices on it and play the same way in every tournament with the same boards.
         """
-        n = self.options.seats  # with two players, the dummy plays in each trick too
         cards = set(self.hand) | set(self.discard)
-        for trick in self.tricks:
-            cards.add(trick.cards[(self.seat - trick.leader) % n])
+        for trick in self.tricks:  # one card per hand: with two players, the dummy's too
+            cards.add(trick.cards[(self.seat - trick.leader) % len(trick.cards)])
         cards.update(c for s, c in self.current_trick if s == self.seat)
         contract = self.contract
         if self.is_taker and self.chien and contract is not None and contract.chien_shown:

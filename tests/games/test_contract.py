@@ -15,7 +15,14 @@ from typing import Any
 import pytest
 
 from arena import games
-from arena.games.base import Game, IllegalActionError, State, WrongTurnError
+from arena.games.base import (
+    Game,
+    IllegalActionError,
+    ScoreSum,
+    State,
+    WrongTurnError,
+    capabilities,
+)
 from tests.toy_game.game import TOY_GAME
 
 GAMES = [games.game(name) for name in games.names()] + [TOY_GAME]
@@ -50,9 +57,7 @@ def test_a_game_keeps_the_contract_over_random_deals(game: Game) -> None:
             with pytest.raises(WrongTurnError):
                 game.apply(state, legal[0], (actor + 1) % state.players)
             action = rng.choice(legal)
-            mark = game.event_mark(state)
-            game.apply(state, action, actor)
-            for recipient, event in game.events_after(state, actor, action, mark):
+            for recipient, event in game.apply(state, action, actor):
                 kind, data = game.event_to_json(event)
                 assert game.event_from_json(kind, json.loads(json.dumps(data))) == event
                 for seat in range(state.players) if recipient is None else (recipient,):
@@ -118,3 +123,68 @@ def test_the_registry_names_every_game_and_refuses_strangers() -> None:
         games.game("chess")
     with pytest.raises(ValueError, match="already registered"):
         games.register(type("Impostor", (), {"name": "french-tarot"})())  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("game", GAMES, ids=[g.name for g in GAMES])
+def test_a_game_declares_what_it_does(game: Game) -> None:
+    """The declaration (what the docs, the surfaces and Welcome are written from) says exactly
+    what the game does over random deals: its seats, cards, phases, decisions, events and their
+    keys, and its view's keys."""
+    declared = game.declaration
+    assert declared.name == game.name and declared.title == game.title
+    assert declared.seat_counts == game.seat_counts()
+    assert declared.cards == tuple(game.card_name(c) for c in range(game.deck_size))
+    events = {event.kind: event.keys for event in declared.events}
+    assert all(event.meaning for event in declared.events), "every event says when it is sent"
+    seen_events: dict[str, set[str]] = {}
+    seen_phases, seen_decisions = set(), set()
+    rng = random.Random(f"declared-{game.name}")
+    for _, _, state in random_deals(game, rng, 30):
+        while True:
+            seen_phases.add(state.phase.value)
+            view = game.observation_to_json(game.observe(state, 0))
+            assert tuple(view) == declared.view_keys
+            if state.to_act is None:
+                break
+            kind = game.decision_kind(state)
+            assert declared.decisions[kind] == state.phase.value
+            seen_decisions.add(kind)
+            for _, event in game.apply(state, rng.choice(game.legal_actions(state))):
+                name, data = game.event_to_json(event)
+                assert tuple(data) == events[name], name
+                seen_events.setdefault(name, set())
+        result = game.result(state)
+        assert result is not None
+        if declared.sums is ScoreSum.ZERO:
+            assert sum(result.scores) == 0
+    assert seen_phases <= set(declared.phases)
+    assert seen_decisions <= set(declared.decisions)
+    assert set(seen_events) <= set(events)
+
+
+def test_a_value_tells_its_game() -> None:
+    for game in (games.game(name) for name in games.names()):
+        options = game.options(game.seat_counts()[-1])
+        state = game.new_deal(7, options)
+        assert games.game_of(state) is game
+        assert games.game_of(game.observe(state, 0)) is game
+        assert games.game_of(state.phase) is game
+        assert games.decision_kind_of(state.phase) == game.decision_kind(state)
+    with pytest.raises(LookupError):
+        games.game_of(object())
+
+
+@pytest.mark.parametrize("game", GAMES, ids=[g.name for g in GAMES])
+def test_scores_read_in_the_declared_unit(game: Game) -> None:
+    unit = game.declaration.score
+    assert unit.show(0) == "0"
+    assert unit.show(unit.per_point * 3) == "3"
+    assert unit.show(-unit.per_point) == "-1"
+    if unit.per_point == 3:
+        assert (unit.show(7), unit.show(-2), unit.show(-8)) == ("2 1/3", "-2/3", "-2 2/3")
+
+
+def test_a_game_says_which_optional_capabilities_it_has() -> None:
+    assert "matches" in capabilities(games.game("tre-e-venticinque"))
+    assert "matches" not in capabilities(games.game("french-tarot"))
+    assert "matches" not in capabilities(TOY_GAME)

@@ -100,7 +100,7 @@ class PlainGame(ToyGame):
 def test_a_game_without_a_display_gets_a_generic_one() -> None:
     plain = PlainGame()
     display = display_of(plain)
-    assert isinstance(display, GenericDisplay) and display.score_unit is POINTS
+    assert isinstance(display, GenericDisplay) and score_unit(plain) is plain.declaration.score
     state, record = _played(plain, random.Random(1), 1)[0]
     assert walk(plain, record) is None
     assert display.card_face(4).text == "2B" and display.describe(record.actions[0][1])

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 
-from arena.games.display import POINTS, CardFace, Fact, ScoreUnit, TableView, TrickView
+from arena.games.display import CardFace, Fact, TableView, TrickView
 
 SUIT_CLASSES: Final = ("spades", "hearts", "diamonds", "clubs")
 
@@ -17,7 +17,6 @@ class ToyDisplay:
     """Given the game's card names and its state class (the game module builds this, so that
     neither module imports the other)."""
 
-    score_unit: ScoreUnit = POINTS
 
     def __init__(self, card_name: Callable[[int], str], state: Callable[..., Any]) -> None:
         self.card_name = card_name

@@ -8,7 +8,9 @@ card of the suit led wins the trick and leads the next. Each trick is a point; a
 ``players * its tricks - all tricks`` (zero-sum). Its one setting, ``trumps``, makes suit D beat
 the others (a seat that cannot follow may play anything either way).
 
-Written only against :mod:`arena.games.base`: if the arena needed anything else of a game, this
+Written against :mod:`arena.games.base` and built with :mod:`arena.games.kit`, as a game from
+outside the arena's package is: its rules are the functions below and its declaration, and the
+kit makes the rest of the interface of them. If the arena needed anything else of a game, this
 module would have to know it, and the toy game's tournament test would fail.
 """
 
@@ -18,11 +20,20 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
-from arena.games.base import IllegalActionError, Revealed, WireAction, WrongTurnError
+from arena.games.base import (
+    Game,
+    IllegalActionError,
+    Revealed,
+    ScoreSum,
+    ScoreUnit,
+    Setting,
+    WrongTurnError,
+)
 from arena.games.dealing import DealStream, shuffled_pack
 from arena.games.jsonform import JsonForm
+from arena.games.kit import CardGame, Engine, RecordKind, WireTable, by_card, card_table, declare
 
 from .display import ToyDisplay
 
@@ -164,7 +175,7 @@ class Record:
     def to_json(self) -> dict[str, Any]:
         return {
             "format": FORMAT,
-            "options": TOY_GAME.options_to_json(self.options),
+            "options": options_to_json(self.options),
             "seed": self.seed,
             "dealer": self.dealer,
             "hands": [" ".join(card_name(c) for c in h) for h in self.hands],
@@ -176,19 +187,200 @@ class Record:
         return json.dumps(self.to_json(), indent=indent)
 
 
-_JSON: Final = JsonForm((Play,), str, lambda text: TOY_GAME.parse_action(text),
-                        (CardPlayed, TrickWon))
+def options_to_json(options: Options) -> dict[str, Any]:
+    return {"players": options.players, "trumps": options.trumps}
 
 
-class ToyGame:
-    name: Final = "toy"
-    title: Final = "Toy Tricks"
-    deck_size: Final = DECK
-    record_format: Final = FORMAT
+def new_deal(seed: int, options: Options, dealer: int = 0) -> State:
+    pack = shuffled_pack(DealStream(seed), DECK)
+    n = options.players
+    size = DECK // n
+    hands: list[list[int]] = [[] for _ in range(n)]
+    for i in range(n):
+        hands[(dealer + 1 + i) % n] = pack[i * size:(i + 1) * size]
+    return State(options, dealer, hands)
+
+
+def legal_actions(state: State) -> tuple[Play, ...]:
+    if state.to_act is None:
+        return ()
+    hand = state.hands[state.to_act]
+    if state.trick:
+        led = suit_of(state.trick[0])
+        following = [c for c in hand if suit_of(c) == led]
+        if following:
+            return tuple(PLAYS[c] for c in sorted(following))
+    return tuple(PLAYS[c] for c in sorted(hand))
+
+
+def apply(state: State, action: Any, seat: int | None = None) -> None:
+    if state.to_act is None:
+        raise IllegalActionError("the deal is over", action, seat)
+    if seat is not None and seat != state.to_act:
+        raise WrongTurnError(f"it is seat {state.to_act}'s turn, not seat {seat}'s",
+                             action, seat)
+    if action not in legal_actions(state):
+        raise IllegalActionError(explain_illegal(state, action), action, state.to_act)
+    actor = state.to_act
+    state.hands[actor].remove(action.card)
+    state.history.append((actor, action))
+    state.trick.append(action.card)
+    n = state.players
+    if len(state.trick) < n:
+        state.to_act = (actor + 1) % n
+        return
+    best = 0
+    for i, card in enumerate(state.trick):
+        if _beats(card, state.trick[best], state.options.trumps):
+            best = i
+    winner = (state.leader + best) % n
+    state.tricks.append(Trick(state.leader, tuple(state.trick), winner))
+    state.trick = []
+    state.leader = winner
+    state.to_act = winner
+    if not state.hands[winner]:
+        won = [sum(1 for t in state.tricks if t.winner == s) for s in range(n)]
+        total = len(state.tricks)
+        state.result = Result(Outcome.PLAYED, tuple(n * w - total for w in won))
+        state.phase = Phase.FINISHED
+        state.to_act = None
+
+
+def explain_illegal(state: State, action: Any) -> str:
+    if not isinstance(action, Play):
+        return f"{action!r} is not a toy action: only play CARD"
+    if state.to_act is None or action.card not in state.hands[state.to_act]:
+        return f"{card_name(action.card)} is not in the hand"
+    return f"{card_name(action.card)} does not follow suit"
+
+
+def observe(state: State, seat: int) -> Observation:
+    return Observation(
+        seat, state.options, state.phase, state.to_act, tuple(sorted(state.hands[seat])),
+        tuple(state.tricks), state.current_trick, state.result,
+    )
+
+
+def event_mark(state: State) -> int:
+    return len(state.tricks)
+
+
+def events_after(
+    state: State, actor: int, action: Any, before: int
+) -> list[tuple[int | None, Any]]:
+    out: list[tuple[int | None, Any]] = [(None, CardPlayed(actor, action.card))]
+    if len(state.tricks) > before:
+        out.append((None, TrickWon(before, state.tricks[-1])))
+    return out
+
+
+def observation_after(observation: Observation, event: Any) -> Observation:
+    n = observation.options.players
+    if isinstance(event, CardPlayed):
+        hand = observation.hand
+        if event.seat == observation.seat:
+            hand = tuple(c for c in hand if c != event.card)
+        return replace(observation, hand=hand, to_act=(event.seat + 1) % n,
+                       current_trick=(*observation.current_trick, (event.seat, event.card)))
+    if isinstance(event, TrickWon):
+        tricks = (*observation.tricks, event.trick)
+        over = len(tricks) * n == DECK - DECK % n
+        result = None
+        if over:
+            won = [sum(1 for t in tricks if t.winner == s) for s in range(n)]
+            result = Result(Outcome.PLAYED, tuple(n * w - len(tricks) for w in won))
+        return replace(
+            observation, tricks=tricks, current_trick=(),
+            to_act=None if over else event.trick.winner,
+            phase=Phase.FINISHED if over else Phase.PLAYING, result=result,
+        )
+    raise TypeError(f"{event!r} is not a toy event")
+
+
+def format_action(action: Any) -> str:
+    return str(action)
+
+
+def parse_action(text: str) -> Play:
+    words = text.split()
+    if len(words) != 2 or words[0].lower() != "play":
+        raise ValueError(f"unknown action {text!r}: the toy game's one action is play CARD")
+    return Play(parse_card(words[1]))
+
+
+def record_of(state: State, seed: int | None = None) -> Record:
+    return Record(state.options, state.dealer, state.dealt, tuple(state.history),
+                  state.result, seed)
+
+
+def load_record(data: Any) -> Record:
+    if not isinstance(data, Mapping):
+        raise ValueError(f"a toy record is a JSON object, not {data!r}")
+    if data.get("format") != FORMAT:
+        raise ValueError(f"not a toy record: format {data.get('format')!r}")
+    try:
+        options = TOY_GAME.options_from_json(data["options"])
+        hands = tuple(tuple(parse_card(c) for c in h.split()) for h in data["hands"])
+        actions = tuple((int(s), parse_action(a)) for s, a in data["actions"])
+        scores = data["result"]
+        result = None if scores is None else Result(Outcome.PLAYED, tuple(scores))
+        return Record(options, int(data["dealer"]), hands, actions, result, data.get("seed"))
+    except (KeyError, TypeError, AttributeError) as exc:
+        raise ValueError(f"malformed toy record: {exc}") from None
+
+
+def replay(record: Record, check_result: bool = True) -> State:
+    state = State(record.options, record.dealer, record.hands)
+    for index, (seat, action) in enumerate(record.actions):
+        try:
+            apply(state, action, seat)
+        except IllegalActionError as exc:
+            raise ValueError(f"action {index} is illegal: {exc.reason}") from None
+    if check_result and record.result is not None and record.result != state.result:
+        raise ValueError(f"the recorded result {record.result} differs from {state.result}")
+    return state
+
+
+PLAYS: Final = tuple(Play(card) for card in range(DECK))
+_EVENTS: Final = (CardPlayed, TrickWon)
+
+DECLARATION: Final = declare(
+    name="toy",
+    title="Toy Tricks",
+    seat_counts=(2, 3, 4),
+    deck_size=DECK,
+    card_name=card_name,
+    phases=Phase,
+    decisions={"play": Phase.PLAYING},
+    score=ScoreUnit("tricks"),
+    sums=ScoreSum.ZERO,
+    record_format=FORMAT,
+    events=_EVENTS,
+    observation=Observation,
+    settings=(Setting("trumps", False, (False, True), "suit D beats the others"),),
+    notation="Cards: rank 1-3 then suit A-D (2B). Actions: play 2B.",
+)
+
+
+class ToyGame(CardGame[State, Play, Any, Observation, Options, Result]):
     display: Final = ToyDisplay(card_name, State)
 
-    def seat_counts(self) -> tuple[int, ...]:
-        return (2, 3, 4)
+    def __init__(self) -> None:
+        super().__init__(
+            DECLARATION, State,
+            Engine(
+                new_deal=new_deal, legal_actions=legal_actions, apply=apply,
+                explain_illegal=explain_illegal, event_mark=event_mark,
+                events_after=events_after, observe=observe, sealed_observation=observe,
+                observation_after=observation_after, format_action=format_action,
+                parse_action=parse_action, card_name=card_name, parse_card=parse_card,
+            ),
+            RecordKind(record_of, load_record, replay),
+            JsonForm((Play,), format_action, parse_action, _EVENTS),
+            WireTable(encode={Play: by_card("play")},
+                      decode={"play": card_table("play", PLAYS, DECK)}),
+            Phase, Result, Outcome, Observation,
+        )
 
     def options(self, players: int, settings: Mapping[str, Any] | None = None) -> Options:
         settings = dict(settings or {})
@@ -200,149 +392,13 @@ class ToyGame:
         return Options(players, trumps)
 
     def options_to_json(self, options: Options) -> dict[str, Any]:
-        return {"players": options.players, "trumps": options.trumps}
-
-    def options_from_json(self, data: Mapping[str, Any]) -> Options:
-        players = data.get("players")
-        if isinstance(players, bool) or not isinstance(players, int):
-            raise ValueError(f"players must be an integer, not {players!r}")
-        return self.options(players, {k: v for k, v in data.items() if k != "players"})
-
-    def players_of(self, options: Options) -> int:
-        return options.players
-
-    def dealer_of(self, options: Options, board: int) -> int:
-        return board % options.players
-
-    def new_deal(self, seed: int, options: Options, dealer: int = 0) -> State:
-        pack = shuffled_pack(DealStream(seed), DECK)
-        n = options.players
-        size = DECK // n
-        hands: list[list[int]] = [[] for _ in range(n)]
-        for i in range(n):
-            hands[(dealer + 1 + i) % n] = pack[i * size:(i + 1) * size]
-        return State(options, dealer, hands)
-
-    def decider(self, state: State) -> int | None:
-        return state.to_act
-
-    def legal_actions(self, state: State) -> tuple[Play, ...]:
-        if state.to_act is None:
-            return ()
-        hand = state.hands[state.to_act]
-        if state.trick:
-            led = suit_of(state.trick[0])
-            following = [c for c in hand if suit_of(c) == led]
-            if following:
-                return tuple(Play(c) for c in sorted(following))
-        return tuple(Play(c) for c in sorted(hand))
-
-    def apply(self, state: State, action: Any, seat: int | None = None) -> None:
-        if state.to_act is None:
-            raise IllegalActionError("the deal is over", action, seat)
-        if seat is not None and seat != state.to_act:
-            raise WrongTurnError(f"it is seat {state.to_act}'s turn, not seat {seat}'s",
-                                 action, seat)
-        if action not in self.legal_actions(state):
-            raise IllegalActionError(self.explain_illegal(state, action), action, state.to_act)
-        actor = state.to_act
-        state.hands[actor].remove(action.card)
-        state.history.append((actor, action))
-        state.trick.append(action.card)
-        n = state.players
-        if len(state.trick) < n:
-            state.to_act = (actor + 1) % n
-            return
-        best = 0
-        for i, card in enumerate(state.trick):
-            if _beats(card, state.trick[best], state.options.trumps):
-                best = i
-        winner = (state.leader + best) % n
-        state.tricks.append(Trick(state.leader, tuple(state.trick), winner))
-        state.trick = []
-        state.leader = winner
-        state.to_act = winner
-        if not state.hands[winner]:
-            won = [sum(1 for t in state.tricks if t.winner == s) for s in range(n)]
-            total = len(state.tricks)
-            state.result = Result(Outcome.PLAYED, tuple(n * w - total for w in won))
-            state.phase = Phase.FINISHED
-            state.to_act = None
-
-    def explain_illegal(self, state: State, action: Any) -> str:
-        if not isinstance(action, Play):
-            return f"{action!r} is not a toy action: only play CARD"
-        if state.to_act is None or action.card not in state.hands[state.to_act]:
-            return f"{card_name(action.card)} is not in the hand"
-        return f"{card_name(action.card)} does not follow suit"
-
-    def fallback_action(self, state: State) -> Play:
-        return self.legal_actions(state)[0]
-
-    def decision_kind(self, state: State) -> str:
-        return "play"
-
-    def decision_phase(self, kind: str) -> Phase:
-        if kind != "play":
-            raise ValueError(f"the toy game has no {kind!r} decision")
-        return Phase.PLAYING
+        return options_to_json(options)
 
     def hand(self, state: State, seat: int) -> tuple[int, ...]:
         return tuple(sorted(state.hands[seat]))
 
-    def result(self, state: State) -> Result | None:
-        return state.result
-
     def revealed(self, state: State) -> Revealed:
         return Revealed(state.dealt, (), ())
-
-    def observe(self, state: State, seat: int) -> Observation:
-        return Observation(
-            seat, state.options, state.phase, state.to_act, self.hand(state, seat),
-            tuple(state.tricks), state.current_trick, state.result,
-        )
-
-    def sealed_observation(self, state: State, seat: int) -> Observation:
-        return self.observe(state, seat)
-
-    def sealed_result(self, result: Result) -> Result:
-        return result
-
-    def bare_result(self, outcome: str, scores: Sequence[int]) -> Result:
-        return Result(Outcome(outcome), tuple(scores))
-
-    def event_mark(self, state: State) -> int:
-        return len(state.tricks)
-
-    def events_after(
-        self, state: State, actor: int, action: Any, before: int
-    ) -> list[tuple[int | None, Any]]:
-        out: list[tuple[int | None, Any]] = [(None, CardPlayed(actor, action.card))]
-        if len(state.tricks) > before:
-            out.append((None, TrickWon(before, state.tricks[-1])))
-        return out
-
-    def observation_after(self, observation: Observation, event: Any) -> Observation:
-        n = observation.options.players
-        if isinstance(event, CardPlayed):
-            hand = observation.hand
-            if event.seat == observation.seat:
-                hand = tuple(c for c in hand if c != event.card)
-            return replace(observation, hand=hand, to_act=(event.seat + 1) % n,
-                           current_trick=(*observation.current_trick, (event.seat, event.card)))
-        if isinstance(event, TrickWon):
-            tricks = (*observation.tricks, event.trick)
-            over = len(tricks) * n == DECK - DECK % n
-            result = None
-            if over:
-                won = [sum(1 for t in tricks if t.winner == s) for s in range(n)]
-                result = Result(Outcome.PLAYED, tuple(n * w - len(tricks) for w in won))
-            return replace(
-                observation, tricks=tricks, current_trick=(),
-                to_act=None if over else event.trick.winner,
-                phase=Phase.FINISHED if over else Phase.PLAYING, result=result,
-            )
-        raise TypeError(f"{event!r} is not a toy event")
 
     def observation_asked(
         self, observation: Observation, phase: Enum, legal: tuple[Any, ...],
@@ -355,74 +411,8 @@ class ToyGame:
     ) -> Observation:
         return replace(observation, phase=Phase.FINISHED, to_act=None, result=result)
 
-    def observation_to_json(self, observation: Observation) -> dict[str, Any]:
-        return _JSON.object_to_json(observation)
-
-    def observation_from_json(self, data: Any) -> Observation:
-        return _JSON.decode(Observation, data)
-
-    def event_to_json(self, event: Any) -> tuple[str, dict[str, Any]]:
-        return _JSON.event_to_json(event)
-
-    def event_from_json(self, kind: str, data: Any) -> Any:
-        return _JSON.event_from_json(kind, data)
-
-    def card_name(self, card: int) -> str:
-        return card_name(card)
-
-    def parse_card(self, text: str) -> int:
-        return parse_card(text)
-
-    def format_action(self, action: Any) -> str:
-        return str(action)
-
-    def parse_action(self, text: str) -> Play:
-        words = text.split()
-        if len(words) != 2 or words[0].lower() != "play":
-            raise ValueError(f"unknown action {text!r}: the toy game's one action is play CARD")
-        return Play(parse_card(words[1]))
-
-    def action_to_wire(self, action: Any) -> WireAction:
-        if not isinstance(action, Play):
-            raise TypeError(f"{action!r} is not a toy action")
-        return WireAction("play", action.card)
-
-    def action_from_wire(self, wire: WireAction) -> Play:
-        if wire.kind == "notation":
-            return self.parse_action(wire.text)
-        if wire.kind != "play":
-            raise ValueError(f"the toy game has no {wire.kind!r} action")
-        if not 0 <= wire.argument < DECK:
-            raise ValueError(f"card {wire.argument} does not exist: cards are 0..{DECK - 1}")
-        return Play(wire.argument)
-
-    def record(self, state: State, seed: int | None = None) -> Record:
-        return Record(state.options, state.dealer, state.dealt, tuple(state.history),
-                      state.result, seed)
-
-    def load_record(self, data: Mapping[str, Any]) -> Record:
-        if data.get("format") != FORMAT:
-            raise ValueError(f"not a toy record: format {data.get('format')!r}")
-        try:
-            options = self.options_from_json(data["options"])
-            hands = tuple(tuple(parse_card(c) for c in h.split()) for h in data["hands"])
-            actions = tuple((int(s), self.parse_action(a)) for s, a in data["actions"])
-            scores = data["result"]
-            result = None if scores is None else Result(Outcome.PLAYED, tuple(scores))
-            return Record(options, int(data["dealer"]), hands, actions, result, data.get("seed"))
-        except (KeyError, TypeError, AttributeError) as exc:
-            raise ValueError(f"malformed toy record: {exc}") from None
-
-    def replay(self, record: Record, check_result: bool = True) -> State:
-        state = State(record.options, record.dealer, record.hands)
-        for index, (seat, action) in enumerate(record.actions):
-            try:
-                self.apply(state, action, seat)
-            except IllegalActionError as exc:
-                raise ValueError(f"action {index} is illegal: {exc.reason}") from None
-        if check_result and record.result is not None and record.result != state.result:
-            raise ValueError(f"the recorded result {record.result} differs from {state.result}")
-        return state
-
 
 TOY_GAME: Final = ToyGame()
+
+if TYPE_CHECKING:
+    _IS_A_GAME: Game[State, Play, Any, Observation, Options, Result] = TOY_GAME

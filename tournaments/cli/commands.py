@@ -432,7 +432,8 @@ def tournament_create(
         "(tarot-arena games lists them)."
     ))] = games.DEFAULT_GAME,
     players: Annotated[int | None, typer.Option(help=(
-        "Seats per table. French Tarot: 3, 4 (the default) or 5."
+        "Players per table. French Tarot: 2 (with the dummy), 3, 4 (the default) or 5; "
+        "Tre e Venticinque: 3 (tarot-arena games lists every game's)."
     ))] = None,
     boards: Annotated[int, typer.Option(help="Number of boards (deals).")] = 8,
     seed: Annotated[str | None, typer.Option(help=(

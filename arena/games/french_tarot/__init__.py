@@ -58,6 +58,7 @@ from .events import (
 from .game import (
     DealOutcome,
     DealResult,
+    DealState,
     Direction,
     GameState,
     IllegalActionError,
@@ -104,6 +105,7 @@ __all__ = [
     "DealOutcome",
     "DealRecord",
     "DealResult",
+    "DealState",
     "DealSummary",
     "DeclarePoignee",
     "Direction",

@@ -20,7 +20,6 @@ Excuse. :func:`card_symbol` gives a display form with suit symbols (``K♠``, ``
 from __future__ import annotations
 
 from collections.abc import Iterable
-from enum import IntEnum
 from typing import Final
 
 # Card sets work alike in every game: re-exported for this game's modules and its bots.
@@ -30,46 +29,33 @@ from ..cardsets import cards_of as cards_of
 from ..cardsets import iter_cards as iter_cards
 from ..cardsets import mask_of as mask_of
 
+# The pack is the one every game of the arena numbers alike (:mod:`arena.games.tarot_pack`).
+from ..tarot_pack import ACE as ACE
+from ..tarot_pack import CAVALIER as CAVALIER
+from ..tarot_pack import DECK_SIZE as DECK_SIZE
+from ..tarot_pack import FULL_DECK as FULL_DECK
+from ..tarot_pack import JACK as JACK
+from ..tarot_pack import KING as KING
+from ..tarot_pack import QUEEN as QUEEN
+from ..tarot_pack import RANK_LETTERS as RANK_LETTERS
+from ..tarot_pack import RANK_NAMES as RANK_NAMES
+from ..tarot_pack import SUIT_LETTERS as SUIT_LETTERS
+from ..tarot_pack import SUIT_MASKS as SUIT_MASKS
+from ..tarot_pack import TRUMP_MASK as TRUMP_MASK
+from ..tarot_pack import Suit as Suit
+from ..tarot_pack import is_trump as is_trump
+from ..tarot_pack import suit_card as suit_card
+from ..tarot_pack import suit_of as suit_of
 
-class Suit(IntEnum):
-    SPADES = 0
-    HEARTS = 1
-    DIAMONDS = 2
-    CLUBS = 3
-
-
-SUIT_LETTERS: Final = "SHDC"
 SUIT_SYMBOLS: Final = "♠♥♦♣"
 SUIT_NAMES: Final = ("spades", "hearts", "diamonds", "clubs")
-RANK_LETTERS: Final = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "C", "Q", "K")
-RANK_NAMES: Final = (
-    "Ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "Jack", "Cavalier", "Queen", "King",
-)
-
-ACE: Final = 0
-JACK: Final = 10
-CAVALIER: Final = 11
-QUEEN: Final = 12
-KING: Final = 13
-
-DECK_SIZE: Final = 78
 PETIT: Final[Card] = 56
 MONDE: Final[Card] = 76  # the 21 of trumps
 EXCUSE: Final[Card] = 77
 
-FULL_DECK: Final[Hand] = (1 << DECK_SIZE) - 1
-SUIT_MASKS: Final = tuple(((1 << 14) - 1) << (14 * s) for s in range(4))
-TRUMP_MASK: Final[Hand] = ((1 << 21) - 1) << 56
 EXCUSE_BIT: Final[Hand] = 1 << EXCUSE
 PETIT_BIT: Final[Hand] = 1 << PETIT
 BOUTS_MASK: Final[Hand] = (1 << PETIT) | (1 << MONDE) | EXCUSE_BIT
-
-
-def suit_card(suit: Suit | int, rank: int) -> Card:
-    """The card of ``rank`` (0 = Ace .. 13 = King) in ``suit``."""
-    if not 0 <= rank <= KING:
-        raise ValueError(f"rank {rank} is not 0 (Ace) .. 13 (King)")
-    return int(suit) * 14 + rank
 
 
 def trump(number: int) -> Card:
@@ -96,18 +82,8 @@ HALF_POINTS: Final[tuple[int, ...]] = tuple(_card_half_points(c) for c in range(
 TOTAL_HALF_POINTS: Final = 182
 
 
-def is_trump(card: Card) -> bool:
-    """True for trumps 1..21 (the Excuse is not a trump)."""
-    return 56 <= card <= 76
-
-
 def is_bout(card: Card) -> bool:
     return card in (PETIT, MONDE, EXCUSE)
-
-
-def suit_of(card: Card) -> Suit | None:
-    """The suit of a suit card; None for trumps and the Excuse."""
-    return Suit(card // 14) if card < 56 else None
 
 
 def rank_of(card: Card) -> int:

@@ -1,14 +1,15 @@
-"""French Tarot as the arena sees every game: :class:`arena.games.base.Game`, implemented by
-delegating to this package's modules, so the engine's own API stays as fast and as typed as it
-was and the arena's generic layers need nothing else."""
+"""French Tarot as the arena sees every game: its declaration and the few rules the kit
+(:mod:`arena.games.kit`) cannot know, the engine's modules doing the rest, so the engine's own
+API stays as fast and as typed as it was and the arena's generic layers need nothing else."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any, Final
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, Final
 
-from ..base import Revealed, WireAction
+from ..base import POINTS, Game, Revealed, ScoreSum, Setting, WireAction
 from ..jsonform import JsonForm
+from ..kit import CardGame, Engine, RecordKind, WireTable, by_card, declare
 from .actions import (
     ANNOUNCE_CHELEM,
     BIDS,
@@ -33,7 +34,7 @@ from .actions import (
     format_action,
     parse_action,
 )
-from .cards import DECK_SIZE, Card, card_name, cards_of, parse_card
+from .cards import DECK_SIZE, Card, card_name, parse_card
 from .deal import HAND_SIZES, Deal, seeded_deal
 from .display import FRENCH_TAROT_DISPLAY
 from .events import (
@@ -55,8 +56,8 @@ from .events import (
 from .game import (
     DealOutcome,
     DealResult,
+    DealState,
     Direction,
-    GameState,
     Phase,
     TableOptions,
     apply,
@@ -73,20 +74,54 @@ from .observation import (
 )
 from .record import FORMAT, DealRecord, replay
 
-_DECISION_KINDS: Final = {
-    Phase.BIDDING: "bid", Phase.CALLING: "call", Phase.DISCARDING: "discard",
-    Phase.CHELEM: "chelem", Phase.PLAYING: "play", Phase.POIGNEE: "poignee",
-}
-_CARD_ACTIONS: Final[dict[str, tuple[Action, ...]]] = {
-    "call": CALLS, "discard": DISCARDS, "play": PLAYS, "hide": HIDES,
-}
-_PHASES_BY_KIND: Final = {kind: phase for phase, kind in _DECISION_KINDS.items()}
-_SETTINGS: Final = frozenset({"beginner", "direction"})
 _LEVELS: Final = tuple(PoigneeLevel)
 """On the wire, poignée levels are numbered 1, 2, 3 (the protocol's enum), not by points."""
+_EVENTS: Final = (
+    BidMade, CardCalled, ChienShown, CardDiscarded, TrumpDiscarded, ChelemDecided, PoigneeShown,
+    CardPlayed, TrickWon, PartnerRevealed, DummyShown,
+)
+_SETTINGS: Final = (
+    Setting("beginner", False, (False, True),
+            "the beginner variant: Petite and Garde only, no poignée, no chelem"),
+    Setting("direction", Direction.COUNTER_CLOCKWISE.value, tuple(d.value for d in Direction),
+            "the way the deal, the bidding and the play go round the table"),
+)
+
+DECLARATION: Final = declare(
+    name="french-tarot",
+    title="French Tarot",
+    seat_counts=tuple(sorted(HAND_SIZES)),
+    deck_size=DECK_SIZE,
+    card_name=card_name,
+    phases=Phase,
+    decisions={
+        "bid": Phase.BIDDING, "call": Phase.CALLING, "discard": Phase.DISCARDING,
+        "chelem": Phase.CHELEM, "poignee": Phase.POIGNEE, "play": Phase.PLAYING,
+    },
+    score=POINTS,
+    sums=ScoreSum.ZERO,
+    record_format=FORMAT,
+    events=_EVENTS,
+    observation=Observation,
+    settings=_SETTINGS,
+    notation=(
+        "Cards: rank then suit letter for suit cards (KS, QH, CD for the Cavalier of diamonds, "
+        "JC, 10S, AH), T1..T21 for trumps, EX for the Excuse. Actions: pass, bid petite | garde "
+        "| garde-sans | garde-contre, call KH, discard 5S, chelem | no-chelem, poignee simple "
+        "| double | triple, hide T3, play T21."
+    ),
+    notes=(
+        "Two players play with the dummy: three hands at the table; the defender (the player "
+        "who is not the taker) decides for the dummy's seat. A request for the dummy's seat "
+        "has `seat` the dummy's and `player` the defender's: route it by `player` when set, "
+        "else by `seat`.",
+        "Only the seat choosing the trumps to hide from its poignée is in phase `poignee` "
+        "(its request says so); its view and everyone else's show `playing`.",
+    ),
+)
 
 
-def fallback_action(state: GameState) -> Action:
+def fallback_action(state: DealState) -> Action:
     """What the arena plays for a seat that did not answer properly: documented and fixed.
 
     The lowest legal card when playing (never a poignée), otherwise the first legal action in
@@ -100,45 +135,81 @@ def fallback_action(state: GameState) -> Action:
     return legal[0]
 
 
-def sealed_result(result: DealResult) -> DealResult:
-    """What a seat is told of a deal's end when the deal is not revealed: how it ended and the
-    scores. The rest (the summary's points and oudlers, who had a petit sec) tells of the
-    hands."""
-    return DealResult(result.outcome, result.scores)
+def _contract(argument: int) -> Action:
+    if argument not in BIDS:
+        raise ValueError(f"unknown contract {argument}")
+    return BIDS[Contract(argument)]
 
 
-_JSON: Final = JsonForm(
-    (Pass, Bid, CallCard, Discard, ChelemChoice, DeclarePoignee, HideTrump, Play),
-    format_action, parse_action,
-    (BidMade, CardCalled, ChienShown, CardDiscarded, TrumpDiscarded, ChelemDecided, PoigneeShown,
-     CardPlayed, TrickWon, PartnerRevealed, DummyShown),
+def _poignee(argument: int) -> Action:
+    if not 1 <= argument <= len(_LEVELS):
+        raise ValueError(f"unknown poignee level {argument}")
+    return POIGNEES[_LEVELS[argument - 1]]
+
+
+def _card(actions: tuple[Action, ...]) -> Callable[[int], Action]:
+    def decode(card: int) -> Action:
+        if not 0 <= card < DECK_SIZE:
+            raise ValueError(f"card {card} does not exist: cards are numbered 0..{DECK_SIZE - 1}")
+        return actions[card]
+
+    return decode
+
+
+_WIRE: Final[WireTable[Action]] = WireTable(
+    encode={
+        Play: by_card("play"), Pass: lambda action: WireAction("pass"),
+        Bid: lambda action: WireAction("bid", int(action.contract)),
+        CallCard: by_card("call"), Discard: by_card("discard"),
+        ChelemChoice: lambda action: WireAction("chelem", int(action.announce)),
+        DeclarePoignee: lambda action: WireAction("poignee", _LEVELS.index(action.level) + 1),
+        HideTrump: by_card("hide"),
+    },
+    decode={
+        "pass": lambda argument: PASS, "bid": _contract,
+        "call": _card(CALLS), "discard": _card(DISCARDS),
+        "chelem": lambda argument: ANNOUNCE_CHELEM if argument else NO_CHELEM,
+        "poignee": _poignee, "play": _card(PLAYS), "hide": _card(HIDES),
+    },
 )
 
 
-class FrenchTarot:
+class FrenchTarot(CardGame[DealState, Action, Event, Observation, TableOptions, DealResult]):
     """French Tarot for 2 (with the dummy), 3, 4 and 5 players (5 with the called king),
     beginner variant and seat direction: see :mod:`arena.games.french_tarot`."""
 
-    name: Final = "french-tarot"
-    title: Final = "French Tarot"
-    deck_size: Final = DECK_SIZE
-    record_format: Final = FORMAT
     display: Final = FRENCH_TAROT_DISPLAY
     """How the surfaces show it (:mod:`.display`)."""
 
-    # -- tables -------------------------------------------------------------------------------
-    def seat_counts(self) -> tuple[int, ...]:
-        """2 (with the dummy: a table of three hands, the defender deciding for the dummy's
-        seat, see :meth:`decider`), 3, 4 and 5."""
-        return tuple(sorted(HAND_SIZES))
+    def __init__(self) -> None:
+        super().__init__(
+            DECLARATION, DealState,
+            Engine(
+                new_deal=lambda seed, options, dealer: DealState(
+                    seeded_deal(seed, options.players, dealer), options),
+                legal_actions=legal_actions, apply=apply, explain_illegal=explain_illegal,
+                event_mark=event_mark, events_after=events_after, observe=observe,
+                sealed_observation=sealed_observation, observation_after=observation_after,
+                format_action=format_action, parse_action=parse_action, card_name=card_name,
+                parse_card=parse_card,
+            ),
+            RecordKind(DealRecord.of, DealRecord.from_json, replay),
+            JsonForm(
+                (Pass, Bid, CallCard, Discard, ChelemChoice, DeclarePoignee, HideTrump, Play),
+                format_action, parse_action, _EVENTS,
+            ),
+            _WIRE, Phase, DealResult, DealOutcome, Observation,
+        )
 
+    # -- tables -------------------------------------------------------------------------------
     def options(self, players: int, settings: Mapping[str, Any] | None = None) -> TableOptions:
         settings = dict(settings or {})
-        unknown = set(settings) - _SETTINGS
+        names = {setting.name for setting in _SETTINGS}
+        unknown = set(settings) - names
         if unknown:
             raise ValueError(
                 f"unknown French Tarot setting {sorted(unknown)[0]!r}: "
-                f"the settings are {', '.join(sorted(_SETTINGS))}"
+                f"the settings are {', '.join(sorted(names))}"
             )
         beginner = settings.get("beginner", False)
         if not isinstance(beginner, bool):
@@ -160,82 +231,31 @@ class FrenchTarot:
             "direction": options.direction.value,
         }
 
-    def options_from_json(self, data: Mapping[str, Any]) -> TableOptions:
-        players = data.get("players")
-        if isinstance(players, bool) or not isinstance(players, int):
-            raise ValueError(f"players must be an integer, not {players!r}")
-        return self.options(players, {k: v for k, v in data.items() if k != "players"})
-
-    def players_of(self, options: TableOptions) -> int:
-        return options.players
-
     def dealer_of(self, options: TableOptions, board: int) -> int:
+        """With the dummy, seat 1 always deals; otherwise every seat in turn."""
         seats = options.dealer_seats
         return seats[board % len(seats)]
 
-    def new_deal(self, seed: int, options: TableOptions, dealer: int = 0) -> GameState:
-        return GameState(seeded_deal(seed, options.players, dealer), options)
-
     # -- rules --------------------------------------------------------------------------------
-    def decider(self, state: GameState) -> int | None:
-        return getattr(state, "decider", state.to_act)  # the dummy's seat: the defender
+    def decider(self, state: DealState) -> int | None:
+        """The seat to act, except the dummy's: the defender decides for it."""
+        return state.decider
 
-    def legal_actions(self, state: GameState) -> tuple[Action, ...]:
-        return legal_actions(state)
-
-    def apply(self, state: GameState, action: Action, seat: int | None = None) -> None:
-        apply(state, action, seat)
-
-    def explain_illegal(self, state: GameState, action: Action) -> str:
-        return explain_illegal(state, action)
-
-    def fallback_action(self, state: GameState) -> Action:
+    def fallback_action(self, state: DealState) -> Action:
         return fallback_action(state)
 
-    def decision_kind(self, state: GameState) -> str:
-        return _DECISION_KINDS[state.phase]
-
-    def decision_phase(self, kind: str) -> Phase:
-        phase = _PHASES_BY_KIND.get(kind)
-        if phase is None:
-            raise ValueError(f"French Tarot has no {kind!r} decision")
-        return phase
-
-    def hand(self, state: GameState, seat: int) -> tuple[Card, ...]:
-        return tuple(cards_of(state.hands[seat]))
-
-    def result(self, state: GameState) -> DealResult | None:
-        return state.result
-
-    def revealed(self, state: GameState) -> Revealed:
-        return Revealed(state.deal.hands, state.deal.chien, tuple(cards_of(state.discard)))
+    def undealt(self, state: DealState) -> tuple[Card, ...]:
+        """The chien."""
+        return state.deal.chien
 
     # -- what seats see -----------------------------------------------------------------------
-    def observe(self, state: GameState, seat: int) -> Observation:
-        return observe(state, seat)
-
-    def sealed_observation(self, state: GameState, seat: int) -> Observation:
-        return sealed_observation(state, seat)
-
     def sealed_result(self, result: DealResult) -> DealResult:
-        return sealed_result(result)
-
-    def bare_result(self, outcome: str, scores: Sequence[int]) -> DealResult:
-        return DealResult(DealOutcome(outcome), tuple(scores))
-
-    def event_mark(self, state: GameState) -> int:
-        return event_mark(state)
-
-    def events_after(
-        self, state: GameState, actor: int, action: Action, before: int
-    ) -> Sequence[tuple[int | None, Event]]:
-        return events_after(state, actor, action, before)
-
-    def observation_after(self, observation: Observation, event: Event) -> Observation:
-        return observation_after(observation, event)
+        """How it ended and the scores. The rest (the summary's points and oudlers, who had a
+        petit sec) tells of the hands."""
+        return DealResult(result.outcome, result.scores)
 
     def observation_asked(
-        self, observation: Observation, phase: Phase, legal: tuple[Action, ...],
+        self, observation: Observation, phase: Any, legal: tuple[Action, ...],
         hand: tuple[Card, ...], seat: int,
     ) -> Observation:
         return observation_asked(observation, phase, legal, hand, seat)
@@ -249,84 +269,10 @@ class FrenchTarot:
         deal = Deal(options.players, observation.dealer, cards.hands, cards.undealt)
         return observation_at_end(observation, result, deal, cards.discard)
 
-    def observation_to_json(self, observation: Observation) -> dict[str, Any]:
-        return _JSON.object_to_json(observation)
-
-    def observation_from_json(self, data: Any) -> Observation:
-        return _JSON.decode(Observation, data)
-
-    def event_to_json(self, event: Event) -> tuple[str, dict[str, Any]]:
-        return _JSON.event_to_json(event)
-
-    def event_from_json(self, kind: str, data: Any) -> Event:
-        event: Event = _JSON.event_from_json(kind, data)
-        return event
-
-    # -- notation and records -----------------------------------------------------------------
-    def card_name(self, card: Card) -> str:
-        return card_name(card)
-
-    def parse_card(self, text: str) -> Card:
-        return parse_card(text)
-
-    def format_action(self, action: Action) -> str:
-        return format_action(action)
-
-    def parse_action(self, text: str) -> Action:
-        return parse_action(text)
-
-    def action_to_wire(self, action: Action) -> WireAction:
-        if isinstance(action, Play):
-            return WireAction("play", action.card)
-        if isinstance(action, Pass):
-            return WireAction("pass")
-        if isinstance(action, Bid):
-            return WireAction("bid", int(action.contract))
-        if isinstance(action, CallCard):
-            return WireAction("call", action.card)
-        if isinstance(action, Discard):
-            return WireAction("discard", action.card)
-        if isinstance(action, ChelemChoice):
-            return WireAction("chelem", int(action.announce))
-        if isinstance(action, DeclarePoignee):
-            return WireAction("poignee", _LEVELS.index(action.level) + 1)
-        if isinstance(action, HideTrump):
-            return WireAction("hide", action.card)
-        raise TypeError(f"{action!r} is not a French Tarot action")
-
-    def action_from_wire(self, wire: WireAction) -> Action:
-        kind, argument = wire.kind, wire.argument
-        if kind == "notation":
-            return parse_action(wire.text)
-        if kind == "pass":
-            return PASS
-        if kind == "chelem":
-            return ANNOUNCE_CHELEM if argument else NO_CHELEM
-        if kind == "bid":
-            if argument not in BIDS:
-                raise ValueError(f"unknown contract {argument}")
-            return BIDS[Contract(argument)]
-        if kind == "poignee":
-            if not 1 <= argument <= len(_LEVELS):
-                raise ValueError(f"unknown poignee level {argument}")
-            return POIGNEES[_LEVELS[argument - 1]]
-        table = _CARD_ACTIONS.get(kind)
-        if table is None:
-            raise ValueError(f"{kind!r} is not a French Tarot action")
-        if not 0 <= argument < DECK_SIZE:
-            raise ValueError(
-                f"card {argument} does not exist: cards are numbered 0..{DECK_SIZE - 1}"
-            )
-        return table[argument]
-
-    def record(self, state: GameState, seed: int | None = None) -> DealRecord:
-        return DealRecord.of(state, seed)
-
-    def load_record(self, data: Mapping[str, Any]) -> DealRecord:
-        return DealRecord.from_json(dict(data))
-
-    def replay(self, record: DealRecord, check_result: bool = True) -> GameState:
-        return replay(record, check_result)
-
 
 FRENCH_TAROT: Final = FrenchTarot()
+
+if TYPE_CHECKING:
+    _IS_A_GAME: Game[DealState, Action, Event, Observation, TableOptions, DealResult] = (
+        FRENCH_TAROT  # mypy checks that the interface is implemented in full
+    )

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from ..display import POINTS, CardFace, Fact, FactLine, ScoreUnit, TableView, TrickView
+from ..display import CardFace, Fact, FactLine, TableView, TrickView
 from .actions import (
     Bid,
     CallCard,
@@ -91,7 +91,6 @@ def chelem_explained(announced: bool, side: Any, bonus: int) -> list[str]:
 class FrenchTarotDisplay:
     """French Tarot's display; scores are whole points."""
 
-    score_unit: ScoreUnit = POINTS
 
     def form(self, options: TableOptions) -> str:
         text = ("2 players with the dummy" if options.players == 2

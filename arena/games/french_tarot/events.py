@@ -25,7 +25,7 @@ from .actions import (
     Play,
 )
 from .cards import Card, cards_of, is_trump
-from .game import GameState, Phase, ShownPoignee, Trick
+from .game import DealState, Phase, ShownPoignee, Trick
 
 EVERYONE: Final = None
 """The recipient of an event that every seat receives."""
@@ -78,6 +78,8 @@ class TrumpDiscarded:
 
 @dataclass(frozen=True, slots=True)
 class ChelemDecided:
+    """A seat announced a chelem (``announce``) or not: the taker's answer, told to all."""
+
     seat: int
     announce: bool
 
@@ -91,12 +93,17 @@ class PoigneeShown:
 
 @dataclass(frozen=True, slots=True)
 class CardPlayed:
+    """A card played to the trick, by ``seat`` (with the dummy, the dummy's seat for its
+    cards), told to all."""
+
     seat: int
     card: Card
 
 
 @dataclass(frozen=True, slots=True)
 class TrickWon:
+    """A trick complete, with its winner (who leads the next), told to all."""
+
     index: int
     """The trick's number in the deal, from 0."""
     trick: Trick
@@ -122,14 +129,14 @@ EVENT_TYPES: Final = (
 )
 
 
-def event_mark(state: GameState) -> int:
+def event_mark(state: DealState) -> int:
     """What :func:`events_after` needs to know of the state before an action: the number of
     finished tricks (a trick won shows only as one more of them)."""
     return len(state.tricks)
 
 
 def events_after(
-    state: GameState, actor: int, action: Action, tricks_before: int
+    state: DealState, actor: int, action: Action, tricks_before: int
 ) -> list[tuple[int | None, Event]]:
     """The events ``actor``'s ``action``, just applied to ``state``, causes, in the order they
     are sent, each with its only recipient or :data:`EVERYONE`. ``tricks_before`` is
@@ -161,15 +168,15 @@ def events_after(
     return out
 
 
-def _chien_if_shown(state: GameState, out: list[tuple[int | None, Event]]) -> None:
+def _chien_if_shown(state: DealState, out: list[tuple[int | None, Event]]) -> None:
     """The chien is shown as the taker takes it up (Petite, Garde)."""
     if state.phase is Phase.DISCARDING and not state.discard:
         out.append((EVERYONE, ChienShown(state.deal.chien)))
 
 
-def _dummy_if_shown(state: GameState, out: list[tuple[int | None, Event]]) -> None:
+def _dummy_if_shown(state: DealState, out: list[tuple[int | None, Event]]) -> None:
     """The dummy is shown as the last bid ends a Garde Sans or Contre's bidding, or as the
-    taker lays the last card of its discard: the moment :attr:`GameState.dummy_shown` turns
+    taker lays the last card of its discard: the moment :attr:`DealState.dummy_shown` turns
     true (the actions that can turn it are these two only)."""
     if state.dummy_seat is not None and state.dummy_shown:
         out.append((EVERYONE, DummyShown(tuple(cards_of(state.hands[state.dummy_seat])))))

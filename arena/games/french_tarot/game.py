@@ -3,20 +3,22 @@
 ``legal_actions(state)`` is the only source of legality: :func:`apply` accepts exactly the
 actions it lists and raises :class:`IllegalActionError` (saying why) for anything else.
 
-A :class:`GameState` is mutable and :func:`apply` changes it in place. That is a deliberate
+A :class:`DealState` is mutable and :func:`apply` changes it in place. That is a deliberate
 choice for speed: a deal is about 80 decisions and the arena must play thousands of deals per
 second, so copying the state at every step would cost more than the rules themselves. Use
-:meth:`GameState.copy` to branch (search bots, tests).
+:meth:`DealState.copy` to branch (search bots, tests).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING, Final, NamedTuple
+from typing import Final
 
 from ..base import IllegalActionError as IllegalActionError
 from ..base import WrongTurnError as WrongTurnError
+from ..registry import OfGame
+from ..tricks import Trick as Trick
 from .actions import (
     ANNOUNCE_CHELEM,
     BIDS,
@@ -74,9 +76,6 @@ from .deal import (
     seeded_deal,
 )
 from .scoring import DealSummary, ScoreBreakdown, Side, score_deal, settle
-
-if TYPE_CHECKING:
-    from .definition import FrenchTarot
 
 
 class Direction(Enum):
@@ -144,24 +143,6 @@ class DealOutcome(Enum):
     PLAYED = "played"
     ALL_PASSED = "all-passed"
     PETIT_SEC = "petit-sec"
-
-
-class Trick(NamedTuple):
-    """A finished trick: ``cards`` in play order, the first led by ``leader``.
-
-    A named tuple rather than a frozen dataclass: a deal makes up to 24 of them on its hot path.
-    """
-
-    leader: int
-    cards: tuple[Card, ...]
-    winner: int
-
-    def seat_of(self, index: int) -> int:
-        return (self.leader + index) % len(self.cards)
-
-    def played_by(self) -> tuple[tuple[int, Card], ...]:
-        n = len(self.cards)
-        return tuple(((self.leader + i) % n, c) for i, c in enumerate(self.cards))
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,7 +233,7 @@ def legal_play_mask(hand: Hand, led: int, best: Card) -> Hand:
     return trumps | excuse
 
 
-class GameState:
+class DealState(OfGame):
     """One deal in progress. Read it through attributes; change it only with :func:`apply`."""
 
     __slots__ = (
@@ -379,17 +360,11 @@ class GameState:
     @classmethod
     def from_seed(
         cls, seed: int, options: TableOptions | None = None, dealer: int | None = None
-    ) -> GameState:
+    ) -> DealState:
         """The deal of ``seed``; ``dealer`` None: the first seat that may deal (seat 0; with the
         dummy, seat 1)."""
         options = options or TableOptions()
         return cls(seeded_deal(seed, options.players, dealer), options)
-
-    @property
-    def game(self) -> FrenchTarot:
-        from .definition import FRENCH_TAROT  # the definition builds on this module
-
-        return FRENCH_TAROT
 
     @property
     def dealer(self) -> int:
@@ -447,22 +422,22 @@ class GameState:
         n = self.seats
         return tuple(((self.trick_leader + i) % n, c) for i, c in enumerate(self.trick))
 
-    def copy(self) -> GameState:
-        other = GameState.__new__(GameState)
-        for name in GameState.__slots__:
+    def copy(self) -> DealState:
+        other = DealState.__new__(DealState)
+        for name in DealState.__slots__:
             value = getattr(self, name)
             setattr(other, name, value.copy() if isinstance(value, list) else value)
         return other
 
     def __repr__(self) -> str:
         return (
-            f"<GameState {self.players}p{'+dummy' if self.dummy_seat is not None else ''} "
+            f"<DealState {self.players}p{'+dummy' if self.dummy_seat is not None else ''} "
             f"dealer={self.dealer} phase={self.phase.value} "
             f"to_act={self.to_act} tricks={len(self.tricks)}>"
         )
 
 
-def legal_actions(state: GameState) -> tuple[Action, ...]:
+def legal_actions(state: DealState) -> tuple[Action, ...]:
     """Every action the seat to act may take now, in a fixed order; empty once the deal is over."""
     legal = state._legal
     if legal is None:
@@ -470,7 +445,7 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
     return legal
 
 
-def _compute_legal(state: GameState) -> tuple[Action, ...]:
+def _compute_legal(state: DealState) -> tuple[Action, ...]:
     phase = state.phase
     if phase is _PLAYING:  # first: it is 90% of the decisions
         seat = state.to_act
@@ -558,7 +533,7 @@ def _callable(hand: Hand) -> Hand:
     return mask
 
 
-def _discardable(state: GameState) -> Hand:
+def _discardable(state: DealState) -> Hand:
     """Never a King or a bout; a trump only when too few other cards are left to discard."""
     assert state.taker is not None
     hand = state.hands[state.taker]
@@ -569,7 +544,7 @@ def _discardable(state: GameState) -> Hand:
     return plain | (hand & TRUMP_MASK & ~BOUTS_MASK)
 
 
-def apply(state: GameState, action: Action, seat: int | None = None) -> None:
+def apply(state: DealState, action: Action, seat: int | None = None) -> None:
     """Play ``action`` for the seat to act (checked against ``seat`` when given).
 
     Raises :class:`WrongTurnError` when ``seat`` is not the seat to act and
@@ -590,14 +565,19 @@ def apply(state: GameState, action: Action, seat: int | None = None) -> None:
     _transition(state, actor, action)
 
 
-def _wrong_turn(state: GameState, actor: int, seat: int) -> str:
+def _wrong_turn(state: DealState, actor: int, seat: int) -> str:
     if actor == state.dummy_seat:
         return (f"it is seat {actor}'s turn (the dummy, played by seat {state.defender}), not "
                 f"seat {seat}'s")
     return f"it is seat {actor}'s turn, not seat {seat}'s"
 
 
-def _transition(state: GameState, actor: int, action: Action) -> None:
+GameState = DealState
+"""The name this class had before the two games named their states alike: kept for bots and
+scripts written against it."""
+
+
+def _transition(state: DealState, actor: int, action: Action) -> None:
     """The state after ``actor``'s ``action``, legality already settled: :func:`apply` checks
     first, the simulation fast path (:mod:`.simulate`) trusts its caller."""
     state._legal = None
@@ -622,7 +602,7 @@ def _transition(state: GameState, actor: int, action: Action) -> None:
         raise IllegalActionError(f"unknown action {action!r}", action, actor)
 
 
-def _declare_poignee(state: GameState, seat: int, level: PoigneeLevel) -> None:
+def _declare_poignee(state: DealState, seat: int, level: PoigneeLevel) -> None:
     state.poignee_done |= 1 << seat
     hand = state.hands[seat]
     if (hand & TRUMP_MASK).bit_count() > POIGNEE_THRESHOLDS[state.players][level]:
@@ -635,7 +615,7 @@ def _declare_poignee(state: GameState, seat: int, level: PoigneeLevel) -> None:
     state.poignees.append(ShownPoignee(seat, level, shown))
 
 
-def _hide_trump(state: GameState, seat: int, card: Card) -> None:
+def _hide_trump(state: DealState, seat: int, card: Card) -> None:
     level = state.poignee_level
     assert level is not None
     hidden = state.poignee_hidden | 1 << card
@@ -653,7 +633,7 @@ def _hide_trump(state: GameState, seat: int, card: Card) -> None:
     state.phase = Phase.PLAYING
 
 
-def _bid(state: GameState, seat: int, action: Action) -> None:
+def _bid(state: DealState, seat: int, action: Action) -> None:
     state.bids.append((seat, action))
     if isinstance(action, Bid):
         state.contract = action.contract
@@ -674,7 +654,7 @@ def _bid(state: GameState, seat: int, action: Action) -> None:
         _after_call(state)
 
 
-def _call(state: GameState, card: Card) -> None:
+def _call(state: DealState, card: Card) -> None:
     state.called_card = card
     holder = next(s for s, hand in enumerate(state.hands) if hand >> card & 1) if not (
         state.chien >> card & 1
@@ -683,7 +663,7 @@ def _call(state: GameState, card: Card) -> None:
     _after_call(state)
 
 
-def _after_call(state: GameState) -> None:
+def _after_call(state: DealState) -> None:
     assert state.contract is not None and state.taker is not None
     if state.contract.chien_shown:
         state.hands[state.taker] |= state.chien
@@ -692,7 +672,7 @@ def _after_call(state: GameState) -> None:
         _ask_chelem(state)
 
 
-def _discard(state: GameState, card: Card) -> None:
+def _discard(state: DealState, card: Card) -> None:
     assert state.taker is not None
     state.hands[state.taker] &= ~(1 << card)
     state.discard |= 1 << card
@@ -702,7 +682,7 @@ def _discard(state: GameState, card: Card) -> None:
         _ask_chelem(state)
 
 
-def _ask_chelem(state: GameState) -> None:
+def _ask_chelem(state: DealState) -> None:
     if state.options.beginner:
         _start_play(state)
     else:
@@ -710,7 +690,7 @@ def _ask_chelem(state: GameState) -> None:
         state.to_act = state.taker
 
 
-def _start_play(state: GameState) -> None:
+def _start_play(state: DealState) -> None:
     state.phase = Phase.PLAYING
     leader = state.taker if state.chelem_announced else state.first_seat
     assert leader is not None
@@ -718,7 +698,7 @@ def _start_play(state: GameState) -> None:
     state.to_act = leader
 
 
-def _play(state: GameState, seat: int, card: Card) -> None:
+def _play(state: DealState, seat: int, card: Card) -> None:
     state.hands[seat] ^= 1 << card
     state.poignee_done |= 1 << seat
     trick = state.trick
@@ -756,13 +736,13 @@ def _play(state: GameState, seat: int, card: Card) -> None:
         state.to_act = winner
 
 
-def _side_took_all(state: GameState, seat: int) -> bool:
+def _side_took_all(state: DealState, seat: int) -> bool:
     side = _taker_side_mask(state)
     mine = side >> seat & 1
     return all((side >> t.winner & 1) == mine for t in state.tricks)
 
 
-def _taker_side_mask(state: GameState) -> int:
+def _taker_side_mask(state: DealState) -> int:
     assert state.taker is not None
     mask = 1 << state.taker
     if state.partner is not None:
@@ -770,7 +750,7 @@ def _taker_side_mask(state: GameState) -> int:
     return mask
 
 
-def _finish(state: GameState) -> None:
+def _finish(state: DealState) -> None:
     summary, debt_unpaid = summarize(state)
     assert state.taker is not None
     breakdown = score_deal(summary)
@@ -790,7 +770,7 @@ def _finish(state: GameState) -> None:
     state.to_act = None
 
 
-def summarize(state: GameState) -> tuple[DealSummary, bool]:
+def summarize(state: DealState) -> tuple[DealSummary, bool]:
     """The score-sheet summary of a fully played deal, and whether the Excuse went unpaid.
 
     Card ownership: each trick goes to its winner's side, except the Excuse, which stays with
@@ -870,7 +850,7 @@ _PHASE_ACTIONS: Final[dict[Phase, tuple[type, ...]]] = {
 }
 
 
-def explain_illegal(state: GameState, action: Action) -> str:
+def explain_illegal(state: DealState, action: Action) -> str:
     """Why ``action`` is not legal now, in the words a player would use."""
     phase = state.phase
     seat = state.to_act
@@ -909,7 +889,7 @@ def _explain_call(hand: Hand, card: Card) -> str:
             "the taker holds all four cards of every higher rank")
 
 
-def _explain_discard(state: GameState, hand: Hand, card: Card) -> str:
+def _explain_discard(state: DealState, hand: Hand, card: Card) -> str:
     if not hand >> card & 1:
         return f"{card_name(card)} is not in the taker's hand"
     if card % 14 == KING and card < 56:
@@ -919,7 +899,7 @@ def _explain_discard(state: GameState, hand: Hand, card: Card) -> str:
     return f"{card_name(card)} is a trump: trumps may be discarded only when nothing else can be"
 
 
-def _explain_poignee(state: GameState, seat: int, hand: Hand, level: PoigneeLevel) -> str:
+def _explain_poignee(state: DealState, seat: int, hand: Hand, level: PoigneeLevel) -> str:
     if state.options.beginner:
         return "the beginner variant has no poignée"
     if seat == state.dummy_seat:
@@ -932,7 +912,7 @@ def _explain_poignee(state: GameState, seat: int, hand: Hand, level: PoigneeLeve
             f"this hand has {have}")
 
 
-def _explain_hide(state: GameState, hand: Hand, card: Card) -> str:
+def _explain_hide(state: DealState, hand: Hand, card: Card) -> str:
     if not hand >> card & 1:
         return f"{card_name(card)} is not in this hand"
     if card == EXCUSE:
@@ -942,7 +922,7 @@ def _explain_hide(state: GameState, hand: Hand, card: Card) -> str:
     return f"{card_name(card)} is already hidden"
 
 
-def _explain_play(state: GameState, hand: Hand, card: Card) -> str:
+def _explain_play(state: DealState, hand: Hand, card: Card) -> str:
     if not hand >> card & 1:
         return f"{card_name(card)} is not in this hand"
     led = state._led

@@ -7,7 +7,7 @@ poignée until it is shown (while its player chooses the trumps to hide, the oth
 playing phase).
 
 With two players and the dummy, each player also sees the dummy's hand from the moment it is
-shown (:attr:`GameState.dummy_shown`: the end of the discard, or the end of bidding for Garde
+shown (:attr:`DealState.dummy_shown`: the end of the discard, or the end of bidding for Garde
 Sans and Garde Contre), and nothing else of it before. The dummy is nobody's observer: its
 "observation" is its controller's, the defender's, who is also the seat whose ``legal_actions``
 are listed in the dummy's turn (``to_act`` then names the dummy's seat).
@@ -39,7 +39,7 @@ from .events import (
 )
 from .game import (
     DealResult,
-    GameState,
+    DealState,
     Phase,
     ShownPoignee,
     TableOptions,
@@ -85,7 +85,7 @@ class Observation:
     player tables)."""
 
 
-def observe(state: GameState, seat: int) -> Observation:
+def observe(state: DealState, seat: int) -> Observation:
     """The view of ``seat``: its own cards and everything public, nothing else.
 
     With the dummy, the dummy's seat has its controller's view (ValueError before a player has
@@ -141,7 +141,7 @@ def observe(state: GameState, seat: int) -> Observation:
     )
 
 
-def sealed_observation(state: GameState, seat: int) -> Observation:
+def sealed_observation(state: DealState, seat: int) -> Observation:
     """:func:`observe` without what only the end of the deal shows, for a deal whose board is
     still being played at other tables (a competition): the deal, the chien of a Garde Sans or
     Contre, another seat's discard, the detailed result, a dummy never shown (both passed).

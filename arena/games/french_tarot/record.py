@@ -52,8 +52,8 @@ from .deal import MAX_SEED, Deal, seeded_deal
 from .game import (
     DealOutcome,
     DealResult,
+    DealState,
     Direction,
-    GameState,
     IllegalActionError,
     Phase,
     TableOptions,
@@ -77,7 +77,7 @@ class DealRecord:
     seed: int | None = None
 
     @classmethod
-    def of(cls, state: GameState, seed: int | None = None) -> DealRecord:
+    def of(cls, state: DealState, seed: int | None = None) -> DealRecord:
         return cls(state.options, state.deal, tuple(state.history), state.result, seed)
 
     @classmethod
@@ -175,7 +175,7 @@ def _with_lowest_shown(
     """A record written before players chose their poignée's trumps, with the ``hide`` actions
     that show the lowest, as the engine did then: the highest extra trumps, which the engine
     lists first. Stops adding at the first action the rules refuse (:func:`replay` reports it)."""
-    state = GameState(deal, options)
+    state = DealState(deal, options)
     out: list[tuple[int, Action]] = []
     for index, (seat, action) in enumerate(actions):
         try:
@@ -303,13 +303,13 @@ def result_from_json(data: dict[str, Any]) -> DealResult:
     )
 
 
-def replay(record: DealRecord, check_result: bool = True) -> GameState:
+def replay(record: DealRecord, check_result: bool = True) -> DealState:
     """Play a record's actions; the final state, or a :class:`ReplayError` saying where it fails."""
     if record.seed is not None and seeded_deal(
         record.seed, record.options.players, record.deal.dealer
     ) != record.deal:
         raise ReplayError(f"seed {record.seed} does not deal the hands this record holds")
-    state = GameState(record.deal, record.options)
+    state = DealState(record.deal, record.options)
     replay_actions(state, record.actions, apply, format_action, ReplayError)
     if check_result:
         _check_result(state, record.result, len(record.actions), ReplayError, result_to_json)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from .actions import Action
 from .cards import Card, Hand
 from .game import (
-    GameState,
+    DealState,
     ShownPoignee,
     _play,
     _taker_side_mask,
@@ -23,17 +23,17 @@ from .game import (
     legal_play_mask,
 )
 
-_SLOTS = GameState.__slots__
+_SLOTS = DealState.__slots__
 
 
-def copy_state(state: GameState) -> GameState:
+def copy_state(state: DealState) -> DealState:
     """A copy that :func:`apply_unchecked` and :func:`play_unchecked` can change freely.
 
-    Faster than :meth:`GameState.copy` (no per-slot type test): the lists are the only
+    Faster than :meth:`DealState.copy` (no per-slot type test): the lists are the only
     mutable parts of a state (hands, history, bids, tricks, the trick, shown poignées and
     discarded trumps); everything else is an int, an enum or an immutable value, shared.
     """
-    other = GameState.__new__(GameState)
+    other = DealState.__new__(DealState)
     for name in _SLOTS:
         setattr(other, name, getattr(state, name))
     other.hands = state.hands.copy()
@@ -46,7 +46,7 @@ def copy_state(state: GameState) -> GameState:
     return other
 
 
-def playable(state: GameState) -> Hand:
+def playable(state: DealState) -> Hand:
     """The cards the seat to act may play now, as a mask (playing phase only).
 
     The same rule as the plays of :func:`~arena.games.french_tarot.legal_actions`, without building
@@ -60,7 +60,7 @@ def playable(state: GameState) -> Hand:
     return mask
 
 
-def play_unchecked(state: GameState, card: Card) -> None:
+def play_unchecked(state: DealState, card: Card) -> None:
     """The seat to act plays ``card`` (which it must hold and may play): the rollout hot path.
 
     Not recorded in ``history``: a simulation never reads it, and appending costs. A seat
@@ -72,7 +72,7 @@ def play_unchecked(state: GameState, card: Card) -> None:
     _play(state, seat, card)
 
 
-def apply_unchecked(state: GameState, action: Action) -> None:
+def apply_unchecked(state: DealState, action: Action) -> None:
     """:func:`~arena.games.french_tarot.apply` without the turn and legality checks (recorded in
     history)."""
     actor = state.to_act
@@ -80,21 +80,21 @@ def apply_unchecked(state: GameState, action: Action) -> None:
     _transition(state, actor, action)
 
 
-def show_poignee_unchecked(state: GameState, shown: ShownPoignee) -> None:
+def show_poignee_unchecked(state: DealState, shown: ShownPoignee) -> None:
     """Record a poignée exactly as it was shown (its seat's choice of trumps to hide included),
     when rebuilding a position from what a seat saw rather than replaying the hides."""
     state.poignee_done |= 1 << shown.seat
     state.poignees.append(shown)
 
 
-def trick_status(state: GameState) -> tuple[int, Card, int]:
+def trick_status(state: DealState) -> tuple[int, Card, int]:
     """The trick being played, for a policy: (led suit 0..3, 4 for trumps, -1 when nothing but
     perhaps the Excuse is down; the card winning it so far, -1 if none; its index in the
     trick)."""
     return state._led, state._best, state._best_pos
 
 
-def taker_side(state: GameState) -> int:
+def taker_side(state: DealState) -> int:
     """The taker's side as a mask of seats (bit ``s`` for seat ``s``): the taker and, with five
     players, its partner once the cards are dealt (a simulation knows every hand)."""
     return _taker_side_mask(state)

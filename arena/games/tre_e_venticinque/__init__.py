@@ -23,6 +23,7 @@ from .cards import (
     trump,
 )
 from .deal import Deal, deal_pack, seeded_deal
+from .definition import TRE_E_VENTICINQUE, TreEVenticinque
 from .game import (
     DealOutcome,
     DealResult,
@@ -38,7 +39,6 @@ from .game import (
     settle,
     trick_winner_index,
 )
-from .interface import TRE_E_VENTICINQUE, TreEVenticinque
 from .observation import (
     CardDiscarded,
     CardPlayed,

@@ -31,7 +31,6 @@ with its own values they total 77 2/3 (233 thirds), which is the figure the engi
 from __future__ import annotations
 
 from collections.abc import Iterable
-from enum import IntEnum
 from typing import Final
 
 # Card sets work alike in every game: re-exported for this game's modules and its bots.
@@ -41,32 +40,30 @@ from ..cardsets import cards_of as cards_of
 from ..cardsets import iter_cards as iter_cards
 from ..cardsets import mask_of as mask_of
 
+# The pack is the one every game of the arena numbers alike (:mod:`arena.games.tarot_pack`).
+from ..tarot_pack import ACE as ACE
+from ..tarot_pack import CAVALIER as CAVALIER
+from ..tarot_pack import DECK_SIZE as DECK_SIZE
+from ..tarot_pack import FULL_DECK as FULL_DECK
+from ..tarot_pack import JACK as JACK
+from ..tarot_pack import KING as KING
+from ..tarot_pack import KINGS_MASK as KINGS_MASK
+from ..tarot_pack import QUEEN as QUEEN
+from ..tarot_pack import RANK_LETTERS as RANK_LETTERS
+from ..tarot_pack import RANK_NAMES as RANK_NAMES
+from ..tarot_pack import SUIT_LETTERS as SUIT_LETTERS
+from ..tarot_pack import SUIT_MASKS as SUIT_MASKS
+from ..tarot_pack import TRUMP_MASK as TRUMP_MASK
+from ..tarot_pack import Suit as Suit
+from ..tarot_pack import is_trump as is_trump
+from ..tarot_pack import suit_card as suit_card
+from ..tarot_pack import suit_of as suit_of
 
-class Suit(IntEnum):
-    SPADES = 0
-    HEARTS = 1
-    DIAMONDS = 2
-    CLUBS = 3
-
-
-SUIT_LETTERS: Final = "SHDC"
 SUIT_NAMES: Final = ("swords", "cups", "coins", "batons")
 """The Italian suits in English (spade, coppe, denari, bastoni), by suit id."""
 SUIT_ITALIAN: Final = ("spade", "coppe", "denari", "bastoni")
 RED_SUITS: Final = frozenset({Suit.HEARTS, Suit.DIAMONDS})
 """Cups and coins: the small cards rank Ace (high) .. 10 (low)."""
-RANK_LETTERS: Final = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "C", "Q", "K")
-RANK_NAMES: Final = (
-    "Ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "Jack", "Cavalier", "Queen", "King",
-)
-
-ACE: Final = 0
-JACK: Final = 10
-CAVALIER: Final = 11
-QUEEN: Final = 12
-KING: Final = 13
-
-DECK_SIZE: Final = 78
 BAGATTO: Final[Card] = 56
 """Trump 1, *il Bagatto*."""
 ANGELO: Final[Card] = 75
@@ -74,22 +71,7 @@ ANGELO: Final[Card] = 75
 MONDO: Final[Card] = 76
 """Trump 21, *il Mondo*: the second-highest trump."""
 MATTO: Final[Card] = 77
-
-FULL_DECK: Final[Hand] = (1 << DECK_SIZE) - 1
-SUIT_MASKS: Final = tuple(((1 << 14) - 1) << (14 * s) for s in range(4))
-TRUMP_MASK: Final[Hand] = ((1 << 21) - 1) << 56
-"""Trumps 1..21; the Matto is not among them (it is never a trump to follow or to discard)."""
 MATTO_BIT: Final[Hand] = 1 << MATTO
-KINGS_MASK: Final[Hand] = sum(1 << (14 * s + KING) for s in range(4))
-
-
-def suit_card(suit: Suit | int, rank: int) -> Card:
-    """The card of ``rank`` (0 = Ace .. 13 = King) in ``suit``."""
-    if not 0 <= suit <= 3:
-        raise ValueError(f"suit {suit} is not 0..3")
-    if not 0 <= rank <= KING:
-        raise ValueError(f"rank {rank} is not 0 (Ace) .. 13 (King)")
-    return int(suit) * 14 + rank
 
 
 def trump(number: int) -> Card:
@@ -132,16 +114,6 @@ def _strength(card: Card) -> int:
 
 STRENGTH: Final[tuple[int, ...]] = tuple(_strength(c) for c in range(DECK_SIZE))
 """How strong a card is in a trick, compared within its suit or among trumps only."""
-
-
-def is_trump(card: Card) -> bool:
-    """True for trumps 1..21 (the Matto is not a trump)."""
-    return 56 <= card <= 76
-
-
-def suit_of(card: Card) -> Suit | None:
-    """The suit of a suit card; None for trumps and the Matto."""
-    return Suit(card // 14) if card < 56 else None
 
 
 def thirds(card: Card) -> int:

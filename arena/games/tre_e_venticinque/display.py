@@ -39,7 +39,6 @@ def _seats(values: tuple[int, ...], write: Any = str) -> str:
 class TreEVenticinqueDisplay:
     """Tre e Venticinque's display."""
 
-    score_unit: ScoreUnit = THIRDS_OF_A_POINT
     match_name: str = "game"
     match_rule: str = ("a game is three deals, one dealt by each seat, by the same players in "
                        "the same seats; the highest total of points wins it (a tie shares it)")

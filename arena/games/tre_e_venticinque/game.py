@@ -14,9 +14,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING, Final, NamedTuple
+from typing import Final
 
 from ..base import IllegalActionError, WrongTurnError
+from ..registry import OfGame
+from ..tricks import Trick as Trick
 from .actions import DISCARDS, PLAYS, Action, Discard, Play
 from .cards import (
     DECK_SIZE,
@@ -39,9 +41,6 @@ from .cards import (
     mask_thirds,
 )
 from .deal import HAND_SIZE, PLAYERS, TALON_SIZE, Deal, seeded_deal
-
-if TYPE_CHECKING:
-    from .interface import TreEVenticinque
 
 TRICKS: Final = HAND_SIZE
 """25 tricks: every card of every hand is played."""
@@ -74,20 +73,6 @@ class TableOptions:
             raise ValueError(
                 f"Tre e Venticinque is played by exactly 3 players, not {self.players}"
             )
-
-
-class Trick(NamedTuple):
-    """A finished trick: ``cards`` in play order, the first led by ``leader``."""
-
-    leader: int
-    cards: tuple[Card, ...]
-    winner: int
-
-    def seat_of(self, index: int) -> int:
-        return (self.leader + index) % PLAYERS
-
-    def played_by(self) -> tuple[tuple[int, Card], ...]:
-        return tuple(((self.leader + i) % PLAYERS, c) for i, c in enumerate(self.cards))
 
 
 @dataclass(frozen=True, slots=True)
@@ -283,7 +268,7 @@ def collect_trick(
     return debt, exchange, lost
 
 
-class DealState:
+class DealState(OfGame):
     """One deal in progress. Read it through attributes; change it only with :func:`apply`."""
 
     __slots__ = (
@@ -361,12 +346,6 @@ class DealState:
     @classmethod
     def from_seed(cls, seed: int, dealer: int = 0) -> DealState:
         return cls(seeded_deal(seed, dealer))
-
-    @property
-    def game(self) -> TreEVenticinque:
-        from .interface import TRE_E_VENTICINQUE  # the interface builds on this module
-
-        return TRE_E_VENTICINQUE
 
     @property
     def players(self) -> int:

@@ -1,4 +1,4 @@
-"""What one seat may see of a deal, the events that tell it what changed, and the update rule.
+"""What one seat may see of a deal, and the update rule from the events (:mod:`.events`).
 
 Hidden from a seat until the deal ends: the other hands, the three cards the dealer takes up
 and the dealer's discard (the dealer sees its own). Everything else is public: the cards played,
@@ -26,10 +26,18 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Final
 
-from ..base import EVERYONE
-from .actions import DISCARDS, Action, Discard, Play
+from .actions import DISCARDS, Action
 from .cards import Card, cards_of, mask_of
 from .deal import PLAYERS, TALON_SIZE, Deal
+from .events import (
+    CardDiscarded,
+    CardPlayed,
+    DiscardDone,
+    Event,
+    TrickWon,
+    event_mark,
+    events_after,
+)
 from .game import (
     TRICKS,
     DealResult,
@@ -73,33 +81,6 @@ class Observation:
     """The whole deal, revealed once it is over (never in a sealed observation)."""
 
 
-@dataclass(frozen=True, slots=True)
-class CardDiscarded:
-    """To the dealer: one card it laid face down."""
-
-    card: Card
-
-
-@dataclass(frozen=True, slots=True)
-class DiscardDone:
-    """To everyone: the dealer has laid its three cards; the seat after it leads."""
-
-    dealer: int
-
-
-@dataclass(frozen=True, slots=True)
-class CardPlayed:
-    seat: int
-    card: Card
-
-
-@dataclass(frozen=True, slots=True)
-class TrickWon:
-    index: int
-    trick: Trick
-
-
-Event = CardDiscarded | DiscardDone | CardPlayed | TrickWon
 
 
 def observe(state: DealState, seat: int) -> Observation:
@@ -133,32 +114,6 @@ def sealed_observation(state: DealState, seat: int) -> Observation:
         result=state.result,
         deal=None,
     )
-
-
-_Mark = tuple[int, Phase]
-
-
-def event_mark(state: DealState) -> _Mark:
-    """What :func:`events_after` compares with: the tricks finished and the phase."""
-    return len(state.tricks), state.phase
-
-
-def events_after(
-    state: DealState, actor: int, action: Action, before: _Mark
-) -> list[tuple[int | None, Event]]:
-    """The events ``actor``'s ``action``, just applied to ``state``, causes, each with its
-    recipient seat or :data:`~arena.games.base.EVERYONE`."""
-    tricks_before, phase_before = before
-    out: list[tuple[int | None, Event]] = []
-    if isinstance(action, Discard):
-        out.append((actor, CardDiscarded(action.card)))
-        if state.phase is not phase_before:
-            out.append((EVERYONE, DiscardDone(actor)))
-    elif isinstance(action, Play):
-        out.append((EVERYONE, CardPlayed(actor, action.card)))
-        if len(state.tricks) > tricks_before:
-            out.append((EVERYONE, TrickWon(tricks_before, state.tricks[tricks_before])))
-    return out
 
 
 def _with_legal(view: Observation) -> Observation:
@@ -255,3 +210,20 @@ def observation_at_end(
     if deal is not None:
         changes.update(deal=deal, discard=tuple(sorted(discard)))
     return replace(view, **changes)  # type: ignore[arg-type]
+
+
+__all__ = [
+    "CardDiscarded",
+    "CardPlayed",
+    "DiscardDone",
+    "Event",
+    "Observation",
+    "TrickWon",
+    "event_mark",
+    "events_after",
+    "observation_after",
+    "observation_asked",
+    "observation_at_end",
+    "observe",
+    "sealed_observation",
+]

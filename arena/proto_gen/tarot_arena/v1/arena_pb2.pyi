@@ -173,20 +173,40 @@ class Hello(_message.Message):
     def __init__(self, token: _Optional[str] = ..., bot_name: _Optional[str] = ..., bot_version: _Optional[str] = ..., protocol_version: _Optional[int] = ..., max_tables: _Optional[int] = ..., batching: _Optional[bool] = ..., games: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class Welcome(_message.Message):
-    __slots__ = ("bot_id", "protocol_version", "max_tables", "max_message_bytes", "batching", "games")
+    __slots__ = ("bot_id", "protocol_version", "max_tables", "max_message_bytes", "batching", "games", "offered")
     BOT_ID_FIELD_NUMBER: _ClassVar[int]
     PROTOCOL_VERSION_FIELD_NUMBER: _ClassVar[int]
     MAX_TABLES_FIELD_NUMBER: _ClassVar[int]
     MAX_MESSAGE_BYTES_FIELD_NUMBER: _ClassVar[int]
     BATCHING_FIELD_NUMBER: _ClassVar[int]
     GAMES_FIELD_NUMBER: _ClassVar[int]
+    OFFERED_FIELD_NUMBER: _ClassVar[int]
     bot_id: str
     protocol_version: int
     max_tables: int
     max_message_bytes: int
     batching: bool
     games: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, bot_id: _Optional[str] = ..., protocol_version: _Optional[int] = ..., max_tables: _Optional[int] = ..., max_message_bytes: _Optional[int] = ..., batching: _Optional[bool] = ..., games: _Optional[_Iterable[str]] = ...) -> None: ...
+    offered: _containers.RepeatedCompositeFieldContainer[GameOffer]
+    def __init__(self, bot_id: _Optional[str] = ..., protocol_version: _Optional[int] = ..., max_tables: _Optional[int] = ..., max_message_bytes: _Optional[int] = ..., batching: _Optional[bool] = ..., games: _Optional[_Iterable[str]] = ..., offered: _Optional[_Iterable[_Union[GameOffer, _Mapping]]] = ...) -> None: ...
+
+class GameOffer(_message.Message):
+    __slots__ = ("name", "title", "players", "settings_json", "score_unit", "score_per_point", "decisions")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    TITLE_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    SETTINGS_JSON_FIELD_NUMBER: _ClassVar[int]
+    SCORE_UNIT_FIELD_NUMBER: _ClassVar[int]
+    SCORE_PER_POINT_FIELD_NUMBER: _ClassVar[int]
+    DECISIONS_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    title: str
+    players: _containers.RepeatedScalarFieldContainer[int]
+    settings_json: str
+    score_unit: str
+    score_per_point: int
+    decisions: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, name: _Optional[str] = ..., title: _Optional[str] = ..., players: _Optional[_Iterable[int]] = ..., settings_json: _Optional[str] = ..., score_unit: _Optional[str] = ..., score_per_point: _Optional[int] = ..., decisions: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class TableOptions(_message.Message):
     __slots__ = ("players", "beginner", "direction", "game", "settings_json")

@@ -1,0 +1,101 @@
+"""The protocol's forms every game's codec shares: actions in their neutral form, tricks, and a
+game's phase or outcome as the protocol's enum of the same name."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from arena.games import Game, WireAction
+from arena.games.tricks import Trick
+from arena.proto_gen.tarot_arena.v1 import arena_pb2 as pb
+from arena.table.messages import Answer, Malformed
+
+
+def wire_to_pb(wire: WireAction) -> pb.Action:
+    kind = wire.kind
+    if kind == "pass":
+        return pb.Action(**{"pass": pb.Empty()})
+    if kind == "chelem":
+        return pb.Action(chelem=bool(wire.argument))
+    if kind == "notation":
+        return pb.Action(notation=wire.text)
+    return pb.Action(**{kind: wire.argument})
+
+
+def wire_from_pb(message: pb.Action) -> WireAction | None:
+    """The neutral form of a protocol action; None when no field is set."""
+    kind = message.WhichOneof("kind")
+    if kind is None:
+        return None
+    if kind == "notation":
+        return WireAction("notation", text=message.notation[:64])
+    if kind == "pass":
+        return WireAction("pass")
+    if kind == "chelem":
+        return WireAction("chelem", int(message.chelem))
+    return WireAction(kind, getattr(message, kind))
+
+
+def action_to_pb(action: Any, game: Game) -> pb.Action:
+    return wire_to_pb(game.action_to_wire(action))
+
+
+def action_from_wire(wire: WireAction | None, game: Game) -> Answer:
+    """The game's action a neutral action names (None: no field was set), or
+    :class:`Malformed` saying what is wrong; never raises."""
+    if wire is None:
+        return Malformed("the action is empty: set exactly one field of Action")
+    try:
+        action: Answer = game.action_from_wire(wire)
+    except ValueError as exc:
+        return Malformed(str(exc))
+    return action
+
+
+def action_from_pb(message: pb.Action, game: Game) -> Any:
+    """The game's action a protocol message names, or :class:`Malformed` saying what is
+    wrong."""
+    return action_from_wire(wire_from_pb(message), game)
+
+
+def action_or_raise(message: pb.Action, game: Game) -> Any:
+    """Decode an action the arena itself sent (legal lists): malformed is a protocol bug."""
+    action = action_from_pb(message, game)
+    if isinstance(action, Malformed):
+        raise ValueError(action.reason)
+    return action
+
+
+def trick_to_pb(trick: Any, index: int) -> pb.Trick:
+    """A finished trick: leader and winner are always present, seat 0 included."""
+    return pb.Trick(leader=trick.leader, cards=trick.cards, winner=trick.winner, index=index)
+
+
+def current_trick_to_pb(current: tuple[tuple[int, int], ...], index: int) -> pb.Trick:
+    """The trick being played, as ``(seat, card)`` pairs: no winner yet, and no leader until
+    its first card (0 would name seat 0)."""
+    return pb.Trick(leader=current[0][0] if current else None, cards=[c for _, c in current],
+                    index=index)
+
+
+def trick_from_pb(message: pb.Trick) -> Trick:
+    """A finished trick (in ``SeatView.tricks`` or ``TableEvent.trick_won``); ValueError if it
+    has no winner. An arena older than the ``optional`` markers left a winner 0 unset, which
+    reads as 0 here when the trick is complete, so both decode alike."""
+    if not message.HasField("winner") and not message.cards:
+        raise ValueError(f"trick {message.index} has no winner: it is not finished")
+    return Trick(message.leader, tuple(message.cards), message.winner)
+
+
+def phase_to_pb(phase: Any) -> pb.Phase.ValueType:
+    """A game's phase as the protocol's Phase of the same name, if there is one."""
+    name = str(getattr(phase, "value", phase)).upper().replace("-", "_")
+    known = pb.Phase.DESCRIPTOR.values_by_name
+    return known[name].number if name in known else pb.PHASE_UNSPECIFIED
+
+
+def outcome_to_pb(outcome: Any) -> pb.DealOutcome.ValueType:
+    """A game's outcome as the protocol's DealOutcome of the same name (PLAYED if none)."""
+    name = str(getattr(outcome, "value", outcome)).upper().replace("-", "_")
+    known = pb.DealOutcome.DESCRIPTOR.values_by_name
+    return known[name].number if name in known else pb.PLAYED
