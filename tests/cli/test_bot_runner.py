@@ -120,7 +120,7 @@ def test_the_import_error_of_a_missing_module_is_one_line(tmp_path: Path) -> Non
     )
     assert result.returncode == run.EXIT_USAGE
     assert result.stderr.strip().splitlines() == [
-        "error: cannot import bot module 'broken': No module named 'no_such_dependency_here'"]
+        "error: cannot import bot 'broken:Bot': No module named 'no_such_dependency_here'"]
 
 
 def test_read_secret_order_and_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -339,8 +339,9 @@ TOO_BIG = str(2**64)
     (4, ["--scoring", "elo"], "error: unknown scoring 'elo'"),
     (3, [], "error: rotation seating needs exactly 4 bots (one per seat), got 3"),
     (5, ["--seating", "rotation"], "error: rotation seating needs exactly 4 bots"),
-    (3, ["--seating", "gauntlet"],
-     "error: gauntlet seating needs 2 bots (candidate, reference), got 3"),
+    (4, ["--seating", "gauntlet"],
+     "error: gauntlet seating needs 2 bots (candidate, reference) or 3 (candidate, reference, "
+     "filler), got 4"),
     (4, ["--seating", "field"], "error: field seating needs more bots than seats (4), got 4"),
     (6, ["--seating", "field", "--tables-per-board", "1"], "error: tables per board must be 2..64"),
     (4, ["--tables-per-board", "2"],
@@ -694,10 +695,12 @@ def test_ctrl_c_in_the_middle_of_play_stops_cleanly(tmp_path: Path) -> None:
 # ---------------------------------------------------------------------------------- bot
 @pytest.mark.parametrize(("args", "message"), [
     (["no_such_module_anywhere:Bot"],
-     "error: cannot import bot module 'no_such_module_anywhere'"),
+     "error: cannot import bot 'no_such_module_anywhere:Bot': No module named "
+     "'no_such_module_anywhere'"),
     (["RandomBot"], "error: unknown bot 'RandomBot': a bundled bot's name (random, heuristic, "
                     "search, search-timed, tre-random, tre-heuristic) or module.path:ClassName"),
-    (["search", "--arg", "colour=red"], "error: cannot create clients.search_bot:SearchBot: "),
+    (["search", "--arg", "colour=red"],
+     "error: cannot create bot 'clients.search_bot:SearchBot': TypeError: "),
     (["clients.random_bot:"], "error: bad bot 'clients.random_bot:'"),
     (["clients.random_bot:Nobody"], "error: module 'clients.random_bot' has no 'Nobody'"),
     (["clients.random_bot:RandomBot", "--token-file", "/nonexistent/token"],
@@ -709,7 +712,7 @@ def test_ctrl_c_in_the_middle_of_play_stops_cleanly(tmp_path: Path) -> None:
     (["clients.random_bot:RandomBot", "--arg", "seed"],
      "error: bad --arg 'seed': expected KEY=VALUE"),
     (["clients.random_bot:RandomBot", "--arg", "colour=red"],
-     "error: cannot create clients.random_bot:RandomBot: "),
+     "error: cannot create bot 'clients.random_bot:RandomBot': TypeError: "),
     (["clients.random_bot:RandomBot", "--no-such-option"],
      "error: unrecognized arguments: --no-such-option (see tarot-arena bot --help)"),
     ([], "error: which bot? give module.path:ClassName or a bundled bot's name (random, "
@@ -732,7 +735,7 @@ def test_try_reaches_the_bundled_bots_by_their_short_names(cli: Cli) -> None:
 
 
 def test_try_names_the_bundled_bots_for_an_unknown_one(cli: Cli) -> None:
-    assert cli("try", "heuristic", "--against", "serch").error == (
+    assert cli("try", "heuristic", "--against", "serch").usage_error == (
         "error: unknown bot 'serch': a bundled bot's name (random, heuristic, search, "
         "search-timed, tre-random, tre-heuristic) or module.path:ClassName")
 

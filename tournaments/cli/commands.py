@@ -179,7 +179,7 @@ def _fail(exc: BaseException) -> None:
     if _state["debug"] or known is None:
         raise exc
     errors.print(f"[red]error:[/red] {escape(known)}", highlight=False)
-    sys.exit(1)
+    sys.exit(getattr(_leaves(exc)[0], "exit_code", 1))  # 2: a usage error (a bot spec)
 
 
 def _known_error(exc: BaseException) -> str | None:
@@ -858,29 +858,36 @@ def try_cmd(
     """Try a bot on your machine against copies of another bot, no arena needed.
 
     Your bot plays every seat of each board (duplicate rotation, in-process), then its mean per
-    board is printed. A bug in your bot stops it with the traceback.
+    board is printed. A bug in your bot stops it with the traceback of the bot's own frames
+    (--debug: the arena's too). A bot that cannot be loaded is a usage error (exit status 2).
     """
     from clients.local import play_match
-    from clients.run import UsageError, bot_arguments, load_bot
 
     from ..duplicate.scoring import compute_standings
+    from .bots import bot_failure, bot_kwargs, load_bot_spec
 
     if players not in (2, 3, 4, 5):
         raise CliError(f"French Tarot is played by 2, 3, 4 or 5 players, not {players}")
     if not 1 <= boards <= 10_000:
         raise CliError(f"boards must be 1..10000, got {boards}")
-    try:
-        bot = load_bot(spec, bot_arguments(arg or [], "{}"))
-        others = [load_bot(against, {}) for _ in range(players - 1)]
-    except UsageError as exc:
-        raise CliError(str(exc)) from None
+    bot = load_bot_spec(spec, bot_kwargs(arg or []))
+    others = [load_bot_spec(against) for _ in range(players - 1)]
     mine, theirs = bot.display_name, others[0].display_name
     if mine == theirs:
         mine = f"{mine} (yours)"
     console.print(f"{bot.display_name} against {players - 1} x {theirs}: {boards} boards, "
                   f"{boards * players} deals, each board played with your bot in every seat")
-    entries = play_match([bot, *others], boards, seed=_parse_seed(seed),
-                         bot_ids=[mine, *[theirs] * (players - 1)])
+    try:
+        entries = play_match([bot, *others], boards, seed=_parse_seed(seed),
+                             bot_ids=[mine, *[theirs] * (players - 1)])
+    except Exception as exc:
+        failure = None if _state["debug"] else bot_failure(exc)
+        if failure is None:
+            raise
+        errors.print(f"[red]error:[/red] {escape(failure[0])}", highlight=False)
+        for line in failure[1:]:
+            errors.print(escape(line), highlight=False, soft_wrap=True)
+        raise typer.Exit(1) from None
     row = next(r for r in compute_standings(entries).rows if r.bot_id == mine)
     interval = row.per_board
     spread = (f", 95 % interval {interval.low:+.1f} to {interval.high:+.1f}"
