@@ -326,7 +326,7 @@ TOO_BIG = str(2**64)
 
 
 @pytest.mark.parametrize(("pick", "args", "message"), [
-    (3, ["bot_nope"], "error: no bot with id 'bot_nope'"),
+    (3, ["bot_nope"], "error: no bot with id or name 'bot_nope'"),
     (4, ["--seed", "xx"], "error: bad seed 'xx': an integer 0..2**64-1 (decimal or 0x...)"),
     (4, ["--seed", "1.5"], "error: bad seed '1.5'"),
     (4, ["--seed", "-1"], f"error: the seed must be an integer in 0..{MAX_SEED}, got -1"),
@@ -905,3 +905,27 @@ def test_tournament_tables_of_an_unknown_tournament(cli: Cli, played: Played) ->
     result = cli("tournament", "tables", "tour_nope", db=played.url)
     assert result.code == 1
     assert result.err.strip() == "error: no tournament with id 'tour_nope'"
+
+
+def test_tournament_create_takes_registered_names_and_refuses_an_ambiguous_one(
+    cli: Cli, bots: list[str], sqlite_url: str
+) -> None:
+    result = cli("tournament", "create", "alpha", bots[1], "charlie", "delta", "--json")
+    assert result.code == 0, result.err
+    tid = json.loads(result.out)["id"]
+    assert TournamentStore(make_engine(sqlite_url)).settings(tid).bots == tuple(bots[:4])
+    registry = BotRegistry(make_engine(sqlite_url))
+    twin = registry.register("delta", owner="someone else")[0].id
+    assert cli("tournament", "create", "alpha", "bravo", "charlie", "delta").error == (
+        f"error: 2 bots are named 'delta': {bots[3]}, {twin} (owner someone else); give the "
+        f"id")
+    assert cli("tournament", "create", "alpha", "bravo", "charlie", twin).code == 0  # by id
+    registry.revoke(bots[3])  # a revoked namesake is no candidate
+    result = cli("tournament", "create", "alpha", "bravo", "charlie", "delta", "--json")
+    assert result.code == 0, result.err
+    assert TournamentStore(make_engine(sqlite_url)).settings(
+        json.loads(result.out)["id"]).bots[3] == twin
+    assert cli("tournament", "create", "alpha", "bravo", "charlie", "zulu").error == (
+        "error: no bot with id or name 'zulu' (tarot-arena bots list shows them)")
+    assert cli("tournament", "create", "alpha", bots[0], "charlie", "delta").error == (
+        "error: a bot is listed twice")

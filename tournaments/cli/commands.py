@@ -422,7 +422,9 @@ SEATING_HELP = (
 
 @tournament_app.command("create")
 def tournament_create(
-    bots: Annotated[list[str], typer.Argument(help="Bot ids (gauntlet: candidate reference).")],
+    bots: Annotated[list[str], typer.Argument(help=(
+        "Bots by id or registered name (gauntlet: candidate reference [filler]); a name "
+        "several bots share is refused: give the id."))],
     name: Annotated[str, typer.Option(help="Tournament name.")] = "tournament",
     game: Annotated[str, typer.Option(help=(
         "The game every table plays: french-tarot (the default), or another the arena knows "
@@ -461,6 +463,7 @@ def tournament_create(
         disqualify_after=disqualify_after, scoring=scoring,
     )
     store = _store()
+    settings = dataclasses.replace(settings, bots=bot_ids(BotRegistry(store.engine), bots))
     tables = len(plan_tables(settings))
     size = (f"{settings.boards} boards, {tables} tables, seating {settings.seating.value}")
     rows = settings.boards + tables * (1 + settings.players)
@@ -473,6 +476,31 @@ def tournament_create(
         console.print(f"tournament [bold]{tid}[/bold]: {size}")
         if settings.seating.safe:
             console.print("the seed stays secret until the tournament is finished")
+
+
+def bot_ids(registry: BotRegistry, given: Sequence[str]) -> tuple[str, ...]:
+    """The bot ids ``given`` names: each an id, or the registered name of exactly one bot (a
+    revoked bot is left out of the names unless it is the only one of that name). A name
+    several bots share is an error listing them, so the wrong one is never seated."""
+    known = registry.list()
+    ids = {bot.id for bot in known}
+    chosen = []
+    for token in given:
+        if token in ids:
+            chosen.append(token)
+            continue
+        named = [b for b in known if b.name == token]
+        candidates = [b for b in named if not b.revoked] or named
+        if not candidates:
+            raise CliError(f"no bot with id or name {token!r} (tarot-arena bots list shows "
+                           f"them)")
+        if len(candidates) > 1:
+            listed = ", ".join(f"{b.id}{f' (owner {b.owner})' if b.owner else ''}"
+                               for b in candidates)
+            raise CliError(f"{len(candidates)} bots are named {token!r}: {listed}; give the "
+                           f"id")
+        chosen.append(candidates[0].id)
+    return tuple(chosen)
 
 
 def _create_with_progress(store: TournamentStore, settings: TournamentSettings,
