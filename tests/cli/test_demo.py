@@ -9,8 +9,8 @@ from __future__ import annotations
 import json
 import os
 import re
-import subprocess
 import signal
+import subprocess
 import sys
 import time
 import urllib.request

@@ -380,9 +380,9 @@ def print_tables(
     print_fitting(console, wide, narrow)
     if any(not s.scored for _, seats in tables for s in seats):
         console.print(f"[dim]{NOT_COMPARED} not compared: the seat is filled so that the table "
-                      "can be played (a gauntlet's reference bot beside the candidate), but its "
-                      "score counts in no standings: the reference is compared at its own "
-                      "control table.[/dim]", highlight=False)
+                      "can be played (a gauntlet's reference or filler beside the candidate), "
+                      "but its score counts in no standings: the reference is compared at its "
+                      "own tables.[/dim]", highlight=False)
 
 
 def tables_json(
