@@ -289,6 +289,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m clients.run")
             log.info("no more work from the arena%s: exiting",
                      f" ({goodbye.message})" if goodbye.message else "")
     except (UsageError, ValueError) as exc:  # GamePluginError included
+        log.debug("what went wrong, for --log-level DEBUG:", exc_info=True)
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except ArenaRejectedError as exc:

@@ -139,3 +139,13 @@ def test_try_names_a_hook_that_failed(tmp_path: Path) -> None:
     assert lines[0] == ("error: hooked raised in on_table_start at table local/b0/t0, seat 0: "
                         "KeyError: 'memory'")
     assert 'hooked.py", line 8, in on_table_start' in result.stderr
+
+
+def test_bot_with_debug_logs_the_import_traceback(tmp_path: Path) -> None:
+    (tmp_path / "broken.py").write_text(BROKEN["name"][0])
+    (tmp_path / "token").write_text("tka_x\n")
+    result = tarot_arena(tmp_path, "--debug", *COMMANDS["bot"])
+    assert result.returncode == 2
+    assert "Traceback" in result.stderr and 'broken.py", line 3' in result.stderr
+    assert result.stderr.strip().splitlines()[-1] == (
+        f"error: cannot import bot 'broken:Broken': {BROKEN['name'][1]}")
