@@ -382,7 +382,7 @@ def test_markup_in_user_input_is_printed_as_text(cli: Cli, bots: list[str]) -> N
     """Rich markup in a name or an argument is neither interpreted nor a crash."""
     assert cli("standings", "[/nope]").error == "error: no tournament with id '[/nope]'"
     assert cli("tournament", "create", "[bold]x", *bots[:3]).error == (
-        "error: no bot with id '[bold]x'")
+        "error: no bot with id or name '[bold]x' (tarot-arena bots list shows them)")
     created = cli("tournament", "create", *bots[:4], "--name", "[red]cup[/red] [/x]")
     assert created.code == 0, created.err
     assert "[red]cup[/red] [/x]" in cli("tournament", "list").out
