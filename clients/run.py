@@ -34,6 +34,7 @@ import json
 import logging
 import os
 import sys
+import traceback
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -155,8 +156,8 @@ def load_bot(spec: str, kwargs: Mapping[str, Any]) -> Bot:
         sys.path.insert(0, here)
     try:
         module = importlib.import_module(module_name)
-    except ImportError as exc:
-        raise UsageError(f"cannot import bot module {module_name!r}: {exc}") from exc
+    except Exception as exc:  # not found, or the module itself fails: a syntax error, its own
+        raise UsageError(f"cannot import bot {spec!r}: {failure(exc)}") from exc
     target: Any = module
     for part in attr.split("."):
         try:
@@ -171,11 +172,28 @@ def load_bot(spec: str, kwargs: Mapping[str, Any]) -> Bot:
         raise UsageError(f"{spec} is neither a Bot class, a factory nor a Bot instance")
     try:
         bot = target(**kwargs)
-    except TypeError as exc:
-        raise UsageError(f"cannot create {spec}: {exc}") from exc
+    except Exception as exc:  # bad arguments (TypeError), or the constructor's own failure
+        raise UsageError(f"cannot create bot {spec!r}: {failure(exc)}") from exc
     if not isinstance(bot, Bot):
         raise UsageError(f"{spec} made a {type(bot).__name__}, not a clients.sdk.Bot")
     return bot
+
+
+def failure(exc: BaseException) -> str:
+    """One line for an exception raised while loading a bot: its type, its message and where
+    (the file and line of its innermost frame; a SyntaxError's message already says it)."""
+    text = str(exc).splitlines()[0] if str(exc) else ""
+    where = ""
+    if not isinstance(exc, SyntaxError):
+        frames = [f for f in traceback.extract_tb(exc.__traceback__)
+                  if not f.filename.startswith("<frozen") and f.filename != __file__]
+        if frames:
+            path = os.path.relpath(frames[-1].filename)
+            path = frames[-1].filename if path.startswith("..") else path
+            where = f" ({path}, line {frames[-1].lineno})"
+    if isinstance(exc, ModuleNotFoundError):
+        return text  # "No module named 'x'": the type adds nothing
+    return f"{type(exc).__name__}: {text}{where}" if text else f"{type(exc).__name__}{where}"
 
 
 def bot_arguments(pairs: Sequence[str], json_text: str) -> dict[str, Any]:
@@ -310,6 +328,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m clients.run")
             log.info("no more work from the arena%s: exiting",
                      f" ({goodbye.message})" if goodbye.message else "")
     except (UsageError, ValueError) as exc:  # GamePluginError included
+        log.debug("what went wrong, for --log-level DEBUG:", exc_info=True)
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except ArenaRejectedError as exc:

@@ -245,8 +245,12 @@ class ArenaClient:
             else:
                 why = "ended by the arena" if ended.code is grpc.StatusCode.OK else (
                     f"{ended.code.name}: {ended.details}" if ended.details else ended.code.name)
-                log.warning("connection to %s lost (%s); reconnecting in %.2f s", self.server,
-                            why, delay)
+                if welcomed:
+                    log.warning("connection to %s lost (%s); reconnecting in %.2f s",
+                                self.server, why, delay)
+                else:  # this stream never connected: nothing was lost
+                    log.warning("cannot connect to %s (%s); retrying in %.2f s", self.server,
+                                why, delay)
             await trio.sleep(delay)
 
     async def _tls_trouble(self, ended: StreamEnded) -> str | None:

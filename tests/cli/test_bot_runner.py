@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -21,6 +22,7 @@ from tests.clients.conftest import Arena, arena, eventually  # noqa: F401  (the 
 from tests.transport.conftest import bridge_name_fixture  # noqa: F401  (what arena takes)
 
 SCRIPT = Path(sys.executable).parent / "tarot-arena"
+ROOT = Path(__file__).resolve().parents[2]
 needs_script = pytest.mark.skipif(
     not SCRIPT.exists() and not os.environ.get("CI"),  # under CI it must be there: fail
     reason="the tarot-arena script is not installed (make install)",
@@ -120,7 +122,7 @@ def test_the_import_error_of_a_missing_module_is_one_line(tmp_path: Path) -> Non
     )
     assert result.returncode == run.EXIT_USAGE
     assert result.stderr.strip().splitlines() == [
-        "error: cannot import bot module 'broken': No module named 'no_such_dependency_here'"]
+        "error: cannot import bot 'broken:Bot': No module named 'no_such_dependency_here'"]
 
 
 def test_read_secret_order_and_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -140,3 +142,21 @@ def test_read_secret_order_and_errors(tmp_path: Path, monkeypatch: pytest.Monkey
         run.read_secret(flag=None, file=str(tmp_path / "empty"), **common)
     monkeypatch.delenv("SECRET_FOR_TEST")
     assert run.read_secret(flag=None, file=None, **common) == ""
+
+
+def test_an_arena_never_reached_is_cannot_connect_not_a_lost_connection(tmp_path: Path) -> None:
+    """Nothing was ever connected, so nothing was lost: the log says it cannot connect."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]  # closed again: nothing listens there
+    result = subprocess.run(
+        [sys.executable, "-m", "clients.run", "random", "--server", f"127.0.0.1:{port}",
+         "--connect-timeout", "1.5"],
+        cwd=tmp_path, env={**env_with("tka_x"), "PYTHONPATH": str(ROOT)},
+        capture_output=True, text=True, timeout=60,
+    )
+    assert result.returncode == run.EXIT_UNREACHABLE, result.stderr
+    assert f"cannot connect to 127.0.0.1:{port} (UNAVAILABLE" in result.stderr
+    assert "lost" not in result.stderr
+    assert result.stderr.strip().splitlines()[-1].startswith(
+        f"error: cannot reach the arena at 127.0.0.1:{port} after 1.5 s")

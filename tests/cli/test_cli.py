@@ -326,7 +326,7 @@ TOO_BIG = str(2**64)
 
 
 @pytest.mark.parametrize(("pick", "args", "message"), [
-    (3, ["bot_nope"], "error: no bot with id 'bot_nope'"),
+    (3, ["bot_nope"], "error: no bot with id or name 'bot_nope'"),
     (4, ["--seed", "xx"], "error: bad seed 'xx': an integer 0..2**64-1 (decimal or 0x...)"),
     (4, ["--seed", "1.5"], "error: bad seed '1.5'"),
     (4, ["--seed", "-1"], f"error: the seed must be an integer in 0..{MAX_SEED}, got -1"),
@@ -339,8 +339,9 @@ TOO_BIG = str(2**64)
     (4, ["--scoring", "elo"], "error: unknown scoring 'elo'"),
     (3, [], "error: rotation seating needs exactly 4 bots (one per seat), got 3"),
     (5, ["--seating", "rotation"], "error: rotation seating needs exactly 4 bots"),
-    (3, ["--seating", "gauntlet"],
-     "error: gauntlet seating needs 2 bots (candidate, reference), got 3"),
+    (4, ["--seating", "gauntlet"],
+     "error: gauntlet seating needs 2 bots (candidate, reference) or 3 (candidate, reference, "
+     "filler), got 4"),
     (4, ["--seating", "field"], "error: field seating needs more bots than seats (4), got 4"),
     (6, ["--seating", "field", "--tables-per-board", "1"], "error: tables per board must be 2..64"),
     (4, ["--tables-per-board", "2"],
@@ -381,7 +382,7 @@ def test_markup_in_user_input_is_printed_as_text(cli: Cli, bots: list[str]) -> N
     """Rich markup in a name or an argument is neither interpreted nor a crash."""
     assert cli("standings", "[/nope]").error == "error: no tournament with id '[/nope]'"
     assert cli("tournament", "create", "[bold]x", *bots[:3]).error == (
-        "error: no bot with id '[bold]x'")
+        "error: no bot with id or name '[bold]x' (tarot-arena bots list shows them)")
     created = cli("tournament", "create", *bots[:4], "--name", "[red]cup[/red] [/x]")
     assert created.code == 0, created.err
     assert "[red]cup[/red] [/x]" in cli("tournament", "list").out
@@ -694,10 +695,12 @@ def test_ctrl_c_in_the_middle_of_play_stops_cleanly(tmp_path: Path) -> None:
 # ---------------------------------------------------------------------------------- bot
 @pytest.mark.parametrize(("args", "message"), [
     (["no_such_module_anywhere:Bot"],
-     "error: cannot import bot module 'no_such_module_anywhere'"),
+     "error: cannot import bot 'no_such_module_anywhere:Bot': No module named "
+     "'no_such_module_anywhere'"),
     (["RandomBot"], "error: unknown bot 'RandomBot': a bundled bot's name (random, heuristic, "
                     "search, search-timed, tre-random, tre-heuristic) or module.path:ClassName"),
-    (["search", "--arg", "colour=red"], "error: cannot create clients.search_bot:SearchBot: "),
+    (["search", "--arg", "colour=red"],
+     "error: cannot create bot 'clients.search_bot:SearchBot': TypeError: "),
     (["clients.random_bot:"], "error: bad bot 'clients.random_bot:'"),
     (["clients.random_bot:Nobody"], "error: module 'clients.random_bot' has no 'Nobody'"),
     (["clients.random_bot:RandomBot", "--token-file", "/nonexistent/token"],
@@ -709,7 +712,7 @@ def test_ctrl_c_in_the_middle_of_play_stops_cleanly(tmp_path: Path) -> None:
     (["clients.random_bot:RandomBot", "--arg", "seed"],
      "error: bad --arg 'seed': expected KEY=VALUE"),
     (["clients.random_bot:RandomBot", "--arg", "colour=red"],
-     "error: cannot create clients.random_bot:RandomBot: "),
+     "error: cannot create bot 'clients.random_bot:RandomBot': TypeError: "),
     (["clients.random_bot:RandomBot", "--no-such-option"],
      "error: unrecognized arguments: --no-such-option (see tarot-arena bot --help)"),
     ([], "error: which bot? give module.path:ClassName or a bundled bot's name (random, "
@@ -732,7 +735,7 @@ def test_try_reaches_the_bundled_bots_by_their_short_names(cli: Cli) -> None:
 
 
 def test_try_names_the_bundled_bots_for_an_unknown_one(cli: Cli) -> None:
-    assert cli("try", "heuristic", "--against", "serch").error == (
+    assert cli("try", "heuristic", "--against", "serch").usage_error == (
         "error: unknown bot 'serch': a bundled bot's name (random, heuristic, search, "
         "search-timed, tre-random, tre-heuristic) or module.path:ClassName")
 
@@ -902,3 +905,27 @@ def test_tournament_tables_of_an_unknown_tournament(cli: Cli, played: Played) ->
     result = cli("tournament", "tables", "tour_nope", db=played.url)
     assert result.code == 1
     assert result.err.strip() == "error: no tournament with id 'tour_nope'"
+
+
+def test_tournament_create_takes_registered_names_and_refuses_an_ambiguous_one(
+    cli: Cli, bots: list[str], sqlite_url: str
+) -> None:
+    result = cli("tournament", "create", "alpha", bots[1], "charlie", "delta", "--json")
+    assert result.code == 0, result.err
+    tid = json.loads(result.out)["id"]
+    assert TournamentStore(make_engine(sqlite_url)).settings(tid).bots == tuple(bots[:4])
+    registry = BotRegistry(make_engine(sqlite_url))
+    twin = registry.register("delta", owner="someone else")[0].id
+    assert cli("tournament", "create", "alpha", "bravo", "charlie", "delta").error == (
+        f"error: 2 bots are named 'delta': {bots[3]}, {twin} (owner someone else); give the "
+        f"id")
+    assert cli("tournament", "create", "alpha", "bravo", "charlie", twin).code == 0  # by id
+    registry.revoke(bots[3])  # a revoked namesake is no candidate
+    result = cli("tournament", "create", "alpha", "bravo", "charlie", "delta", "--json")
+    assert result.code == 0, result.err
+    assert TournamentStore(make_engine(sqlite_url)).settings(
+        json.loads(result.out)["id"]).bots[3] == twin
+    assert cli("tournament", "create", "alpha", "bravo", "charlie", "zulu").error == (
+        "error: no bot with id or name 'zulu' (tarot-arena bots list shows them)")
+    assert cli("tournament", "create", "alpha", bots[0], "charlie", "delta").error == (
+        "error: a bot is listed twice")

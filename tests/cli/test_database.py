@@ -99,3 +99,31 @@ def test_with_json_the_database_line_goes_to_stderr(
         ["--db", f"sqlite:///{tmp_path}/a.db", "bots", "list", "--json"], capsys, monkeypatch)
     assert code == 0 and json.loads(out) == []
     assert err.strip() == f"database: {tmp_path}/a.db (SQLite, new)"
+
+
+@pytest.mark.parametrize(("url", "message"), [
+    ("sqlite://arena.db", "a SQLite URL names no host ('arena.db' here): its file comes after "
+                          "three slashes, sqlite:///arena.db"),
+    ("sqlite://me@/arena.db", "a SQLite URL names no host ('me' here)"),
+    ("sqlite:/arena.db", "Could not parse SQLAlchemy URL from given URL string: a SQLite file "
+                         "is sqlite:///FILE"),
+])
+def test_a_bad_sqlite_url_is_one_line_and_creates_nothing(
+    tmp_path: Path, url: str, message: str
+) -> None:
+    """Once, ``sqlite://arena.db`` was refused only after a folder ``sqlite:`` was made."""
+    result = tarot_arena("--db", url, "bots", "list", cwd=tmp_path)
+    assert result.returncode == 1
+    assert result.stderr.strip().startswith(f"error: cannot open database {url}: {message}")
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_sqlite_url_with_a_query_makes_the_file_s_folder_not_one_named_after_the_query(
+    tmp_path: Path,
+) -> None:
+    result = tarot_arena("--create-dir", "--db", "sqlite:///sub/arena.db?timeout=5", "bots",
+                         "list", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["sub"]
+    assert (tmp_path / "sub" / "arena.db").exists()

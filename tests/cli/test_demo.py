@@ -9,8 +9,11 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
+import time
+import urllib.request
 from pathlib import Path
 
 from arena.storage.bots import BotRegistry
@@ -51,6 +54,10 @@ def check_run(out: Path, tid: str, stdout: str) -> None:
         f"{os.path.relpath(script.parent / 'activate', ROOT)}" in stdout)
     assert f"tarot-arena standings {tid}" in stdout
     assert f"export TAROT_ARENA_DB=sqlite:///{out / 'arena.db'}" in stdout
+    web = re.search(r"^The web page .*: run\n  (tarot-arena web --db \S+)\nand open "
+                    r"http://127\.0\.0\.1:8080", stdout, re.MULTILINE)
+    assert web, stdout
+    assert_the_web_command_serves_the_tournament(web[1].split()[1:], tid)
 
     export = out / "export"
     assert sorted(p.name for p in export.iterdir()) == sorted([
@@ -71,6 +78,34 @@ def check_run(out: Path, tid: str, stdout: str) -> None:
     engine = make_engine(f"sqlite:///{out / 'arena.db'}")  # a fresh database: this run only
     assert [t.id for t in TournamentStore(engine).list()] == [tid]
     assert sorted(bot.name for bot in BotRegistry(engine).list()) == list(NAMES)
+
+
+def assert_the_web_command_serves_the_tournament(args: list[str], tid: str) -> None:
+    """The demo's closing line names a command that really shows its tournament (run here on
+    a free port rather than 8080)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("TAROT_ARENA_DB", "COLUMNS")}
+    process = subprocess.Popen([sys.executable, "-m", "tournaments.cli", *args, "--port", "0"],
+                               cwd=ROOT, env={**env, "PYTHONUNBUFFERED": "1"},
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        assert process.stdout is not None
+        deadline = time.monotonic() + 60
+        url = None
+        while url is None and time.monotonic() < deadline:
+            line = process.stdout.readline()
+            assert line, "the web command ended before serving"
+            found = re.search(r"web page on (http://\S+?)(?:,|$)", line.strip())
+            url = found[1] if found else None
+        assert url is not None
+        with urllib.request.urlopen(url, timeout=30) as response:
+            assert tid in response.read().decode()
+    finally:
+        process.send_signal(signal.SIGINT)
+        try:
+            process.wait(20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
 
 
 def test_the_demo_runs_end_to_end_twice_in_a_row(tmp_path: Path) -> None:

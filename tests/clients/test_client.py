@@ -234,8 +234,9 @@ async def test_an_unreachable_arena_is_retried_with_backoff(
     client = ArenaClient(RandomBot(), f"127.0.0.1:{port}", "tka_x", backoff=FAST_BACKOFF)
     with caplog.at_level(logging.WARNING, "clients.sdk"), trio.move_on_after(0.4):
         await client.run()
-    retries = [r for r in caplog.records if "reconnecting in" in r.getMessage()]
+    retries = [r for r in caplog.records if "retrying in" in r.getMessage()]
     assert len(retries) >= 2 and "UNAVAILABLE" in retries[0].getMessage()
+    assert retries[0].getMessage().startswith(f"cannot connect to 127.0.0.1:{port} ")
 
 
 async def test_stopping_the_bot_closes_its_stream_at_once(arena: Arena) -> None:

@@ -81,7 +81,7 @@ async def test_a_bad_token_exits_with_one_clear_line(arena: Arena) -> None:
 @pytest.mark.parametrize(("args", "message"), [
     (["--bot", "clients.random_bot:RandomBot"], "no bot token"),
     (["--bot", "RandomBot"], "module.path:ClassName"),
-    (["--bot", "clients.nowhere:Bot"], "cannot import bot module"),
+    (["--bot", "clients.nowhere:Bot"], "cannot import bot 'clients.nowhere:Bot'"),
     (["--bot", "clients.random_bot:Nobody"], "has no 'Nobody'"),
     (["--bot", "clients.random_bot:hashlib.sha256"], "not a clients.sdk.Bot"),
     (["--bot", "clients.random_bot:__name__"], "neither a Bot class"),

@@ -18,7 +18,7 @@ from clients.local import LocalSeat, auction_seat, play_local
 from clients.random_bot import RandomBot
 from clients.sdk import Action, ArenaClient, Backoff, DecisionRequest, TableView
 from tournaments.cli.compare import load_local_bot, run_local
-from tournaments.duplicate.sprt import SprtSettings, Status, Units, Verdict
+from tournaments.duplicate.sprt import Inconclusive, SprtSettings, Status, Units, Verdict
 from tournaments.play import compare
 from tournaments.play.compare import run_compare
 from tournaments.play.imposed import (
@@ -158,8 +158,11 @@ def test_imposed_boards_play_the_baselines_auction_at_every_table(tmp_path: obje
     store, tid, bots = new_compare(f"sqlite:///{tmp_path}/imposed.db", NEVER_BIDS, HEURISTIC,
                                    settings, imposed=True)
     status = trio.run(run_local, store, tid, bots)
-    assert (status.verdict, status.boards) == (Verdict.REJECTED, 10)  # exactly even: H0
+    # Exactly even on every board: nothing tells them apart, which is no verdict.
+    assert (status.verdict, status.boards) == (Verdict.INCONCLUSIVE, 10)
+    assert status.reason is Inconclusive.NO_DIFFERENCE
     assert set(compare.load(store, tid)[2].test.values) == {0.0}
+    assert not compare.load(store, tid)[2].scored_nothing()  # the deals were played
     auctions = _auctions_by_board(store, tid)
     assert len(auctions) == 10
     assert all(len(a) == 1 for a in auctions.values())  # one auction per board

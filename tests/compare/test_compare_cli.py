@@ -95,23 +95,100 @@ def test_a_clearly_worse_bot_is_rejected(db: str) -> None:
     assert "rejected: the candidate is no better than the baseline" in stderr
 
 
-def test_a_against_a_is_inconclusive_within_a_small_cap(db: str) -> None:
-    """The same bot on both sides plays every board alike: the difference is exactly 0, on
-    H0 (no better by 0.2 sd), and 40 boards are too few for the test to say so."""
-    code, data, _ = compare(db, HEURISTIC, HEURISTIC, "--aa", "--max-boards", "40")
-    assert code == 4
+def test_a_deterministic_a_against_a_compares_nothing_and_says_so(db: str) -> None:
+    """The same deterministic bot on both sides plays every board alike: every difference is
+    exactly 0, which tells nothing apart: inconclusive at the minimum, not a verdict."""
+    code, data, stderr = compare(db, HEURISTIC, HEURISTIC, "--aa", "--max-boards", "40")
+    assert code == 4, stderr
     assert data["verdict"] == "inconclusive"
-    assert data["boards"] == 40
+    assert data["inconclusive_reason"] == "no-difference"
+    assert data["boards"] == 30 and data["boards_differing"] == 0
     assert data["mean_per_board"] == 0
-    assert data["aa"] is True
+    assert data["aa"] is True and data["nothing_scored"] is False
+    assert "nothing was compared: the 30 boards all came out even" in stderr
+    assert "--filler BOT" in stderr
 
 
 def test_a_against_a_passes_a_non_regression_test(db: str) -> None:
-    code, data, _ = compare(db, HEURISTIC, HEURISTIC, "--aa", "--non-regression", "0.5",
-                            "--max-boards", "40")
-    assert code == 0
+    """A random bot seeded afresh by each copy: the two sides play differently, so the
+    boards compare something."""
+    unseeded = "tests.compare.weaker:Unseeded"
+    code, data, stderr = compare(db, unseeded, unseeded, "--aa", "--non-regression", "0.5",
+                                 "--max-boards", "80", "--seed", "3")
+    assert code == 0, stderr
     assert data["verdict"] == "accepted"
     assert data["test"]["low"] == -0.5 and data["test"]["high"] == 0  # type: ignore[index]
+    assert data["boards_differing"] >= 30  # type: ignore[operator]
+
+
+# ------------------------------------------------------------- bots that never bid
+NEVER_BIDS = "tests.compare.weaker:NeverBids"
+"""The heuristic's card play, never taking."""
+LOWEST_CARD = "docs.examples.minimal_bot:LowestCard"
+"""The guide's first bot: never takes, plays its lowest legal card."""
+
+
+def test_two_bots_that_never_bid_compare_nothing_and_say_so(db: str) -> None:
+    """Between them every deal passes out at every table: no verdict, the reason and what to
+    do (the guide's first bot against an improved card play)."""
+    code, data, stderr = compare(db, NEVER_BIDS, LOWEST_CARD, "--min-boards", "10",
+                                 "--seed", "5")
+    assert code == 4, stderr
+    assert data["verdict"] == "inconclusive" and data["exit_code"] == 4
+    assert data["inconclusive_reason"] == "no-difference" and data["nothing_scored"] is True
+    assert data["boards"] == 10 and data["deals"] == 50
+    assert "inconclusive after 10 boards (50 deals)" in stderr
+    assert ("nothing was compared: every deal of the 10 boards scored nothing at every table "
+            "(all-passed)") in stderr
+    assert "--filler BOT (heuristic, say)" in stderr
+    assert "rejected" not in stderr and "accepted" not in stderr
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_a_filler_that_bids_compares_bots_that_never_do(db: str, players: int) -> None:
+    """Among heuristic fillers the candidate's and the baseline's card play is compared: the
+    heuristic's card play is far better than always the lowest card."""
+    code, data, stderr = compare(db, NEVER_BIDS, LOWEST_CARD, "--filler", "heuristic",
+                                 "--min-boards", "10", "--max-boards", "60", "--seed", "5",
+                                 "--players", str(players))
+    assert code == 0, stderr
+    assert data["verdict"] == "accepted" and data["filler"] == "heuristic"
+    assert data["filler_bot_id"] not in (data["candidate_bot_id"], data["baseline_bot_id"])
+    assert data["deals"] == data["boards"] * 2 * players  # type: ignore[operator]
+    assert data["boards_differing"] >= 10  # type: ignore[operator]
+    assert "the other seats heuristic's" in stderr
+    tid = str(data["compare"])
+    tables = tarot_arena(db, "tournament", "tables", tid, "--json")
+    listed = json.loads(tables.stdout)
+    board0 = [t for t in listed if t["board"] == 0]
+    assert len(board0) == 2 * players
+    # Resumed with another filler: refused, naming the one it is played with.
+    result = tarot_arena(db, "compare", "--local", "--id", tid, "--filler", "random")
+    assert result.returncode == 1
+    assert f"{tid} is played among heuristic fillers, not among random" in result.stderr
+
+
+def test_imposed_boards_of_a_baseline_that_never_bids_say_so(db: str) -> None:
+    code, data, stderr = compare(db, HEURISTIC, LOWEST_CARD, "--imposed", "--min-boards", "10",
+                                 "--seed", "5")
+    assert code == 4, stderr
+    assert data["inconclusive_reason"] == "no-difference" and data["nothing_scored"] is True
+    assert ("every auction imposed on the 10 boards (the baseline's, bid at a table of its "
+            "copies) ended with no score (all-passed), so no card play was compared: impose a "
+            "bidding bot's auctions with --filler BOT") in stderr
+    # The filler bids the auctions: the card play is compared.
+    code, data, stderr = compare(db, HEURISTIC, LOWEST_CARD, "--imposed", "--min-boards", "10",
+                                 "--max-boards", "60", "--seed", "5", "--filler", "heuristic")
+    assert code == 0, stderr
+    assert data["verdict"] == "accepted" and data["imposed"] is True
+
+
+def test_the_filler_cannot_be_the_candidate(db: str) -> None:
+    result = tarot_arena(db, "compare", "--local", HEURISTIC, RANDOM, "--filler", HEURISTIC)
+    assert result.returncode == 1
+    assert one_error_line(result) == (
+        f"error: the filler is the candidate ({HEURISTIC}): fill the other seats with another "
+        f"bot (or leave --filler out: the baseline fills them)")
 
 
 def test_a_bot_that_fails_every_decision_is_rejected_not_crashed(db: str) -> None:
@@ -133,8 +210,6 @@ def test_a_bot_that_fails_every_decision_is_rejected_not_crashed(db: str) -> Non
     ([HEURISTIC, RANDOM, "--alpha", "0.5"], "alpha must be in (0, 0.5), got 0.5"),
     ([HEURISTIC, RANDOM, "--beta", "0"], "beta must be in (0, 0.5), got 0"),
     ([HEURISTIC, RANDOM, "--max-boards", "5"], "the cap must be at least the minimum"),
-    (["nosuchmodule.bots:Bot", RANDOM], "cannot import bot module 'nosuchmodule.bots'"),
-    ([f"{HEURISTIC}x", RANDOM], "has no 'HeuristicBotx'"),
     ([HEURISTIC, RANDOM, "--non-regression", "0.1", "--bounds", "0,1"],
      "give it or --bounds, not both"),
     (["--id", "cmp_nothere"], "give the CANDIDATE and the BASELINE"),
@@ -147,17 +222,35 @@ def test_bad_input_is_one_clear_error(db: str, args: list[str], message: str) ->
     assert result.stdout == ""
 
 
-def test_a_module_that_raises_on_import_is_one_clear_error(db: str, tmp_path: Path) -> None:
-    (tmp_path / "crashing_bot.py").write_text("raise RuntimeError('no such luck')\n")
+@pytest.mark.parametrize(("source", "message"), [
+    ("raise RuntimeError('no such luck')\n",
+     "RuntimeError: no such luck (crashing_bot.py, line 1)"),
+    ("from clients.sdk import Bot\n\nclass Bot(Bot)\n    pass\n",
+     "SyntaxError: expected ':' (crashing_bot.py, line 3)"),
+    ("x = 1\ny = undefined_name\n",
+     "NameError: name 'undefined_name' is not defined (crashing_bot.py, line 2)"),
+    ("import no_such_dependency_here\n", "No module named 'no_such_dependency_here'"),
+    ("class Nobody:\n    pass\n", None),
+])
+@pytest.mark.parametrize("side", ["candidate", "baseline", "filler"])
+def test_a_bot_that_cannot_be_loaded_is_one_usage_error(
+    tmp_path: Path, source: str, message: str | None, side: str
+) -> None:
+    """As for ``try`` and ``bot``: one line naming the bot, the exception and where, exit
+    status 2, before any database is made."""
+    (tmp_path / "crashing_bot.py").write_text(source)
+    bots = {"candidate": ["crashing_bot:Bot", RANDOM], "baseline": [RANDOM, "crashing_bot:Bot"],
+            "filler": [HEURISTIC, RANDOM, "--filler", "crashing_bot:Bot"]}[side]
     result = subprocess.run(
-        [sys.executable, "-m", "tournaments.cli", "--db", db, "compare", "--local",
-         "crashing_bot:Bot", RANDOM],
-        cwd=ROOT, capture_output=True, text=True, timeout=60,
-        env={**__import__("os").environ, "PYTHONPATH": f"{tmp_path}:{ROOT}"},
+        [sys.executable, "-m", "tournaments.cli", "--db", f"sqlite:///{tmp_path}/arena.db",
+         "compare", "--local", *bots],
+        cwd=tmp_path, capture_output=True, text=True, timeout=60,
+        env={**__import__("os").environ, "PYTHONPATH": str(ROOT)},
     )
-    assert result.returncode == 1
-    assert result.stderr.strip() == ("error: cannot import bot 'crashing_bot:Bot': "
-                                     "RuntimeError: no such luck")
+    assert result.returncode == 2, result.stderr
+    expected = (f"error: cannot import bot 'crashing_bot:Bot': {message}" if message else
+                "error: module 'crashing_bot' has no 'Bot'")
+    assert result.stderr.strip() == expected
     assert not (tmp_path / "arena.db").exists()  # refused before the database is created
 
 

@@ -9,6 +9,7 @@ from collections.abc import Callable
 import pytest
 
 from tournaments.duplicate.sprt import (
+    Inconclusive,
     Sprt,
     SprtError,
     SprtSettings,
@@ -79,12 +80,41 @@ def test_llr_in_sd_is_the_same_whatever_the_scale() -> None:
 
 
 def test_identical_boards_do_not_make_the_llr_infinite() -> None:
-    """Bots that play every board alike: the variance floor keeps the LLR finite."""
-    test = run([0.0] * 40, SprtSettings(0, 20, Units.POINTS))
+    """A few boards played alike among others: the variance floor keeps the LLR finite."""
+    test = Sprt(SprtSettings(0, 20, Units.POINTS, min_boards=3))
+    for value in (0.0, 0.0, 5.0):
+        test.add(value)
     assert math.isfinite(test.llr)
-    assert test.verdict is Verdict.REJECTED  # mean exactly 0 = H0
-    aa = run([0.0] * 40, SprtSettings.non_regression(20, Units.POINTS))
-    assert aa.verdict is Verdict.ACCEPTED
+    assert math.isfinite(run([7.0] * 40, SprtSettings(0, 20, Units.POINTS)).llr)
+
+
+@pytest.mark.parametrize("settings", [
+    SprtSettings(0, 20, Units.POINTS), SprtSettings(0, 0.2),
+    SprtSettings.non_regression(20, Units.POINTS), SprtSettings.non_regression(0.1),
+])
+def test_boards_that_all_come_out_even_are_no_verdict(settings: SprtSettings) -> None:
+    """Every board even (every deal passed out, or the bots played alike): nothing was
+    compared, whatever the hypotheses; the test says so at the minimum instead of deciding
+    later on the variance floor."""
+    test = run([0.0] * 1000, settings)
+    assert (test.verdict, test.n) == (Verdict.INCONCLUSIVE, settings.min_boards)
+    status = test.status()
+    assert status.reason is Inconclusive.NO_DIFFERENCE and status.differing == 0
+    assert status.to_json()["inconclusive_reason"] == "no-difference"
+
+
+def test_a_verdict_needs_the_minimum_of_boards_that_differ() -> None:
+    """Boards far apart, but only one in ten differs: no verdict before 12 of them do; at the
+    cap with fewer, inconclusive for that reason."""
+    s = SprtSettings(0, 20, Units.POINTS, min_boards=12, max_boards=500)
+    values = [0.0 if i % 10 else 400.0 for i in range(500)]
+    test = run(values, s)
+    assert test.verdict is Verdict.ACCEPTED
+    assert test.differing == 12 and test.n == 111
+    capped = run(values[:100], SprtSettings(0, 20, Units.POINTS, min_boards=12, max_boards=100))
+    assert capped.verdict is Verdict.INCONCLUSIVE
+    assert capped.status().reason is Inconclusive.FEW_DIFFERENCES
+    assert capped.status().differing == 10
 
 
 # ------------------------------------------------------------------------- the procedure
@@ -101,6 +131,7 @@ def test_the_cap_ends_the_test_inconclusive() -> None:
     s = SprtSettings(0, 0.05, max_boards=30)
     test = run([rng.gauss(0.025, 1) for _ in range(100)], s)
     assert (test.verdict, test.n) == (Verdict.INCONCLUSIVE, 30)
+    assert test.status().reason is Inconclusive.CAP
     with pytest.raises(RuntimeError, match="already decided"):
         test.add(0.0)
 

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import itertools
+
 from arena.games.french_tarot import PASS, Action
 from clients.heuristic_bot import HeuristicBot
+from clients.random_bot import RandomBot
 from clients.sdk import DecisionRequest, TableView
 
 
@@ -25,3 +28,15 @@ class Broken(HeuristicBot):
         raise RuntimeError("broken on purpose")
 
     bid = play = call = discard = chelem = decide  # type: ignore[assignment]
+
+
+class Unseeded(RandomBot):
+    """The random bot with another seed for each instance made in the process: two copies
+    play differently (an A/A check of a bot whose play is not reproducible), the same way in
+    every run."""
+
+    name = "unseeded"
+    made = itertools.count()
+
+    def __init__(self) -> None:
+        super().__init__(next(self.made))

@@ -103,7 +103,8 @@ def test_plan_tables_uses_enough_tables_per_board_by_default() -> None:
     [
         ({"bots": ("a", "b", "c"), "seating": Seating.ROTATION}, "exactly 4 bots"),
         ({"bots": ("a", "b", "c", "d"), "seating": Seating.FIELD}, "more bots than seats"),
-        ({"bots": ("a", "b", "c"), "seating": Seating.GAUNTLET}, "needs 2 bots"),
+        ({"bots": ("a", "b", "c", "d"), "seating": Seating.GAUNTLET},
+         r"needs 2 bots \(candidate, reference\) or 3"),
         ({"bots": ("a", "a", "b", "c")}, "listed twice"),
         ({"bots": ("a", "b", "c", "d"), "players": 6}, "3, 4 or 5 players"),
         ({"bots": ("a", "b", "c", "d"), "seed": -1}, "seed"),

@@ -182,7 +182,7 @@ def _fail(exc: BaseException) -> None:
     if _state["debug"] or known is None:
         raise exc
     errors.print(f"[red]error:[/red] {escape(known)}", highlight=False)
-    sys.exit(1)
+    sys.exit(getattr(_leaves(exc)[0], "exit_code", 1))  # 2: a usage error (a bot spec)
 
 
 def _known_error(exc: BaseException) -> str | None:
@@ -425,7 +425,9 @@ SEATING_HELP = (
 
 @tournament_app.command("create")
 def tournament_create(
-    bots: Annotated[list[str], typer.Argument(help="Bot ids (gauntlet: candidate reference).")],
+    bots: Annotated[list[str], typer.Argument(help=(
+        "Bots by id or registered name (gauntlet: candidate reference [filler]); a name "
+        "several bots share is refused: give the id."))],
     name: Annotated[str, typer.Option(help="Tournament name.")] = "tournament",
     game: Annotated[str, typer.Option(help=(
         "The game every table plays: french-tarot (the default), or another the arena knows "
@@ -465,6 +467,7 @@ def tournament_create(
         disqualify_after=disqualify_after, scoring=scoring,
     )
     store = _store()
+    settings = dataclasses.replace(settings, bots=bot_ids(BotRegistry(store.engine), bots))
     tables = len(plan_tables(settings))
     size = (f"{settings.boards} boards, {tables} tables, seating {settings.seating.value}")
     rows = settings.boards + tables * (1 + settings.players)
@@ -477,6 +480,31 @@ def tournament_create(
         console.print(f"tournament [bold]{tid}[/bold]: {size}")
         if settings.seating.safe:
             console.print("the seed stays secret until the tournament is finished")
+
+
+def bot_ids(registry: BotRegistry, given: Sequence[str]) -> tuple[str, ...]:
+    """The bot ids ``given`` names: each an id, or the registered name of exactly one bot (a
+    revoked bot is left out of the names unless it is the only one of that name). A name
+    several bots share is an error listing them, so the wrong one is never seated."""
+    known = registry.list()
+    ids = {bot.id for bot in known}
+    chosen = []
+    for token in given:
+        if token in ids:
+            chosen.append(token)
+            continue
+        named = [b for b in known if b.name == token]
+        candidates = [b for b in named if not b.revoked] or named
+        if not candidates:
+            raise CliError(f"no bot with id or name {token!r} (tarot-arena bots list shows "
+                           f"them)")
+        if len(candidates) > 1:
+            listed = ", ".join(f"{b.id}{f' (owner {b.owner})' if b.owner else ''}"
+                               for b in candidates)
+            raise CliError(f"{len(candidates)} bots are named {token!r}: {listed}; give the "
+                           f"id")
+        chosen.append(candidates[0].id)
+    return tuple(chosen)
 
 
 def _create_with_progress(store: TournamentStore, settings: TournamentSettings,
@@ -882,29 +910,36 @@ def try_cmd(
     """Try a bot on your machine against copies of another bot, no arena needed.
 
     Your bot plays every seat of each board (duplicate rotation, in-process), then its mean per
-    board is printed. A bug in your bot stops it with the traceback.
+    board is printed. A bug in your bot stops it with the traceback of the bot's own frames
+    (--debug: the arena's too). A bot that cannot be loaded is a usage error (exit status 2).
     """
     from clients.local import play_match
-    from clients.run import UsageError, bot_arguments, load_bot
 
     from ..duplicate.scoring import compute_standings
+    from .bots import bot_failure, bot_kwargs, load_bot_spec
 
     if players not in (2, 3, 4, 5):
         raise CliError(f"French Tarot is played by 2, 3, 4 or 5 players, not {players}")
     if not 1 <= boards <= 10_000:
         raise CliError(f"boards must be 1..10000, got {boards}")
-    try:
-        bot = load_bot(spec, bot_arguments(arg or [], "{}"))
-        others = [load_bot(against, {}) for _ in range(players - 1)]
-    except UsageError as exc:
-        raise CliError(str(exc)) from None
+    bot = load_bot_spec(spec, bot_kwargs(arg or []))
+    others = [load_bot_spec(against) for _ in range(players - 1)]
     mine, theirs = bot.display_name, others[0].display_name
     if mine == theirs:
         mine = f"{mine} (yours)"
     console.print(f"{bot.display_name} against {players - 1} x {theirs}: {boards} boards, "
                   f"{boards * players} deals, each board played with your bot in every seat")
-    entries = play_match([bot, *others], boards, seed=_parse_seed(seed),
-                         bot_ids=[mine, *[theirs] * (players - 1)])
+    try:
+        entries = play_match([bot, *others], boards, seed=_parse_seed(seed),
+                             bot_ids=[mine, *[theirs] * (players - 1)])
+    except Exception as exc:
+        failure = None if _state["debug"] else bot_failure(exc)
+        if failure is None:
+            raise
+        errors.print(f"[red]error:[/red] {escape(failure[0])}", highlight=False)
+        for line in failure[1:]:
+            errors.print(escape(line), highlight=False, soft_wrap=True)
+        raise typer.Exit(1) from None
     row = next(r for r in compute_standings(entries).rows if r.bot_id == mine)
     interval = row.per_board
     spread = (f", 95 % interval {interval.low:+.1f} to {interval.high:+.1f}"

@@ -11,6 +11,12 @@ and stored is :mod:`tournaments.play.compare`, the statistics :mod:`tournaments.
   serves and the same runner plays the tables on it.
 - **Imposed boards** (``--local --imposed``): every table of a board plays the auction the
   baseline bids, so that only card play is compared (:mod:`tournaments.play.imposed`).
+- **Another filler** (``--filler BOT``, same form as the candidate's): the other seats are
+  that bot's for the candidate and the baseline alike (and, imposed, it bids the auctions), so
+  that bots that never bid can be compared.
+- **Nothing compared**: boards that come out even tell the bots apart no more than boards
+  never played; a test whose boards all came out even (every deal passed out, or the bots
+  played alike) is inconclusive and says why, with what to do (:class:`Inconclusive`).
 
 A compare killed mid-way and run again with the same ``--id`` resumes where it stopped. Once
 decided, the tournament is finished and its remaining tables are left unplayed (``tournament
@@ -25,7 +31,7 @@ import json
 import math
 import sys
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -37,8 +43,17 @@ from rich.markup import escape
 from arena.storage.bots import BotRegistry, UnknownBotError
 from arena.storage.models import TournamentStatus
 
+from ..duplicate.seatings import tables_per_board
 from ..duplicate.settings import TournamentSettings
-from ..duplicate.sprt import DEFAULT_MIN_BOARDS, SprtError, SprtSettings, Status, Units, Verdict
+from ..duplicate.sprt import (
+    DEFAULT_MIN_BOARDS,
+    Inconclusive,
+    SprtError,
+    SprtSettings,
+    Status,
+    Units,
+    Verdict,
+)
 from ..play.compare import (
     CompareConfig,
     CompareError,
@@ -47,20 +62,23 @@ from ..play.compare import (
     create,
     load,
     local_bot_ids,
+    outcomes,
     run_compare,
 )
 from ..play.imposed import ImposedAuctions, stored_auctions
 from ..play.runner import LEASE
 from ..store import TournamentStore, UnknownTournamentError
+from .bots import load_bot_spec
 
 if TYPE_CHECKING:
     from clients.sdk import Bot
 
 EXIT_ACCEPTED = 0
 EXIT_ERROR = 1
-"""Any error: bad input, a bot that does not import, the database (one line on stderr)."""
+"""Any error: bad input, the database (one line on stderr)."""
 EXIT_USAGE = 2
-"""A command line the parser refuses (unknown option, missing argument)."""
+"""A command line the parser refuses (unknown option, missing argument), or a bot it names that
+cannot be loaded (a module that does not import, ...), as in every command."""
 EXIT_REJECTED = 3
 EXIT_INCONCLUSIVE = 4
 EXIT_CODES = {Verdict.ACCEPTED: EXIT_ACCEPTED, Verdict.REJECTED: EXIT_REJECTED,
@@ -108,16 +126,16 @@ async def run_local(
     """Play a local compare in this process (bots by bot id), one table at a time in board
     order, until the test decides.
 
-    Imposed boards: ``auction_bot`` (a baseline of its own, default the baseline) bids each
-    board's auction at a table of its copies, in memory; a board partly played keeps the
-    auction its stored tables played."""
+    Imposed boards: ``auction_bot`` (a bot of its own, default the filler, else the baseline)
+    bids each board's auction at a table of its copies, in memory; a board partly played keeps
+    the auction its stored tables played."""
     from clients.local import LocalArena, auction_seat
 
     settings, config, _ = await trio.to_thread.run_sync(load, store, tournament_id)
     imposed = None
     if config.imposed:
         known = await trio.to_thread.run_sync(stored_auctions, store, tournament_id)
-        bidder = auction_bot or bots[settings.bots[1]]
+        bidder = auction_bot or bots[settings.bots[-1]]  # the filler, else the baseline
         imposed = ImposedAuctions(auction_seat(bidder), bidder.display_name, known)
     arena = LocalArena(bots, strict=False, imposed=imposed)
     return await run_compare(store, arena, tournament_id, on_status=on_status, lease=lease,
@@ -130,6 +148,7 @@ def describe(config: CompareConfig) -> str:
     unit = "points" if s.units is Units.POINTS else "sd"
     return (f"H0 {s.low:+g} vs H1 {s.high:+g} {unit} per board, alpha {s.alpha:g}, beta "
             f"{s.beta:g}, at most {s.max_boards} boards"
+            + (f", the other seats {config.filler}'s" if config.filler else "")
             + (", imposed boards" if config.imposed else ""))
 
 
@@ -138,13 +157,16 @@ def estimate(status: Status) -> str:
     return f"{status.mean:+.1f} {half} points per board ({status.normalised:+.2f} sd)"
 
 
-def status_line(status: Status, players: int) -> str:
-    return (f"board {status.boards:4d} ({status.boards * (players + 1)} deals)  LLR "
+def status_line(status: Status, deals_per_board: int) -> str:
+    return (f"board {status.boards:4d} ({status.boards * deals_per_board} deals)  LLR "
             f"{status.llr:+.2f} in [{status.lower:+.2f}, {status.upper:+.2f}]  "
             f"{estimate(status)}")
 
 
-def verdict_text(status: Status, config: CompareConfig) -> str:
+def verdict_text(status: Status, config: CompareConfig, nothing_scored: bool = False,
+                 ended: Sequence[str] = ()) -> str:
+    """The verdict in words; inconclusive, why (``nothing_scored``: every table of the boards
+    counted scored 0; ``ended``: how their deals ended, in the game's words)."""
     s = config.sprt
     unit = "points" if s.units is Units.POINTS else "sd"
     if status.verdict is Verdict.ACCEPTED:
@@ -156,13 +178,48 @@ def verdict_text(status: Status, config: CompareConfig) -> str:
                 if s.high == 0 and s.low < 0 else
                 f"no better than the baseline (H0: {s.low:+g} {unit} per board)")
         return f"rejected: the candidate is {what}"
+    if status.reason is Inconclusive.NO_DIFFERENCE:
+        return f"inconclusive: nothing was compared: {_even(status, config, nothing_scored, ended)}"
+    if status.reason is Inconclusive.FEW_DIFFERENCES:
+        return (f"inconclusive: only {status.differing} of {status.boards} boards told the bots "
+                f"apart (a verdict needs {s.min_boards}, --min-boards); the others came out "
+                f"even{_hint(config)}")
     return (f"inconclusive: {s.max_boards} boards without a decision (the difference lies "
             f"between the bounds, or the cap is too low)")
 
 
+def _even(status: Status, config: CompareConfig, nothing_scored: bool, ended: Sequence[str]
+          ) -> str:
+    """Why every board came out even, and what to do about it."""
+    boards = f"the {status.boards} boards"
+    if not nothing_scored:
+        return (f"{boards} all came out even (the candidate scored what the baseline scored "
+                f"in every seat: they played alike){_hint(config)}")
+    how = f" ({', '.join(ended)})" if ended else ""
+    if config.imposed:
+        bidder = config.filler or "the baseline"
+        return (f"every auction imposed on {boards} ({bidder}'s, bid at a table of its "
+                f"copies) ended with no score{how}, so no card play was compared"
+                + ("" if config.filler else f": impose a bidding bot's auctions with "
+                                            f"--filler BOT ({FILLER_EXAMPLE}, say)"))
+    return (f"every deal of {boards} scored nothing at every table{how}, at the candidate's "
+            f"tables as at the baseline's{_hint(config)}")
+
+
+FILLER_EXAMPLE = "heuristic"
+"""A bundled bot that bids, named in the hint for a compare of bots that never do."""
+
+
+def _hint(config: CompareConfig) -> str:
+    if config.filler:
+        return f" (among {config.filler} fillers)"
+    return (f": compare them among other bots with --filler BOT ({FILLER_EXAMPLE}, say), so "
+            f"that the deals are bid and played differently")
+
+
 def result_json(
     status: Status, config: CompareConfig, settings: TournamentSettings, tournament_id: str,
-    unplayed: int,
+    unplayed: int, nothing_scored: bool = False,
 ) -> dict[str, object]:
     assert status.verdict is not None
     return {
@@ -172,13 +229,16 @@ def result_json(
         "mode": "local" if config.local else "live",
         "candidate": config.candidate,
         "baseline": config.baseline,
+        "filler": config.filler,
         "candidate_bot_id": settings.bots[0],
         "baseline_bot_id": settings.bots[1],
+        "filler_bot_id": settings.bots[2] if len(settings.bots) > 2 else None,
         "aa": config.aa,
         "imposed": config.imposed,
         "test": config.sprt.to_json(),
         **status.to_json(),
-        "deals": status.boards * (settings.players + 1),
+        "nothing_scored": nothing_scored,
+        "deals": status.boards * tables_per_board(settings),
         "players": settings.players,
         "seed": str(settings.seed),
         "tables_unplayed": unplayed,
@@ -188,9 +248,9 @@ def result_json(
 class Reporter:
     """Progress on stderr: every board for the first ten, then at most one line a second."""
 
-    def __init__(self, console: Console, players: int, every: float = 1.0) -> None:
+    def __init__(self, console: Console, deals_per_board: int, every: float = 1.0) -> None:
         self.console = console
-        self.players = players
+        self.deals_per_board = deals_per_board
         self.every = every
         self._last = -math.inf
         self._pending: Status | None = None
@@ -198,7 +258,7 @@ class Reporter:
     def __call__(self, status: Status) -> None:
         now = time.monotonic()
         if status.boards <= 10 or status.verdict is not None or now - self._last >= self.every:
-            self.console.print(status_line(status, self.players), highlight=False)
+            self.console.print(status_line(status, self.deals_per_board), highlight=False)
             self._last = now
             self._pending = None
         else:
@@ -206,27 +266,31 @@ class Reporter:
 
     def flush(self) -> None:
         if self._pending is not None:
-            self.console.print(status_line(self._pending, self.players), highlight=False)
+            self.console.print(status_line(self._pending, self.deals_per_board),
+                               highlight=False)
             self._pending = None
 
 
 # ------------------------------------------------------------------------- the command
 def load_local_bot(spec: str) -> Bot:
-    """The bot ``module:Class`` names, or a one-line error saying why not."""
-    from clients.run import UsageError, load_bot
+    """The bot ``module:Class`` (or a bundled bot's name) names, or a one-line usage error
+    saying why not (:func:`tournaments.cli.bots.load_bot_spec`, as for ``try``)."""
+    return load_bot_spec(spec)
 
-    try:
-        return load_bot(spec, {})
-    except UsageError as exc:
-        raise CompareError(f"bot {spec!r}: {exc}") from None
-    except Exception as exc:  # the module itself failed (syntax error, its own exception)
-        raise CompareError(f"cannot import bot {spec!r}: {type(exc).__name__}: "
-                           f"{str(exc).splitlines()[0] if str(exc) else ''}") from None
+
+def _check_bots(candidate: str, baseline: str, filler: str | None, aa: bool) -> None:
+    """The bots of a new compare, each mistake named."""
+    if candidate == baseline and not aa:
+        raise CompareError(f"the candidate and the baseline are the same bot ({candidate}): "
+                           f"pass --aa for an A/A check")
+    if filler is not None and filler == candidate:
+        raise CompareError(f"the filler is the candidate ({candidate}): fill the other seats "
+                           f"with another bot (or leave --filler out: the baseline fills them)")
 
 
 def _resolve(
     store: TournamentStore, compare_id: str | None, candidate: str | None,
-    baseline: str | None, local: bool, aa: bool, imposed: bool,
+    baseline: str | None, filler: str | None, local: bool, aa: bool, imposed: bool,
     make_config: Callable[[], SprtSettings],
     players: int, seed: int | None, per_decision: float,
 ) -> str:
@@ -249,29 +313,32 @@ def _resolve(
             if given != (None, None) and given != (stored.candidate, stored.baseline):
                 raise CompareError(f"{compare_id} compares {stored.candidate} with "
                                    f"{stored.baseline}, not {candidate} with {baseline}")
+            if filler is not None and filler != stored.filler:
+                among = f"among {stored.filler} fillers" if stored.filler else "without --filler"
+                raise CompareError(f"{compare_id} is played {among}, not among {filler}")
             return compare_id
     if candidate is None or baseline is None:
         raise CompareError("give the CANDIDATE and the BASELINE (or --id of a stored compare)")
-    if candidate == baseline and not aa:
-        raise CompareError(f"the candidate and the baseline are the same bot ({candidate}): "
-                           f"pass --aa for an A/A check")
-    config = CompareConfig(local, candidate, baseline, make_config(), aa, imposed)
+    _check_bots(candidate, baseline, filler, aa)
+    config = CompareConfig(local, candidate, baseline, make_config(), aa, imposed, filler)
+    named = (candidate, baseline, *([filler] if filler else []))
+    bot_ids: tuple[str, ...]
     if local:
-        load_local_bot(candidate)
-        load_local_bot(baseline)
-        bot_ids = local_bot_ids(store, candidate, baseline)
+        for spec in named:
+            load_local_bot(spec)
+        bot_ids = local_bot_ids(store, candidate, baseline, filler)
     else:
         if candidate == baseline:
             raise CompareError("a live A/A check needs the same program registered twice: two "
                                "bot ids, one for each side")
         registry = BotRegistry(store.engine)
-        for bot_id in (candidate, baseline):
+        for bot_id in named:
             try:
                 registry.get(bot_id)
             except UnknownBotError as exc:
                 raise CompareError(f"{exc} (live compares take registered bot ids; --local "
                                    f"takes module:Class bots)") from None
-        bot_ids = (candidate, baseline)
+        bot_ids = named
     return create(store, config, bot_ids, players=players, seed=seed,
                   per_decision=per_decision, tournament_id=compare_id)
 
@@ -281,14 +348,19 @@ def add_command(app: typer.Typer, store_factory: Callable[[], TournamentStore],
     """Register ``compare`` on the CLI ``app``."""
 
     @app.command("compare", epilog=(
-        "Exit status: 0 accepted, 3 rejected, 4 inconclusive (the cap was reached), "
-        "1 error, 2 bad command line."))
+        "Exit status: 0 accepted, 3 rejected, 4 inconclusive (the cap was reached, or the "
+        "boards came out even: nothing compared), 1 error, 2 bad command line or a bot that "
+        "cannot be loaded."))
     def compare_cmd(
         candidate: Annotated[str | None, typer.Argument(
             help="The bot under test: module:Class with --local, else a registered bot id."
         )] = None,
         baseline: Annotated[str | None, typer.Argument(
             help="The bot it is compared with (same form).")] = None,
+        filler: Annotated[str | None, typer.Option(
+            help="The bot of the other seats, for the candidate and the baseline alike (same "
+                 "form; default: the baseline). For bots that never bid: --filler heuristic. "
+                 "With --imposed it bids the auctions.")] = None,
         local: Annotated[bool, typer.Option(
             "--local", help="Play both bots in this process, without a server (for CI).")
         ] = False,
@@ -355,15 +427,15 @@ def add_command(app: typer.Typer, store_factory: Callable[[], TournamentStore],
         if imposed and not local:
             raise CompareError("--imposed boards are played in-process only: add --local")
         config_now = make_config()
+        if filler == baseline:
+            filler = None  # the baseline fills the other seats anyway, with a control table
         if candidate is not None and baseline is not None and compare_id is None:
-            if candidate == baseline and not aa:
-                raise CompareError(f"the candidate and the baseline are the same bot "
-                                   f"({candidate}): pass --aa for an A/A check")
+            _check_bots(candidate, baseline, filler, aa)
             if local:
-                load_local_bot(candidate)
-                load_local_bot(baseline)
+                for spec in (candidate, baseline, *([filler] if filler else [])):
+                    load_local_bot(spec)
         store = store_factory()
-        tid = _resolve(store, compare_id, candidate, baseline, local, aa, imposed,
+        tid = _resolve(store, compare_id, candidate, baseline, filler, local, aa, imposed,
                        lambda: config_now, players, parsed_seed,
                        per_decision or (60.0 if local else 1.0))
         settings, config, stored = load(store, tid)
@@ -374,11 +446,14 @@ def add_command(app: typer.Typer, store_factory: Callable[[], TournamentStore],
                      f"{escape(_who(store, config.candidate, config.local))} vs "
                      f"{escape(_who(store, config.baseline, config.local))}, "
                      f"{escape(describe(config))}, seed {settings.seed}", highlight=False)
-        reporter = Reporter(errors, settings.players)
+        deals_per_board = tables_per_board(settings)
+        reporter = Reporter(errors, deals_per_board)
         if config.local:
-            bots = {settings.bots[0]: load_local_bot(config.candidate),
-                    settings.bots[1]: load_local_bot(config.baseline)}
-            auction_bot = load_local_bot(config.baseline) if config.imposed else None
+            specs = (config.candidate, config.baseline,
+                     *([config.filler] if config.filler else []))
+            bots = {bot_id: load_local_bot(spec)
+                    for bot_id, spec in zip(settings.bots, specs, strict=True)}
+            auction_bot = load_local_bot(specs[-1]) if config.imposed else None
             status = trio.run(functools.partial(run_local, store, tid, bots, reporter,
                                                 auction_bot=auction_bot))
         else:
@@ -387,15 +462,25 @@ def add_command(app: typer.Typer, store_factory: Callable[[], TournamentStore],
         reporter.flush()
         unplayed = store.progress(tid).pending
         assert status.verdict is not None
-        data = result_json(status, config, settings, tid, unplayed)
+        nothing_scored = load(store, tid)[2].scored_nothing()
+        ended = outcomes(store, tid, status.boards) if nothing_scored else []
+        data = result_json(status, config, settings, tid, unplayed, nothing_scored)
         style = {Verdict.ACCEPTED: "green", Verdict.REJECTED: "red"}.get(status.verdict,
                                                                          "yellow")
-        errors.print(f"[{style}]{escape(verdict_text(status, config))}[/{style}] after "
-                     f"{status.boards} boards ({data['deals']} deals): {estimate(status)}, LLR "
-                     f"{status.llr:+.2f}", highlight=False)
-        if unplayed:
-            errors.print(f"{unplayed} tables left unplayed (the test had decided)",
+        text = verdict_text(status, config, nothing_scored, ended)
+        data["message"] = text
+        after = (f"after {status.boards} boards ({data['deals']} deals): {estimate(status)}, "
+                 f"LLR {status.llr:+.2f}")
+        if status.reason in (Inconclusive.NO_DIFFERENCE, Inconclusive.FEW_DIFFERENCES):
+            verdict, _, why = text.partition(": ")  # the reason is long: a line of its own
+            errors.print(f"[{style}]{escape(verdict)}[/{style}] {escape(after)}",
                          highlight=False)
+            errors.print(f"[{style}]{escape(why)}[/{style}]", highlight=False)
+        else:
+            errors.print(f"[{style}]{escape(text)}[/{style}] {escape(after)}", highlight=False)
+        if unplayed:
+            errors.print(f"{unplayed} tables left unplayed (the test had "
+                         f"{'decided' if status.reason is None else 'ended'})", highlight=False)
         if out is not None:
             out.write_text(json.dumps(data, indent=2) + "\n")
         if json_out:

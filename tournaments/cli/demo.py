@@ -187,5 +187,8 @@ def next_steps(tournament_id: str, table_id: str, database: Path) -> list[str]:
         f"  tarot-arena standings {tournament_id}",
         f"  tarot-arena tournament tables {tournament_id}",
         f"  tarot-arena replay {table_id}",
+        "The web page (standings, the plot, every board and replay): run",
+        f"  tarot-arena web --db sqlite:///{database}",
+        "and open http://127.0.0.1:8080 (--port to choose another).",
         "Write your own bot: docs/bot-guide.md",
     ]

@@ -17,6 +17,7 @@ from rich import box
 from rich.console import Console, Group, RenderableType
 from rich.markup import escape
 from rich.measure import Measurement
+from rich.segment import Segment
 from rich.table import Table
 
 from arena.games.base import Game, Record, ScoresMatches
@@ -64,9 +65,22 @@ def number_column(table: Table, header: str) -> None:
 
 def fits(console: Console, table: RenderableType) -> bool:
     """Whether ``table`` fits the console without squeezing a column below its longest word
-    (the id and number columns then stay whole)."""
+    (the id and number columns then stay whole), as it is really drawn.
+
+    Both are checked: rich's measure of the narrowest it can be, and the width of the lines it
+    draws at the console's width. They differ: to fit, rich narrows the widest text columns
+    first, below their minimum width, then widens them back to it, and a table measured at 78
+    columns is drawn at 81 (and cut at 80: "ahea" for "ahead")."""
     wide = console.options.update_width(10_000)
-    return Measurement.get(console, wide, table).minimum <= console.width
+    if Measurement.get(console, wide, table).minimum > console.width:
+        return False
+    return drawn_width(console, table) <= console.width
+
+
+def drawn_width(console: Console, renderable: RenderableType) -> int:
+    """The widest line ``renderable`` draws on ``console`` (before any cropping)."""
+    lines = Segment.split_lines(console.render(renderable, console.options))
+    return max((Segment.get_line_length(line) for line in lines), default=0)
 
 
 def print_fitting(console: Console, *layouts: Callable[[], RenderableType]) -> None:
@@ -363,9 +377,9 @@ def print_tables(
                       "point).[/dim]", highlight=False)
     if any(not s.scored for _, seats in tables for s in seats):
         console.print(f"[dim]{NOT_COMPARED} not compared: the seat is filled so that the table "
-                      "can be played (a gauntlet's reference bot beside the candidate), but its "
-                      "score counts in no standings: the reference is compared at its own "
-                      "control table.[/dim]", highlight=False)
+                      "can be played (a gauntlet's reference or filler beside the candidate), "
+                      "but its score counts in no standings: the reference is compared at its "
+                      "own tables.[/dim]", highlight=False)
 
 
 def tables_json(

@@ -21,7 +21,11 @@
 - **Gauntlet** (candidate, reference): each board is played at one table per seat with the
   candidate in that seat and the reference in the others, plus a control table of references
   only. Only the candidate's seats and the control table are compared, so the candidate's score
-  in a seat is set against the reference's on the very same cards.
+  in a seat is set against the reference's on the very same cards. With a third bot, the
+  *filler* (candidate, reference, filler), the other seats are the filler's, for the candidate
+  and the reference alike: one table per seat for each of them, twice as many deals a board
+  less one control table, and only their own seats compared (for a pair that never bids, say:
+  among bots that do, their card play is compared).
 """
 
 from __future__ import annotations
@@ -60,7 +64,7 @@ def plan_tables(settings: TournamentSettings) -> list[TablePlan]:
     if settings.seating is Seating.ROTATION:
         return rotation(bots, boards)
     if settings.seating is Seating.GAUNTLET:
-        return gauntlet(bots[0], bots[1], n, boards)
+        return gauntlet(bots[0], bots[1], n, boards, *bots[2:3])
     if settings.seating is Seating.COMPETITION:
         tables = settings.tables_per_board or len(bots) // n
         return competition(bots, n, boards, tables, settings.seed)
@@ -77,14 +81,28 @@ def rotation(bots: Sequence[str], boards: int) -> list[TablePlan]:
     ]
 
 
-def gauntlet(candidate: str, reference: str, players: int, boards: int) -> list[TablePlan]:
+def gauntlet(candidate: str, reference: str, players: int, boards: int,
+             filler: str | None = None) -> list[TablePlan]:
+    """Without a filler: tables 0 .. players - 1 seat the candidate in that seat among
+    references, table ``players`` is the control table. With one: tables 0 .. players - 1 seat
+    the candidate in that seat among fillers, tables players .. 2 players - 1 the reference."""
     plans = []
     for b in range(boards):
         for t in range(players):
-            seats = tuple(candidate if s == t else reference for s in range(players))
+            seats = tuple(candidate if s == t else filler or reference for s in range(players))
             plans.append(TablePlan(b, t, seats, tuple(s == t for s in range(players))))
-        plans.append(TablePlan(b, players, (reference,) * players, (True,) * players))
+        if filler is None:
+            plans.append(TablePlan(b, players, (reference,) * players, (True,) * players))
+            continue
+        for t in range(players):
+            seats = tuple(reference if s == t else filler for s in range(players))
+            plans.append(TablePlan(b, players + t, seats, tuple(s == t for s in range(players))))
     return plans
+
+
+def tables_per_board(settings: TournamentSettings) -> int:
+    """How many tables (deals) each board of a gauntlet is played at."""
+    return settings.players * 2 if len(settings.bots) > 2 else settings.players + 1
 
 
 def field(

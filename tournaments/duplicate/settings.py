@@ -148,8 +148,9 @@ class TournamentSettings:
             out.extend(self._competition_problems())
         elif self.tables_per_board is not None:
             out.append("tables per board is a setting of competition or field seating only")
-        if self.seating is Seating.GAUNTLET and n != 2:
-            out.append(f"gauntlet seating needs 2 bots (candidate, reference), got {n}")
+        if self.seating is Seating.GAUNTLET and n not in (2, 3):
+            out.append(f"gauntlet seating needs 2 bots (candidate, reference) or 3 (candidate, "
+                       f"reference, filler), got {n}")
         if not 0 < self.per_decision <= 600:
             out.append(f"time per decision must be in (0, 600] seconds, got {self.per_decision}")
         if not 0 <= self.time_bank <= 3600:

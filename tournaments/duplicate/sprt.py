@@ -29,6 +29,13 @@ regression bench (``make bench-regression``) on real bots' boards. Two guards ke
 boards from deciding on a spread that has barely been measured: nothing is decided before
 ``min_boards`` boards, and the variance used is at least :data:`VARIANCE_FLOOR`.
 
+A board whose difference is exactly 0 (both bots played it alike, or nothing was scored: every
+deal passed out) says nothing about which bot is better. A verdict also needs ``min_boards``
+boards that **differ**; a test whose first ``min_boards`` boards all came out even stops there,
+inconclusive (:attr:`Inconclusive.NO_DIFFERENCE`): nothing was compared, and more boards of the
+same would only lend a verdict the look of evidence. One that reaches its cap with fewer
+differing boards is inconclusive too (:attr:`Inconclusive.FEW_DIFFERENCES`).
+
 Bounds come in two **units**:
 
 - ``points``: the mean improvement per board in game points (datum, the candidate's score in a
@@ -71,7 +78,19 @@ class Verdict(StrEnum):
     REJECTED = "rejected"
     """H0: the candidate is no better than the lower bound."""
     INCONCLUSIVE = "inconclusive"
-    """The cap on boards was reached first."""
+    """No verdict: the cap on boards was reached first, or the boards did not differ
+    (:class:`Inconclusive` says which)."""
+
+
+class Inconclusive(StrEnum):
+    """Why a test ended without a verdict."""
+
+    CAP = "cap"
+    """The cap on boards was reached between the bounds."""
+    NO_DIFFERENCE = "no-difference"
+    """Every one of the first ``min_boards`` boards came out even: nothing was compared."""
+    FEW_DIFFERENCES = "few-differences"
+    """The cap was reached with fewer than ``min_boards`` boards that differ."""
 
 
 class SprtError(ValueError):
@@ -173,6 +192,10 @@ class Status:
     """Of the 95 % t interval of the mean per board (inf before 2 boards)."""
     sd: float
     """Per-board standard deviation (sample, n - 1)."""
+    differing: int = 0
+    """Boards whose difference is not 0 (the others were played alike, or nothing scored)."""
+    reason: Inconclusive | None = None
+    """Why the test is inconclusive (None otherwise)."""
 
     @property
     def normalised(self) -> float:
@@ -192,6 +215,8 @@ class Status:
             "ci95": [num(self.mean - self.half_width), num(self.mean + self.half_width)],
             "sd_per_board": num(self.sd),
             "mean_in_sd": num(self.normalised),
+            "boards_differing": self.differing,
+            "inconclusive_reason": self.reason.value if self.reason else None,
         }
 
 
@@ -204,7 +229,10 @@ class Sprt:
         self.mean = 0.0
         self._m2 = 0.0
         self.values: list[float] = []
+        self.differing = 0
+        """Boards whose difference is not 0."""
         self.verdict: Verdict | None = None
+        self.reason: Inconclusive | None = None
 
     def add(self, difference: float) -> Verdict | None:
         """Count one more board; the verdict once decided (later boards are refused)."""
@@ -212,18 +240,25 @@ class Sprt:
             raise RuntimeError(f"the test is already decided ({self.verdict.value})")
         self.values.append(difference)
         self.n += 1
+        self.differing += difference != 0.0
         delta = difference - self.mean
         self.mean += delta / self.n
         self._m2 += delta * (difference - self.mean)
         s = self.settings
         value = self.llr
-        if self.n >= s.min_boards:
+        if self.n >= s.min_boards and self.differing >= s.min_boards:
             if value >= s.upper_bound:
                 self.verdict = Verdict.ACCEPTED
             elif value <= s.lower_bound:
                 self.verdict = Verdict.REJECTED
-        if self.verdict is None and self.n >= s.max_boards:
-            self.verdict = Verdict.INCONCLUSIVE
+        if self.verdict is None:
+            if self.n >= s.min_boards and not self.differing:
+                self.reason = Inconclusive.NO_DIFFERENCE
+            elif self.n >= s.max_boards:
+                self.reason = (Inconclusive.CAP if self.differing >= s.min_boards
+                               else Inconclusive.FEW_DIFFERENCES)
+            if self.reason is not None:
+                self.verdict = Verdict.INCONCLUSIVE
         return self.verdict
 
     @property
@@ -235,7 +270,8 @@ class Sprt:
         interval = mean_interval(self.values)
         sd = math.sqrt(self._m2 / (self.n - 1)) if self.n >= 2 else 0.0
         return Status(self.n, self.llr, self.settings.lower_bound, self.settings.upper_bound,
-                      self.verdict, self.mean, interval.half_width, sd)
+                      self.verdict, self.mean, interval.half_width, sd, self.differing,
+                      self.reason)
 
 
 def run(values: list[float], settings: SprtSettings) -> Sprt:

@@ -10,6 +10,10 @@ is :mod:`tournaments.cli.compare`, the statistics :mod:`tournaments.duplicate.sp
   difference**: the mean over the seats of the candidate's score in that seat minus the
   baseline's score in that seat at the control table, on the very same cards. The sequential
   test is fed these differences in board order and looked at after every board.
+- **Another filler** (``CompareConfig.filler``): the other seats are that bot's instead, for
+  the candidate and the baseline alike (each in each seat among fillers: ``2 players`` deals a
+  board), so that a pair of bots that never bid (every deal of theirs passed out) or play alike
+  among themselves are compared among bots that bid and play differently.
 - **Played** by the one tournament runner (:class:`~tournaments.play.runner.TournamentRunner`)
   on any arena: bots connected over gRPC, or bot objects in this process
   (:class:`clients.local.LocalArena`, ``--local``: one table at a time, in board order). The
@@ -65,20 +69,23 @@ class CompareConfig:
     aa: bool = False
     """Candidate and baseline are the same bot on purpose (an A/A check)."""
     imposed: bool = False
-    """Imposed boards: every table of a board plays the baseline's auction
-    (:mod:`tournaments.play.imposed`); local only."""
+    """Imposed boards: every table of a board plays the baseline's auction (the filler's, when
+    there is one) (:mod:`tournaments.play.imposed`); local only."""
+    filler: str | None = None
+    """The bot of the other seats (same form as the candidate's), None: the baseline."""
 
     def to_json(self) -> str:
         return json.dumps({"local": self.local, "candidate": self.candidate,
                            "baseline": self.baseline, "aa": self.aa, "imposed": self.imposed,
-                           "sprt": self.sprt.to_json()}, sort_keys=True)
+                           "sprt": self.sprt.to_json(),
+                           **({"filler": self.filler} if self.filler else {})}, sort_keys=True)
 
     @classmethod
     def from_json(cls, text: str) -> CompareConfig:
         data = json.loads(text)
         return cls(bool(data["local"]), str(data["candidate"]), str(data["baseline"]),
                    SprtSettings.from_json(data["sprt"]), bool(data.get("aa", False)),
-                   bool(data.get("imposed", False)))
+                   bool(data.get("imposed", False)), data.get("filler"))
 
 
 # --------------------------------------------------------------------------- the boards
@@ -98,7 +105,7 @@ class Boards:
     are complete, in order."""
 
     def __init__(self, settings: TournamentSettings, config: CompareConfig) -> None:
-        self.candidate, self.baseline = settings.bots
+        self.candidate, self.baseline = settings.bots[:2]
         self.players = settings.players
         self.by_board: dict[int, list[Entry]] = {}
         self.test = Sprt(config.sprt)
@@ -123,6 +130,13 @@ class Boards:
         return moved
 
 
+    def scored_nothing(self) -> bool:
+        """Whether every table of the boards the test counted scored 0 at every seat (French
+        Tarot: every deal passed out): nothing about the bots' play was compared."""
+        return all(e.score == 0 for board in range(self.test.n)
+                   for e in self.by_board.get(board, []))
+
+
 def load(store: TournamentStore, tournament_id: str
          ) -> tuple[TournamentSettings, CompareConfig, Boards]:
     """A stored compare with its test fed from the boards already played."""
@@ -136,10 +150,11 @@ def load(store: TournamentStore, tournament_id: str
     return settings, config, boards
 
 
-def local_bot_ids(store: TournamentStore, candidate: str, baseline: str) -> tuple[str, str]:
-    """Registry ids for two local bots, registered on first use under their specs (``:`` and
-    any character a bot name may not hold become spaces; an A/A check registers the baseline a
-    second time, as ``SPEC baseline``)."""
+def local_bot_ids(store: TournamentStore, candidate: str, baseline: str,
+                  filler: str | None = None) -> tuple[str, ...]:
+    """Registry ids for the local bots (candidate, baseline, and the filler if any),
+    registered on first use under their specs (``:`` and any character a bot name may not hold
+    become spaces; an A/A check registers the baseline a second time, as ``SPEC baseline``)."""
     registry = BotRegistry(store.engine)
     known = {(b.name, b.owner): b.id for b in registry.list() if not b.revoked}
 
@@ -152,14 +167,15 @@ def local_bot_ids(store: TournamentStore, candidate: str, baseline: str) -> tupl
 
     first = bot_id(candidate)
     second = bot_id(baseline if baseline != candidate else f"{baseline[:50]} baseline")
-    return first, second
+    return (first, second) if filler is None else (first, second, bot_id(filler))
 
 
 def create(
-    store: TournamentStore, config: CompareConfig, bot_ids: tuple[str, str], *, players: int,
+    store: TournamentStore, config: CompareConfig, bot_ids: tuple[str, ...], *, players: int,
     seed: int | None, per_decision: float, tournament_id: str | None = None,
 ) -> str:
-    """Store a compare: a gauntlet of as many boards as the test's cap."""
+    """Store a compare: a gauntlet of as many boards as the test's cap (``bot_ids``:
+    candidate, baseline and the filler if any)."""
     name = f"compare {config.candidate} vs {config.baseline}"
     if len(name) > 100:
         name = name[:97] + "..."
@@ -169,6 +185,13 @@ def create(
         per_decision=per_decision, compare=config.to_json(),
     )
     return store.create(settings, tournament_id or "cmp_" + secrets.token_hex(6))
+
+
+def outcomes(store: TournamentStore, tournament_id: str, boards: int) -> list[str]:
+    """How the finished tables of the first ``boards`` boards ended, each outcome once, in the
+    game's own words (French Tarot: ``played``, ``all-passed``, ``petit-sec``)."""
+    return sorted({t.outcome for t, _ in store.tables(tournament_id)
+                   if t.board_number < boards and t.outcome is not None})
 
 
 def finish(store: TournamentStore, tournament_id: str) -> int:
