@@ -23,6 +23,7 @@ import pytest
 import trio
 from sqlmodel import Session, select
 
+from arena.games.display import score_unit
 from arena.games.french_tarot import Direction
 from arena.storage.bots import BotRegistry
 from arena.storage.db import make_engine
@@ -125,7 +126,8 @@ def assert_whole_at_80(out: str, url: str, tid: str) -> None:
     assert headers, out
     assert any(line.rstrip().endswith("ahead") for line in headers), out
     words = " ".join(headers).split()
-    for header in ("points", "±95%", "total", "boards", "infractions", "ahead"):
+    unit = score_unit(TournamentStore(make_engine(url)).settings(tid).rules).name
+    for header in (unit, "±95%", "total", "boards", "infractions", "ahead"):
         assert header in words, (header, out)
     standings = standings_of(TournamentStore(make_engine(url)), tid)
     for row in standings.rows:
