@@ -213,6 +213,11 @@ class BotService(pb_grpc.BotServiceServicer):
                 # Until the stream is written to its end, or the arena fails it (a writer stuck
                 # on a bot that does not read is cancelled then).
                 await asyncio.wait((writer, failed), return_when=asyncio.FIRST_COMPLETED)
+                if writer.done() and not writer.cancelled() and writer.exception() is not None:
+                    # told here, once per cause at most: a task's error left unretrieved is
+                    # logged at ERROR with its traceback, one per stream
+                    bad_input_log.warning("write", "connection %s of bot %s: a write failed: "
+                                          "%r", connection.id, bot.id, writer.exception())
         except (asyncio.CancelledError, grpc.aio.AioRpcError, grpc.RpcError):
             pass
         finally:

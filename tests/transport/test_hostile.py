@@ -28,7 +28,7 @@ from arena.proto_gen.tarot_arena.v1 import arena_pb2_grpc as pb_grpc
 from arena.storage.bots import BotRegistry
 from arena.storage.db import make_engine
 from arena.table import TableOutcome, TableRunner, TimeControl
-from arena.transport import convert
+from arena.transport import convert, services
 from arena.transport.connections import Outbox, RemoteSeat
 from arena.transport.server import ArenaServer
 from arena.transport.services import HandshakeLimiter, LogLimiter, bad_input_log
@@ -345,6 +345,39 @@ async def test_a_database_that_fails_every_hello_logs_a_few_lines_not_one_per_he
     not_checked = [line for line in lines if "could not be checked" in line]
     assert len(not_recorded) == len(not_checked) == bad_input_log.most
     assert len(lines) == 2 * bad_input_log.most
+
+
+async def test_a_writer_that_fails_for_every_stream_logs_a_few_lines_not_one_per_stream(
+    nursery: trio.Nursery, tmp_path: Path, caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Whatever makes the writer fail (here: the Welcome cannot be built), its error is told
+    at most a few times per interval, not left to asyncio, which logs a task's unretrieved
+    error at ERROR, with its traceback, once per stream."""
+    monkeypatch.setattr(bad_input_log, "_windows", {})
+    arena = await make_arena(nursery, tmp_path, handshake_burst=10_000,
+                             handshakes_per_second=10_000)
+    _, token = arena.register("probe")
+
+    def broken(*_args: Any) -> Any:
+        raise RuntimeError("no welcome today")
+
+    monkeypatch.setattr(services.convert, "welcome_to_pb", broken)
+
+    def connect(channel: grpc.Channel, count: int) -> list[tuple[str, str]]:
+        return [status_of(pb_grpc.BotServiceStub(channel).Connect(iter([hello(token)]),
+                                                                   timeout=10))
+                for _ in range(count)]
+
+    with caplog.at_level(logging.INFO):
+        await arena.call(connect, 20)
+        await no_connections_left(arena.server)
+        gc.collect()
+        await trio.sleep(0.1)
+    assert [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info] == []
+    told = [r.getMessage() for r in caplog.records if "a write failed" in r.getMessage()]
+    assert len(told) == bad_input_log.most
+    assert "RuntimeError('no welcome today')" in told[0]
 
 
 async def test_names_that_would_paint_a_terminal_or_a_page_are_refused(arena: Arena) -> None:
