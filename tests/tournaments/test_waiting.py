@@ -9,7 +9,6 @@ connections has a table free); the deals are played for real by the table runner
 from __future__ import annotations
 
 import itertools
-import logging
 import random
 from collections import Counter
 from collections.abc import Sequence
@@ -276,29 +275,3 @@ async def test_a_runner_waiting_for_bots_stops_when_its_tournament_is_cancelled(
                 await trio.sleep(0.01)
     assert store.tournament(tid).status is TournamentStatus.CANCELLED
     assert store.progress(tid).pending == 4
-
-
-class LeavingArena(FakeArena):
-    """Its bots are there when a table is claimed and gone when it starts, every time."""
-
-    async def play(self, table: TableToPlay) -> TableOutcome:
-        await trio.sleep(0.001)
-        raise BotAwayError(f"bots {list(table.bots)[:1]} left as the table started")
-
-
-async def test_a_bot_that_leaves_as_every_table_starts_adds_a_few_log_lines(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    from tournaments.play import runner as runner_module
-
-    monkeypatch.setattr(runner_module.bot_log, "_windows", {})
-    store = make_store(tmp_path)
-    bots = names(store, 4)
-    tid = store.create(TournamentSettings(name="t", bots=tuple(bots), boards=1))
-    arena = LeavingArena({b: 8 for b in bots})
-    with caplog.at_level(logging.INFO, logger="tournaments.play.runner"):
-        with trio.move_on_after(1.0):
-            await TournamentRunner(store, arena, tid, seat_timeout=None, recheck=0.05).run()
-    given_back = [r for r in caplog.records if "given back" in r.getMessage()]
-    assert len(given_back) == runner_module.bot_log.most
-    assert store.progress(tid).pending == 4  # every table given back, nothing lost

@@ -36,8 +36,6 @@ from typing import Any
 
 import trio
 
-from arena.transport.log_limits import LogLimiter
-
 from ..duplicate.scoring import Standings, compute_standings
 from ..duplicate.settings import TournamentSettings
 from ..store import ClaimedTable, Progress, TournamentStore, new_worker_id
@@ -45,8 +43,6 @@ from .arena import Arena, BotAwayError, TableToPlay
 from .leases import LeaseKeeper
 
 log = logging.getLogger(__name__)
-bot_log = LogLimiter(log)
-"""The lines a bot can cause (leaving as its table starts, again and again)."""
 
 LEASE = 10.0
 """Seconds a claim lives without renewal (renewed every quarter of it while the table plays,
@@ -279,9 +275,7 @@ class TournamentRunner:
             try:
                 outcome = await self.arena.play(table)
             except BotAwayError as exc:
-                # a bot that comes and goes in a loop would repeat it: a few per interval
-                bot_log.log(logging.INFO, "given back", "table %s given back: %s",
-                            claim.table_id, exc)
+                log.info("table %s given back: %s", claim.table_id, exc)
                 await self._release(claim)
                 return
             except BaseException:
