@@ -28,7 +28,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import delete, func, update
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.sql.elements import ColumnElement
 from sqlmodel import Session, col, select
 
@@ -366,13 +366,20 @@ class TournamentStore:
                                     tuple(s.bot_id for s in seats), attempt, game)
         return None
 
-    def renew(self, claims: Mapping[str, str], lease: float = 60.0) -> list[str]:
+    def renew(self, claims: Mapping[str, str], lease: float = 60.0,
+              connection: Connection | None = None) -> list[str]:
         """Extend the leases of the tables being played (table id -> the claim's worker id);
-        the tables whose claim was lost (taken over after the lease ran out)."""
+        the tables whose claim was lost (taken over after the lease ran out, or given back).
+
+        A table that its own claim has finished meanwhile is not lost (its result is stored):
+        a renewal racing the commit of the table said so, and the arena then told that a
+        stored result would not be. ``connection``: one to use instead of the engine's pool
+        (the lease keeper's own, which never waits for the pool).
+        """
         lost: list[str] = []
         if not claims:
             return lost
-        with Session(self.engine) as session:
+        with Session(connection if connection is not None else self.engine) as session:
             until = self.clock() + timedelta(seconds=lease)
             for table_id, worker in sorted(claims.items()):
                 kept = session.execute(
@@ -382,7 +389,11 @@ class TournamentStore:
                     .values(lease_until=until)
                     .execution_options(synchronize_session=False)
                 ).rowcount  # type: ignore[attr-defined]
-                if kept != 1:
+                if kept != 1 and session.exec(
+                    select(func.count()).select_from(ArenaTable)
+                    .where(col(ArenaTable.id) == table_id, ArenaTable.claimed_by == worker,
+                           ArenaTable.status == TableStatus.DONE)
+                ).one() == 0:
                     lost.append(table_id)
             session.commit()
         return lost

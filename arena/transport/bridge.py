@@ -49,7 +49,10 @@ from typing import Any, ClassVar, Final, TypeVar
 
 import trio
 
+from .log_limits import LogLimiter
+
 log = logging.getLogger(__name__)
+_call_errors = LogLimiter(log)
 T = TypeVar("T")
 
 ENV_VAR: Final = "TAROT_ARENA_BRIDGE"
@@ -149,12 +152,17 @@ class Bridge(abc.ABC):
 
 def _run_calls(calls: list[tuple[Callable[..., Any], tuple[Any, ...]]], where: str) -> None:
     """Run queued calls in order; each one's errors are logged and the next runs (in trio, a
-    raising ``run_sync_soon`` callback would crash the whole run: TRANSPORT.md, pitfall 2)."""
+    raising ``run_sync_soon`` callback would crash the whole run: TRANSPORT.md, pitfall 2).
+
+    A few tracebacks per function every interval: a call that fails for every message a
+    client sends must not write a traceback per message."""
     for fn, args in calls:
         try:
             fn(*args)
         except Exception:
-            log.exception("error in a call from the %s side", where)
+            name = getattr(fn, "__qualname__", type(fn).__name__)
+            _call_errors.exception(f"{where} {name}", "error in a call from the %s side (%s)",
+                                   where, name)
 
 
 def _cancel_and_close(loop: asyncio.AbstractEventLoop, iterate: Callable[[], None]) -> None:

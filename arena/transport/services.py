@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import hmac
 import logging
-import time
 import unicodedata
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
@@ -29,6 +28,7 @@ from arena.proto_gen.tarot_arena.v1 import arena_pb2_grpc as pb_grpc
 
 from . import convert, wire
 from .connections import BotConnection, BotNotConnectedError, Outbox
+from .log_limits import LogLimiter
 
 if TYPE_CHECKING:
     from .host import ArenaHost as ArenaServer
@@ -89,35 +89,8 @@ class HandshakeLimiter:
                 del self.buckets[peer]
 
 
-class LogLimiter:
-    """At most ``most`` lines per kind of event every ``interval`` seconds; the next line
-    after a quiet spell says how many were left out. Bad input from the network is logged in
-    one line, and a flood of it cannot fill the disk."""
-
-    def __init__(self, logger: logging.Logger, most: int = 5, interval: float = 10.0) -> None:
-        self.logger = logger
-        self.most = most
-        self.interval = interval
-        self._windows: dict[str, tuple[float, int, int]] = {}
-        """kind -> (window start, lines logged in it, lines left out)"""
-
-    def warning(self, kind: str, text: str, *args: object) -> None:
-        now = time.monotonic()
-        start, logged, left_out = self._windows.get(kind, (now, 0, 0))
-        if now - start >= self.interval:
-            start, logged = now, 0
-        if logged >= self.most:
-            self._windows[kind] = (start, logged, left_out + 1)
-            return
-        if left_out:
-            text += f" ({left_out} similar lines left out)"
-        self.logger.warning(text, *args)
-        self._windows[kind] = (start, logged + 1, 0)
-        if len(self._windows) > 256:  # kinds are a fixed few; never let them pile up
-            self._windows.clear()
-
-
 bad_input_log = LogLimiter(log)
+"""Every line a client can cause here goes through it, one kind per cause."""
 
 
 class TooManyConnectionsError(Exception):
@@ -188,17 +161,26 @@ class BotService(pb_grpc.BotServiceServicer):
         problem = _check_games(hello)
         if problem:
             await context.abort(grpc.StatusCode.FAILED_PRECONDITION, problem)
-        bot = await loop.run_in_executor(None, arena.registry.authenticate, hello.token)
+        try:
+            bot = await loop.run_in_executor(None, arena.registry.authenticate, hello.token)
+        except Exception as exc:  # the database: every Hello would raise (and log) it again
+            bad_input_log.warning("authenticate", "a bot token could not be checked, its stream "
+                                  "is refused: %s", _first_line(exc))
+            await context.abort(grpc.StatusCode.UNAVAILABLE,
+                                "the arena cannot check bot tokens right now: retry later, "
+                                "with backoff")
         if bot is None:
             await context.abort(grpc.StatusCode.UNAUTHENTICATED, "unknown or revoked bot token")
         assert bot is not None
         ready = asyncio.Event()
-        failed = asyncio.Event()
+        # A plain future, not a task waiting on an event: nothing is left pending to be
+        # destroyed (and logged at ERROR) when a client cancels its stream.
+        failed: asyncio.Future[None] = loop.create_future()
 
         def wake() -> None:
             ready.set()
-            if outbox.failure is not None:
-                failed.set()
+            if outbox.failure is not None and not failed.done():
+                failed.set_result(None)
 
         outbox = Outbox(lambda: bridge.to_asyncio(wake), arena.outbox_limit_bytes)
         # From here on, however this coroutine ends (cancelled at any await included), the
@@ -215,6 +197,12 @@ class BotService(pb_grpc.BotServiceServicer):
                 # not awaited: the Welcome waits for no database (the write logs its failure)
                 loop.run_in_executor(None, _record_hello, arena, bot.id, hello.bot_name,
                                      hello.bot_version)
+                # The headers first, by themselves (no flow control holds them up): grpc.aio
+                # counts them sent only once a write returns, so a writer cancelled in its
+                # first write (an unreadable message right after the Hello) made the abort
+                # below send them twice, which failed it (TOO_MANY_OPERATIONS, a traceback,
+                # and a stream left without its status).
+                await context.send_initial_metadata(())
                 reader = asyncio.create_task(self._read(context, connection, outbox))
                 _readers.add(reader)  # until it ends, which may be after this coroutine
                 reader.add_done_callback(_readers.discard)
@@ -224,9 +212,12 @@ class BotService(pb_grpc.BotServiceServicer):
                 ))
                 # Until the stream is written to its end, or the arena fails it (a writer stuck
                 # on a bot that does not read is cancelled then).
-                stopped = asyncio.create_task(failed.wait())
-                await asyncio.wait((writer, stopped), return_when=asyncio.FIRST_COMPLETED)
-                stopped.cancel()
+                await asyncio.wait((writer, failed), return_when=asyncio.FIRST_COMPLETED)
+                if writer.done() and not writer.cancelled() and writer.exception() is not None:
+                    # told here, once per cause at most: a task's error left unretrieved is
+                    # logged at ERROR with its traceback, one per stream
+                    bad_input_log.warning("write", "connection %s of bot %s: a write failed: "
+                                          "%r", connection.id, bot.id, writer.exception())
         except (asyncio.CancelledError, grpc.aio.AioRpcError, grpc.RpcError):
             pass
         finally:
@@ -331,8 +322,12 @@ def _record_hello(arena: ArenaServer, bot_id: str, name: str, version: str) -> N
     try:
         arena.registry.record_hello(bot_id, name, version)
     except Exception as exc:  # whatever it is, the bot plays on
-        log.warning("the version %r of bot %s was not recorded: %s", version, bot_id,
-                    str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+        bad_input_log.warning("record-hello", "the version %r of bot %s was not recorded: %s",
+                              version, bot_id, _first_line(exc))
+
+
+def _first_line(exc: BaseException) -> str:
+    return str(exc).splitlines()[0] if str(exc) else type(exc).__name__
 
 
 def _check_hello(hello: convert.Hello) -> str | None:

@@ -217,6 +217,30 @@ def test_a_live_claim_is_renewed_and_only_an_expired_one_is_taken_over(db_url: s
     assert store.finish(again.table_id, other + "/2", outcome)
 
 
+def test_a_renewal_that_races_the_commit_of_its_own_table_reports_no_loss(
+    db_url: str,
+) -> None:
+    """Renewed just after its own claim finished it, a table is not lost (the arena once said
+    a stored result would not be stored); given back or taken over, it is. On a connection
+    of the caller's, the renewal commits as it would on the pool's."""
+    store = TournamentStore(make_engine(db_url))
+    bots = register(store, 4)
+    tid = store.create(TournamentSettings(name="t", bots=tuple(bots), boards=1))
+    done, given_back, taken = (store.claim_next(tid, f"w/{n}", lease=10) for n in range(3))
+    assert done is not None and given_back is not None and taken is not None
+    assert store.finish(done.table_id, "w/0", play(done.deal, done.bots, done.table_id, 0))
+    store.release(given_back.table_id, "w/1")
+    with store.engine.connect() as connection:
+        assert store.renew({done.table_id: "w/0"}, 10, connection) == []
+        assert store.renew({given_back.table_id: "w/1"}, 10, connection) == [
+            given_back.table_id]
+        assert store.renew({taken.table_id: "w/2"}, 30, connection) == []
+    assert store.renew({taken.table_id: "someone else"}, 10) == [taken.table_id]
+    row = next(t for t, _ in store.tables(tid) if t.id == taken.table_id)
+    assert row.lease_until is not None
+    assert row.lease_until.replace(tzinfo=UTC) > datetime.now(UTC) + timedelta(seconds=20)
+
+
 def test_a_claim_is_released_or_finished_only_by_its_own_worker_id(
     store: TournamentStore,
 ) -> None:

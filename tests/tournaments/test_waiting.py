@@ -214,9 +214,10 @@ async def test_leases_renewed_while_playing_keep_other_runners_off(tmp_path: Pat
     bots = names(store, 4)
     tid = store.create(TournamentSettings(name="t", bots=tuple(bots), boards=2))
     # tables last several leases; without renewals the other runner would take them over
-    # (a lease of 0.8 s renewed every 0.2 s leaves room for a loaded machine)
-    arenas = [FakeArena({b: 8 for b in bots}, table_seconds=2.0) for _ in range(2)]
-    runners = [TournamentRunner(store, a, tid, concurrency=4, lease=0.8, seat_timeout=5.0,
+    # (a lease of 1.2 s renewed every 0.3 s leaves room for a loaded machine, where a
+    # renewal can wait half a second for SQLite's write lock)
+    arenas = [FakeArena({b: 8 for b in bots}, table_seconds=3.0) for _ in range(2)]
+    runners = [TournamentRunner(store, a, tid, concurrency=4, lease=1.2, seat_timeout=5.0,
                                 recheck=0.05) for a in arenas]
     with trio.fail_after(60):
         async with trio.open_nursery() as nursery:

@@ -313,6 +313,37 @@ async def test_failing_to_trio_call_is_logged_and_driver_goes_on(
     assert isinstance(errors[0].exc_info[1], RuntimeError)
 
 
+async def test_a_call_that_fails_again_and_again_logs_a_few_tracebacks_per_cause(
+    make_bridge: MakeBridge, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A hand-over that fails for every message a client sends is logged a few times per
+    interval, not once per message; another function's failure is still told."""
+    monkeypatch.setattr(bridges._call_errors, "_windows", {})
+
+    def on_every_message() -> None:
+        raise ValueError("again")
+
+    def elsewhere() -> None:
+        raise KeyError("once")
+
+    async def main(bridge: Bridge) -> None:
+        for _ in range(200):
+            bridge.to_trio(on_every_message)
+            await asyncio.sleep(0)
+        bridge.to_trio(elsewhere)
+        await asyncio.sleep(0.01)
+
+    with caplog.at_level(logging.ERROR, logger="arena.transport.bridge"):
+        await run_on(make_bridge, main)
+    errors = [r for r in caplog.records if r.name == "arena.transport.bridge"]
+    causes = [r.getMessage().rpartition("(")[2] for r in errors]
+    assert causes.count("test_a_call_that_fails_again_and_again_logs_a_few_tracebacks_per_"
+                        "cause.<locals>.on_every_message)") == bridges._call_errors.most
+    assert [r.exc_info[1] for r in errors if r.exc_info and isinstance(
+        r.exc_info[1], KeyError)] != []
+    assert all(r.exc_info is not None for r in errors)
+
+
 # ------------------------------------------------------------------------------- fairness
 # Each side goes on until the other has made TICKS steps: a side that starves the other never
 # ends (fail_after then fails the test), where a side that is only slowed down by a loaded

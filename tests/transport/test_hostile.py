@@ -9,6 +9,7 @@ synchronous gRPC clients in worker threads, or ``tests.transport.bots`` processe
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import random
 import threading
@@ -27,7 +28,7 @@ from arena.proto_gen.tarot_arena.v1 import arena_pb2_grpc as pb_grpc
 from arena.storage.bots import BotRegistry
 from arena.storage.db import make_engine
 from arena.table import TableOutcome, TableRunner, TimeControl
-from arena.transport import convert
+from arena.transport import convert, services
 from arena.transport.connections import Outbox, RemoteSeat
 from arena.transport.server import ArenaServer
 from arena.transport.services import HandshakeLimiter, LogLimiter, bad_input_log
@@ -220,6 +221,164 @@ async def test_garbage_first_messages_get_invalid_argument_and_one_log_line_each
     lines = [r for r in caplog.records if r.name.startswith("arena.transport")]
     assert 1 <= len(lines) <= 5  # rate-limited
     assert all(r.exc_info is None and "\n" not in r.getMessage() for r in lines)
+
+
+async def test_hello_then_garbage_always_ends_with_invalid_argument_and_no_traceback(
+    nursery: trio.Nursery, tmp_path: Path, caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The garbage is read while the Welcome is being written: the writer is cancelled in its
+    first write, and the stream must still end with its status (it once failed with
+    TOO_MANY_OPERATIONS and a traceback, about a stream in ten under load, and the client
+    then waited for its deadline)."""
+    monkeypatch.setattr(bad_input_log, "_windows", {})
+    arena = await make_arena(nursery, tmp_path, handshake_burst=10_000,
+                             handshakes_per_second=10_000)
+    _, token = arena.register("probe")
+    garbage = b"\xff" * 12 + b"not a protobuf message"
+
+    def race(channel: grpc.Channel, streams: int) -> list[tuple[str, str, bool]]:
+        results = []
+        for _ in range(streams):
+            call = raw_connect(channel)(iter([hello(token), garbage]), timeout=10)
+            welcomed = False
+            try:
+                for message in call:
+                    welcomed |= message.WhichOneof("kind") == "welcome"
+                results.append(("OK", "", welcomed))
+            except grpc.RpcError as exc:
+                results.append((exc.code().name, exc.details() or "", welcomed))
+        return results
+
+    results: list[tuple[str, str, bool]] = []
+
+    async def client() -> None:
+        results.extend(await arena.call(race, 60))
+
+    with caplog.at_level(logging.INFO):
+        async with trio.open_nursery() as clients:  # four at once: the race is likelier
+            for _ in range(4):
+                clients.start_soon(client)
+        await no_connections_left(arena.server)
+        gc.collect()
+    assert len(results) == 240
+    assert {code for code, _, _ in results} == {"INVALID_ARGUMENT"}
+    assert all(details.startswith("unreadable message from the bot (Wire format was corrupt)")
+               for _, details, _ in results)
+    noisy = [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
+    assert noisy == []
+    lines = [r for r in caplog.records if r.name.startswith("arena.transport.services")]
+    assert 1 <= len(lines) <= bad_input_log.most
+
+
+async def test_streams_the_client_cancels_log_nothing(
+    nursery: trio.Nursery, tmp_path: Path, caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A client that opens and cancels streams over and over (at every moment: before its
+    Hello is answered, right after the Welcome, while it is idle) adds no log line at all:
+    each once left a task to be destroyed pending, an asyncio ERROR per stream."""
+    arena = await make_arena(nursery, tmp_path, handshake_burst=10_000,
+                             handshakes_per_second=10_000)
+    _, token = arena.register("reconnecting")
+
+    def reconnect(channel: grpc.Channel, streams: int) -> list[str]:
+        rng = random.Random(22)
+        codes = []
+        for number in range(streams):
+            requests, put = held_open(hello(token, max_tables=4))
+            call = pb_grpc.BotServiceStub(channel).Connect(requests)
+            when = number % 3
+            if when >= 1:
+                assert next(call).WhichOneof("kind") == "welcome"
+            if when == 2:
+                time.sleep(rng.random() * 0.005)
+            call.cancel()
+            put(None)
+            codes.append(status_of(call)[0])
+        return codes
+
+    before = len(caplog.records)  # the database's migration may have logged
+    with caplog.at_level(logging.INFO):  # gRPC's debug lines are no arena's log
+        codes = await arena.call(reconnect, 300)
+        await no_connections_left(arena.server)
+        gc.collect()  # what a cancelled stream leaves behind is destroyed now, and says so
+        await trio.sleep(0.1)
+        gc.collect()
+    assert set(codes) <= {"CANCELLED", "OK"}
+    lines = [f"{r.name} {r.levelname} {r.getMessage()}" for r in caplog.records[before:]
+             if r.name != "arena.transport.bridge"]  # which bridge it is, once a process
+    assert lines == []
+
+
+async def test_a_database_that_fails_every_hello_logs_a_few_lines_not_one_per_hello(
+    nursery: trio.Nursery, tmp_path: Path, caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Tokens that cannot be checked refuse the stream with UNAVAILABLE (it was UNKNOWN and a
+    traceback per Hello), and versions that cannot be recorded cost the bot nothing: either
+    way a client reconnecting in a loop adds a few lines, not one per Hello."""
+    monkeypatch.setattr(bad_input_log, "_windows", {})
+    arena = await make_arena(nursery, tmp_path, handshake_burst=10_000,
+                             handshakes_per_second=10_000)
+    _, token = arena.register("probe")
+
+    def database_down(*_args: Any) -> Any:
+        raise OSError("database is locked\nsecond line")
+
+    def connect(channel: grpc.Channel, count: int) -> list[tuple[str, str]]:
+        return [status_of(pb_grpc.BotServiceStub(channel).Connect(iter([hello(token)]),
+                                                                   timeout=10))
+                for _ in range(count)]
+
+    with caplog.at_level(logging.INFO):
+        monkeypatch.setattr(arena.registry, "record_hello", database_down)
+        recorded = await arena.call(connect, 30)
+        monkeypatch.setattr(arena.registry, "authenticate", database_down)
+        refused = await arena.call(connect, 30)
+        await no_connections_left(arena.server)
+    assert set(recorded) == {("OK", "")}
+    assert {code for code, _ in refused} == {"UNAVAILABLE"}
+    assert "cannot check bot tokens right now: retry later" in refused[0][1]
+    assert [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info] == []
+    lines = [r.getMessage() for r in caplog.records if r.name.startswith("arena.transport")
+             and r.levelno >= logging.WARNING]
+    not_recorded = [line for line in lines if "was not recorded: database is locked" in line]
+    not_checked = [line for line in lines if "could not be checked" in line]
+    assert len(not_recorded) == len(not_checked) == bad_input_log.most
+    assert len(lines) == 2 * bad_input_log.most
+
+
+async def test_a_writer_that_fails_for_every_stream_logs_a_few_lines_not_one_per_stream(
+    nursery: trio.Nursery, tmp_path: Path, caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Whatever makes the writer fail (here: the Welcome cannot be built), its error is told
+    at most a few times per interval, not left to asyncio, which logs a task's unretrieved
+    error at ERROR, with its traceback, once per stream."""
+    monkeypatch.setattr(bad_input_log, "_windows", {})
+    arena = await make_arena(nursery, tmp_path, handshake_burst=10_000,
+                             handshakes_per_second=10_000)
+    _, token = arena.register("probe")
+
+    def broken(*_args: Any) -> Any:
+        raise RuntimeError("no welcome today")
+
+    monkeypatch.setattr(services.convert, "welcome_to_pb", broken)
+
+    def connect(channel: grpc.Channel, count: int) -> list[tuple[str, str]]:
+        return [status_of(pb_grpc.BotServiceStub(channel).Connect(iter([hello(token)]),
+                                                                   timeout=10))
+                for _ in range(count)]
+
+    with caplog.at_level(logging.INFO):
+        await arena.call(connect, 20)
+        await no_connections_left(arena.server)
+        gc.collect()
+        await trio.sleep(0.1)
+    assert [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info] == []
+    told = [r.getMessage() for r in caplog.records if "a write failed" in r.getMessage()]
+    assert len(told) == bad_input_log.most
+    assert "RuntimeError('no welcome today')" in told[0]
 
 
 async def test_names_that_would_paint_a_terminal_or_a_page_are_refused(arena: Arena) -> None:

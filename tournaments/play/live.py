@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import functools
+import io
 import itertools
 import logging
 import math
+import threading
 from collections import Counter
 from collections.abc import Iterable
+from typing import Any
 
 import trio
 from rich.console import Console, RenderableType
@@ -46,10 +49,32 @@ def _columns() -> tuple[ProgressColumn, ...]:
 
 class TournamentProgress(Progress):
     """Each tournament's bar, then its figures on a line of their own: one line of both was
-    cut to ellipses in an 80-column terminal."""
+    cut to ellipses in an 80-column terminal.
+
+    While it is shown on a terminal, the log lines meant for the screen are printed by its
+    console, above the bars: written straight to the terminal, a line landed in the middle
+    of the display, which then drew over it.
+    """
 
     def __init__(self, console: Console) -> None:
         super().__init__(*_columns(), console=console, transient=False)
+        self._diverted: list[tuple[logging.StreamHandler[Any], Any]] = []
+
+    def start(self) -> None:
+        super().start()
+        if self.console.is_terminal and not self._diverted:
+            above = ConsoleLines(self.console)
+            for handler in screen_handlers():
+                self._diverted.append((handler, handler.setStream(above)))
+
+    def stop(self) -> None:
+        try:
+            for handler, stream in reversed(self._diverted):
+                handler.flush()
+                handler.setStream(stream)
+            self._diverted.clear()
+        finally:
+            super().stop()
 
     def get_renderables(self) -> Iterable[RenderableType]:
         for task in self.tasks:
@@ -58,6 +83,54 @@ class TournamentProgress(Progress):
             yield Text(f"  boards {fields.get('boards', 0)}/{fields.get('board_total', 0)}"
                        f"  running {fields.get('running', 0)}"
                        f"  infractions {fields.get('infractions', 0)}", overflow="fold")
+
+
+class ConsoleLines(io.TextIOBase):
+    """A stream that prints each whole line it is given with ``console`` (as plain text: a log
+    line's brackets are no markup), so that a live display shows it above itself."""
+
+    def __init__(self, console: Console) -> None:
+        self.console = console
+        self._partial = ""
+        self._lock = threading.Lock()  # log lines may come from any thread
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        with self._lock:
+            *lines, self._partial = (self._partial + text).split("\n")
+            for line in lines:
+                self.console.print(Text(line, overflow="fold"), highlight=False)
+        return len(text)
+
+    def flush(self) -> None:
+        with self._lock:
+            if self._partial:
+                self.console.print(Text(self._partial, overflow="fold"), highlight=False)
+                self._partial = ""
+
+
+def screen_handlers() -> list[logging.StreamHandler[Any]]:
+    """The log handlers that write to a terminal (not files, not pipes), of every logger."""
+    loggers = [logging.getLogger(), *(logger for logger in logging.root.manager.loggerDict
+                                      .values() if isinstance(logger, logging.Logger))]
+    found: list[logging.StreamHandler[Any]] = []
+    for logger in loggers:
+        for handler in logger.handlers:
+            if (isinstance(handler, logging.StreamHandler)
+                    and not isinstance(handler, logging.FileHandler)
+                    and not isinstance(handler.stream, ConsoleLines)
+                    and _is_terminal(handler.stream) and handler not in found):
+                found.append(handler)
+    return found
+
+
+def _is_terminal(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):  # no isatty, or closed
+        return False
 
 
 def waiting_line(name: str, names: tuple[str, ...]) -> str:

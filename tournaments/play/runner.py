@@ -17,10 +17,16 @@ nothing was being played anywhere else, and tables wait for bots not connected h
 :class:`BotsMissingError` naming them, and the tournament is left as it was (finished tables
 kept, the rest pending), to be resumed by running it again. A table interrupted by a crash is
 replayed from its start by whoever claims it once its lease has run out.
+
+Leases are renewed by a thread of their own (:mod:`.leases`), whatever the bots and the loop
+are doing. A lone arena never loses a claim to itself: should a lease run out all the same (the
+database did not answer for that long) and the dispatcher claim the table again, the table
+still playing here keeps it under the new claim instead of being played twice.
 """
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import logging
 import math
@@ -34,12 +40,13 @@ from ..duplicate.scoring import Standings, compute_standings
 from ..duplicate.settings import TournamentSettings
 from ..store import ClaimedTable, Progress, TournamentStore, new_worker_id
 from .arena import Arena, BotAwayError, TableToPlay
+from .leases import LeaseKeeper
 
 log = logging.getLogger(__name__)
 
 LEASE = 10.0
-"""Seconds a claim lives without renewal (renewed every quarter of it while the table plays).
-A crashed arena's tables are replayed by another once it runs out."""
+"""Seconds a claim lives without renewal (renewed every quarter of it while the table plays,
+by a thread of its own). A crashed arena's tables are replayed by another once it runs out."""
 RECHECK = 2.0
 """Seconds between looks at the database while waiting (for other arenas' progress)."""
 
@@ -105,12 +112,16 @@ class TournamentRunner:
         self.worker = new_worker_id()
         self._claims = itertools.count(1)
         self.running: dict[str, str] = {}
-        """Tables claimed here -> the claim's own worker id."""
+        """Tables claimed here -> the claim's own worker id (the lease keeper's thread copies
+        it; every change is made in trio)."""
         self.names: dict[str, str] = {}
         self.waiting_for: tuple[str, ...] = ()
         """Names of the bots that tables wait for, not connected to this arena."""
         self._changed = trio.Event()
-        self._lost: set[str] = set()
+        self._lost: set[tuple[str, str]] = set()
+        """(table id, worker id) of the claims told lost."""
+        self._settling: set[str] = set()
+        """Tables being finished or given back: a renewal that finds them gone is no news."""
 
     async def run(self) -> Standings:
         """Play every table this arena can seat until none is left anywhere; the standings.
@@ -214,6 +225,13 @@ class TournamentRunner:
         claim: ClaimedTable | None = await trio.to_thread.run_sync(
             self.store.claim_next, self.tournament_id, worker, self.lease, seatable
         )
+        if claim is not None and claim.table_id in self.running:
+            # Its own lease ran out (renewals failed for that long) and this arena claimed it
+            # again: the table playing here goes on under the new claim.
+            log.info("table %s: its lease ran out while it played here, claimed again",
+                     claim.table_id)
+            self.running[claim.table_id] = worker
+            return None
         if claim is not None:
             self.running[claim.table_id] = worker
             waiting = tuple(n for n in self.waiting_for
@@ -221,21 +239,33 @@ class TournamentRunner:
             self._waiting(waiting)
         return claim
 
-    async def _release(self, claim: ClaimedTable, worker: str) -> None:
+    async def _release(self, claim: ClaimedTable) -> None:
         with trio.CancelScope(shield=True):
-            await trio.to_thread.run_sync(self.store.release, claim.table_id, worker)
+            await self._settle(claim.table_id, self.store.release)
+
+    async def _settle(self, table_id: str, fn: Callable[..., Any], *args: Any) -> Any:
+        """``fn(table_id, worker, *args)`` in a thread with the claim that holds the table;
+        again with the new one should the table be claimed again here meanwhile."""
+        self._settling.add(table_id)
+        try:
+            while True:
+                worker = self.running[table_id]
+                result = await trio.to_thread.run_sync(fn, table_id, worker, *args)
+                if result or self.running.get(table_id, worker) == worker:
+                    return result
+        finally:
+            self._settling.discard(table_id)
 
     async def _play(
         self, claim: ClaimedTable, settings: TournamentSettings,
         task_status: Any = trio.TASK_STATUS_IGNORED,
     ) -> None:
-        worker = self.running[claim.table_id]
         started = False
         try:
             # Checked with no checkpoint before play_table seats the bots: a bot that left, or
             # took its last free table elsewhere, while the claim was made gives the table back.
             if self.arena.awaiting(claim.bots, settings.game):
-                await self._release(claim, worker)
+                await self._release(claim)
                 task_status.started(False)
                 return
             task_status.started(True)
@@ -246,14 +276,13 @@ class TournamentRunner:
                 outcome = await self.arena.play(table)
             except BotAwayError as exc:
                 log.info("table %s given back: %s", claim.table_id, exc)
-                await self._release(claim, worker)
+                await self._release(claim)
                 return
             except BaseException:
-                await self._release(claim, worker)
+                await self._release(claim)
                 raise
-            stored = await trio.to_thread.run_sync(
-                self.store.finish, claim.table_id, worker, outcome
-            )
+            worker = self.running[claim.table_id]
+            stored = await self._settle(claim.table_id, self.store.finish, outcome)
             self.running.pop(claim.table_id, None)
             done: TableDone | None = None
             if stored and (self.on_table_done is not None or self.after_table is not None):
@@ -266,17 +295,37 @@ class TournamentRunner:
             if started:
                 self.slots.release()
         if not stored:
-            log.warning("table %s was taken over by another worker", claim.table_id)
+            if (claim.table_id, worker) not in self._lost:  # else told already
+                log.warning("table %s was taken over by another arena: this result is not "
+                            "stored", claim.table_id)
             return
         if done is not None and self.on_table_done is not None:
             self.on_table_done(done)
 
     async def _renew_leases(self) -> None:
-        while True:
-            await trio.sleep(self.lease / 4)
-            lost = await trio.to_thread.run_sync(self.store.renew, dict(self.running),
-                                                 self.lease)
-            for table_id in set(lost) - self._lost:
-                log.warning("lost the claim on table %s (its lease ran out): another arena "
-                            "replays it, this result will not be stored", table_id)
-            self._lost.update(lost)
+        """Keep the leases of :attr:`running` alive, from a thread (see :mod:`.leases`), for
+        as long as this task runs."""
+        token = trio.lowlevel.current_trio_token()
+
+        def lost(claims: dict[str, str]) -> None:  # in the keeper's thread
+            with contextlib.suppress(trio.RunFinishedError):
+                token.run_sync_soon(self._claims_lost, claims)
+
+        keeper = LeaseKeeper(self.store, self.lease, self.running.copy, lost)
+        keeper.start()
+        try:
+            await trio.sleep_forever()
+        finally:
+            with trio.CancelScope(shield=True):
+                await trio.to_thread.run_sync(keeper.stop)
+
+    def _claims_lost(self, claims: dict[str, str]) -> None:
+        """The keeper found these claims gone: told once each, unless the table was finished
+        or given back here meanwhile (no news), or claimed again here (still ours)."""
+        for table_id, worker in claims.items():
+            if (self.running.get(table_id) != worker or table_id in self._settling
+                    or (table_id, worker) in self._lost):
+                continue
+            self._lost.add((table_id, worker))
+            log.warning("lost the claim on table %s (its lease ran out): another arena "
+                        "replays it, this result will not be stored", table_id)
