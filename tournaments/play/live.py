@@ -28,6 +28,7 @@ from arena.transport.server import ArenaServer
 
 from ..duplicate.scoring import Standings
 from ..store import TournamentStore
+from . import awaited
 from .arena import Arena
 from .remote import RemoteArena
 from .runner import TableDone, TournamentRunner
@@ -98,6 +99,7 @@ async def play_with_progress(
                    running=len(runner.running), infractions=done.progress.infractions)
 
     def waiting(names: tuple[str, ...]) -> None:
+        awaited.note(tournament_id, names)  # for the web page too
         bar.console.print(waiting_line(settings.name, names), highlight=False)
 
     runner = TournamentRunner(store, arena, tournament_id, concurrency=concurrency,
