@@ -19,7 +19,6 @@ import logging
 import os
 import subprocess
 import sys
-import threading
 from typing import Any
 
 import trio
@@ -74,7 +73,7 @@ async def serve_web(
 async def _serve_apart(engine: Engine, host: str, port: int, poll: float,
                        limits: dict[str, int], task_status: trio.TaskStatus[list[str]]) -> None:
     env = {**os.environ, DB_VARIABLE: engine.url.render_as_string(hide_password=False)}
-    args = [sys.executable, "-m", __name__, json.dumps(
+    args = [sys.executable, "-m", "tournaments.web", json.dumps(
         {"host": host, "port": port, "poll": poll, "limits": limits})]
     process = await trio.lowlevel.open_process(args, env=env, stdin=subprocess.PIPE,
                                                stdout=subprocess.PIPE)
@@ -151,8 +150,3 @@ def _follow_parent() -> None:
             continue
         if "awaited" in message:
             awaited.replace({k: tuple(v) for k, v in message["awaited"].items()})
-
-
-if __name__ == "__main__":
-    threading.current_thread().name = "web-page"
-    main(sys.argv[1:])
