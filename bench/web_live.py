@@ -246,7 +246,7 @@ def main() -> None:
     parser.add_argument("--streams", type=int, default=500)
     parser.add_argument("--seconds", type=float, default=20.0, help="per phase")
     parser.add_argument("--warmup", type=float, default=5.0)
-    parser.add_argument("--after", type=float, default=5.0,
+    parser.add_argument("--after", type=float, default=15.0,
                         help="seconds after the streams close for the memory figure")
     parser.add_argument("--boards", type=int, default=3000)
     parser.add_argument("--layout", choices=("apart", "here", "both"), default="both")

@@ -37,8 +37,10 @@
         return;
       }
       const retry = Number(response.headers.get("retry-after")) || 30;
+      const plain = (response.headers.get("content-type") || "").startsWith("text/plain");
       response.text().then(function (text) {
-        stopped(text.trim() + " Trying again in " + retry + " s.");
+        const reason = plain ? text.trim() : "the page answered HTTP " + response.status + ".";
+        stopped(reason + " Trying again in " + retry + " s.");
       });
       window.setTimeout(listen, retry * 1000);
     }, function () {
