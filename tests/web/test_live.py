@@ -173,3 +173,18 @@ def _listening_pids(port: int) -> set[int]:
                     if link.startswith("socket:[") and link[8:-1] in inodes:
                         pids.add(int(pid))
     return pids
+
+
+def test_the_arena_goes_on_when_its_page_process_dies(tmp_path: Path) -> None:
+    process, url = _serve(["serve", "--port", "0", "--web-port", "0"],
+                          f"sqlite:///{tmp_path}/serve.db")
+    try:
+        (page,) = _listening_pids(int(url.rsplit(":", 1)[1]))
+        os.kill(page, signal.SIGKILL)
+        time.sleep(7)  # the arena notices at its next message to the page (every 5 s)
+        assert process.poll() is None, "the arena stopped with its page"
+    finally:
+        process.send_signal(signal.SIGINT)
+        out, _ = process.communicate(timeout=30)
+    assert "the web page's process ended: the arena goes on without its page" in out
+    assert "Traceback" not in out

@@ -3,13 +3,13 @@
 
 In the arena's process the page would share its interpreter lock: rendering standings and
 writing to hundreds of live streams take turns with every decision of every table. In its own
-process it takes none of the arena's turns; the arena's cost is this small parent task (the
-bots awaited, sent on a pipe when they change). The child reads the same database, so what it
-shows is what a page served anywhere else shows.
+process, at a lower priority, it takes none of the arena's turns; the arena's cost is this
+small parent task (the bots awaited, sent on a pipe when they change). The child reads the
+same database, so what it shows is what a page served anywhere else shows.
 
 The child lives as long as the pipe: when the arena stops, or dies, its end closes and the page
-stops with it. An in-memory SQLite database cannot be shared: its page is served in the
-arena's process, as before.
+stops with it; if the page's process dies, the arena goes on without it. An in-memory SQLite
+database cannot be shared: its page is served in the arena's process, as before.
 """
 
 from __future__ import annotations
@@ -33,6 +33,9 @@ log = logging.getLogger(__name__)
 DB_VARIABLE = "TAROT_ARENA_DB"
 """How the child gets the database's URL (its password too: not on a command line)."""
 START_SECONDS = 60.0
+NICENESS = 10
+"""The page's process yields the processor to the arena's (and its bots') when both want it: its
+live updates may then lag a little, the tables do not."""
 
 
 class PageDidNotStart(OSError):
@@ -112,11 +115,16 @@ async def _announced(stdout: trio.abc.ReceiveStream) -> list[str]:
 
 
 async def _send_awaited(stdin: trio.abc.SendStream) -> None:
-    """Every change of the bots awaited, to the child, for as long as the page runs."""
+    """Every change of the bots awaited, to the child, for as long as the page runs. If the
+    page's process ends (it crashed, or was killed), the arena goes on without its page."""
     seen = -1
     while True:
         seen, lists = awaited.snapshot()
-        await stdin.send_all(json.dumps({"awaited": lists}).encode() + b"\n")
+        try:
+            await stdin.send_all(json.dumps({"awaited": lists}).encode() + b"\n")
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            log.warning("the web page's process ended: the arena goes on without its page")
+            return
         await trio.to_thread.run_sync(awaited.wait_change, seen, 5.0, abandon_on_cancel=True)
 
 
@@ -127,6 +135,8 @@ def main(argv: list[str]) -> None:
 
     options: dict[str, Any] = json.loads(argv[0])
     engine = make_engine(os.environ[DB_VARIABLE])
+    if hasattr(os, "nice"):  # when the cores are busy, the tables go first
+        os.nice(NICENESS)
 
     async def run() -> None:
         async with trio.open_nursery() as nursery:
