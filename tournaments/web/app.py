@@ -206,7 +206,9 @@ class WebPage:
         tid = request.path_params["tid"]
         page = _int_query(request, "page", 1)
         since = request.query_params.get("since")  # the state the page was rendered from
-        await self._read(self.data.head, tid)  # an unknown id: a 404, not a stream
+        head = await self._read(self.data.head, tid)  # an unknown id: a 404, not a stream
+        # one feed per page of boards there can be: ?page=N cannot multiply the renders
+        page = min(max(page, 1), max(1, math.ceil(head.settings.boards / BOARDS_PER_PAGE)))
         client = request.client.host if request.client is not None else ""
         try:
             self.feeds.admit(client)
