@@ -90,6 +90,13 @@ bench-regression: $(STAMP)
 bench-web: $(STAMP)
 	$(PY) -m bench.web $(ARGS)
 
+# Spectators against the tables: decisions/s with 0 and 500 open live streams of the page, in
+# the same run, the health check's p99 with them and the memory after they close, for the page
+# in its own process (what serve/tournament run --web-port do) and in the arena's (about 5 min).
+.PHONY: bench-web-live
+bench-web-live: $(STAMP)
+	$(PY) -m bench.web_live $(ARGS)
+
 # The README's screenshots of the web page, taken by its browser tests (needs chromium and
 # chromium-driver: scripts/chromium.sh installs them).
 .PHONY: screenshots

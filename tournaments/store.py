@@ -308,8 +308,10 @@ class TournamentStore:
         """
         if seatable is not None and not seatable:
             return None
-        if self.tournament(tournament_id).status is TournamentStatus.CANCELLED:
+        row = self.tournament(tournament_id)
+        if row.status is TournamentStatus.CANCELLED:
             return None
+        order = _claim_order(TournamentSettings.from_json(row.settings_json))
         for _ in range(50):
             with Session(self.engine) as session:
                 now = self.clock()
@@ -317,7 +319,7 @@ class TournamentStore:
                     select(ArenaTable)
                     .where(ArenaTable.tournament_id == tournament_id)
                     .where(_claimable(now))
-                    .order_by(col(ArenaTable.board_number), col(ArenaTable.number))
+                    .order_by(*order)
                     .limit(1)
                 )
                 if seatable is not None:
@@ -591,6 +593,17 @@ def new_table_ids(tournament_id: str, plans: list[TablePlan], opaque: bool) -> l
     while len(ids) < len(plans):
         ids.add(f"{tournament_id}-{secrets.token_hex(8)}")
     return list(ids)
+
+
+def _claim_order(settings: TournamentSettings) -> tuple[Any, ...]:
+    """The order tables are claimed in. A safe seating's tables go by their opaque ids, i.e.
+    in an order drawn at random when the tournament was created (the same on every arena and
+    every resume, with no random number asked of the database): a bot seated at a table
+    cannot tell its board from when it was seated. Other seatings play board after board, so
+    that boards complete, and show, as early as possible."""
+    if settings.seating.safe:
+        return (col(ArenaTable.id),)
+    return (col(ArenaTable.board_number), col(ArenaTable.number))
 
 
 def _claimable(now: datetime) -> ColumnElement[bool]:

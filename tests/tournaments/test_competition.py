@@ -17,6 +17,7 @@ from __future__ import annotations
 import csv
 import itertools
 import json
+import math
 import queue
 import re
 import threading
@@ -44,6 +45,7 @@ from arena.transport import convert
 from arena.transport.server import ArenaServer
 from clients.random_bot import RandomBot
 from clients.sdk import ArenaClient, Backoff, TableView
+from tests.claim_order import claimed_in_board_order
 from tests.cli.entry import run_entry_point
 from tests.table.fakes import FakeSeat, players_of
 from tournaments.cli.export import export_tournament
@@ -200,18 +202,57 @@ def test_competition_table_ids_say_nothing_about_the_board(store: TournamentStor
                                                               f"{rotation}-b0000-t1"]
 
 
+def claim_order(store: TournamentStore, tid: str) -> list[int]:
+    """The board of every table in the order the store hands them out (each claim held, as
+    arenas playing side by side hold theirs)."""
+    boards = []
+    while (claim := store.claim_next(tid, new_worker_id())) is not None:
+        boards.append(claim.board)
+    return boards
+
+
+def rank_correlation(values: list[int]) -> float:
+    """Spearman's rho between ``values`` and their positions (ties take their mean rank)."""
+    ranks: dict[int, float] = {}
+    ordered = sorted(values)
+    for value in set(values):
+        first = ordered.index(value)
+        ranks[value] = first + (ordered.count(value) - 1) / 2
+    xs = [float(i) for i in range(len(values))]
+    ys = [ranks[v] for v in values]
+    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+    cov = sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True))
+    return cov / math.sqrt(sum((x - mx) ** 2 for x in xs) * sum((y - my) ** 2 for y in ys))
+
+
+def test_a_competition_is_not_played_in_board_order(store: TournamentStore) -> None:
+    """A spy saw boards 5, 0, 1, 2, 3... come to it: the order of its tables told it which
+    board it held. A competition's tables are claimed in a random order (drawn when it is
+    created); other seatings play board after board."""
+    bots = register(store, 8)
+    tid = create(store, bots, Seating.COMPETITION, boards=40, seed=5)
+    order = claim_order(store, tid)
+    assert sorted(order) == sorted(t.board_number for t, _ in store.tables(tid))
+    # a random order of 80 tables: |rho| > 0.5 is 4.5 standard deviations away
+    assert abs(rank_correlation(order)) < 0.5, order
+    assert order[:2] != [0, 0]
+    rotation = create(store, bots[:4], Seating.ROTATION, boards=5)
+    assert claim_order(store, rotation) == [b for b in range(5) for _ in range(4)]
+
+
 async def test_the_seed_and_unfinished_boards_stay_secret_until_the_end(
     store: TournamentStore, tmp_path: Path
 ) -> None:
     bots = register(store, 8)
-    tid = create(store, bots, Seating.COMPETITION, boards=3, seed=1234567)
+    with claimed_in_board_order():
+        tid = create(store, bots, Seating.COMPETITION, boards=3, seed=1234567)
     boards = {b.number: b for b in store.boards(tid)}
 
     def exported() -> dict[str, Any]:
         paths = export_tournament(store, tid, tmp_path)
         text = paths[0].read_text()
         data: dict[str, Any] = json.loads(text)
-        data["text"] = text
+        data["text"] = "\n".join(p.read_text() for p in paths)
         with paths[3].open() as handle:  # the decisions: the cards each seat played
             played = {row["table_id"] for row in csv.DictReader(handle)}
         data["boards with decisions"] = {board for t, board in ids.items() if t in played}
@@ -226,9 +267,15 @@ async def test_the_seed_and_unfinished_boards_stay_secret_until_the_end(
     data = exported()
     assert data["tournament"]["seed"] is None and data["tournament"]["settings"]["seed"] is None
     assert [b["number"] for b in data["boards"]] == [0]
-    records = {t["board"]: t["record"] is not None for t in data["tables"] if t["status"] == "done"}
-    assert records == {0: True, 1: False}
+    # Sealed as the page is: the tables of boards in play are not even named (a random id
+    # tied to its board, or a score of a board in play, would tell a bot which board it holds
+    # and how it went), and the standings count the finished boards only.
+    assert [(t["board"], t["record"] is not None) for t in data["tables"]] == [(0, True)] * 2
     assert data["boards with decisions"] == {0}
+    for table_id, board in ids.items():
+        assert (table_id in data["text"]) == (board == 0), (table_id, board)
+    assert {row["boards"] for row in data["standings"]} == {1}
+    assert {row["comparisons"] for row in data["crosstable"]} <= {1}
     assert "1234567" not in data["text"]
     for number in (1, 2):
         assert boards[number].deal_seed not in data["text"]

@@ -25,6 +25,7 @@ from clients.heuristic_bot import HeuristicBot
 from clients.local import play_local
 from clients.random_bot import RandomBot
 from clients.sdk import Bot, TableView
+from tests.claim_order import claimed_in_board_order
 from tournaments.duplicate.settings import Seating, TournamentSettings
 from tournaments.store import TournamentStore, new_worker_id
 
@@ -127,9 +128,10 @@ def build(store: TournamentStore) -> ArenaData:
     data.running_table = claim.table_id
 
     eight = [heuristic, blunder, *randoms]
-    data.sealed = store.create(TournamentSettings(
-        name="Sealed competition", bots=tuple(eight), boards=4, seating=Seating.COMPETITION,
-        seed=99991234))
+    with claimed_in_board_order():
+        data.sealed = store.create(TournamentSettings(
+            name="Sealed competition", bots=tuple(eight), boards=4,
+            seating=Seating.COMPETITION, seed=99991234))
     store.set_status(data.sealed, TournamentStatus.RUNNING)
     data.play(data.sealed, 3)  # board 0 (two tables) complete, board 1 half played
     return data

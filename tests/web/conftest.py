@@ -26,15 +26,18 @@ from arena.storage.db import make_engine
 from tests.conftest import fresh_database
 from tests.web.arena_data import ArenaData, build
 from tournaments.store import TournamentStore
-from tournaments.web import serve_web
+from tournaments.web import create_app, serve_web
+from tournaments.web.app import WebPage
 
 
 class WebServer:
     """The page on ``engine``, served from a thread until :meth:`stop`."""
 
-    def __init__(self, engine: Engine, poll: float = 0.2) -> None:
+    def __init__(self, engine: Engine, poll: float = 0.2, **limits: int) -> None:
         self.engine = engine
         self.poll = poll
+        self.app = create_app(engine, poll, **limits)
+        self.page: WebPage = self.app.state.page
         self.url = ""
         self._ready: queue.Queue[str | BaseException] = queue.Queue()
         self._thread = threading.Thread(target=self._run, name="web-page", daemon=True)
@@ -47,7 +50,8 @@ class WebServer:
             async with trio.open_nursery() as nursery:
                 self._scope = nursery.cancel_scope
                 urls = await nursery.start(
-                    functools.partial(serve_web, poll=self.poll), self.engine, "127.0.0.1", 0)
+                    functools.partial(serve_web, poll=self.poll, app=self.app), self.engine,
+                    "127.0.0.1", 0)
                 self._ready.put(urls[0])
 
         try:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import json
 import math
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
@@ -33,9 +34,15 @@ def unit_json(game: Game) -> dict[str, Any]:
     return {"name": unit.name, "long_name": unit.long_name, "per_point": unit.per_point}
 
 
-def standings_of(store: TournamentStore, tournament_id: str) -> Standings:
+def standings_of(
+    store: TournamentStore, tournament_id: str, boards: Collection[int] | None = None
+) -> Standings:
+    """The standings over ``boards`` (None: every table played)."""
     settings = store.settings(tournament_id)
-    return compute_standings(store.entries(tournament_id), settings.penalties, settings.scoring)
+    entries = store.entries(tournament_id)
+    if boards is not None:
+        entries = [e for e in entries if e.board in boards]
+    return compute_standings(entries, settings.penalties, settings.scoring)
 
 
 def _finite(x: float) -> float | None:
@@ -65,11 +72,17 @@ def standings_rows(standings: Standings, names: dict[str, str]) -> list[dict[str
     ]
 
 
-def _shown_boards(store: TournamentStore, tournament_id: str) -> set[int] | None:
-    """The boards whose deals an export may show (None: all). While a safe tournament runs,
-    only those finished at every table: the others are still being played, and the seed
-    (which deals them all) stays secret until the end."""
-    return store.boards_done(tournament_id) if store.sealed(tournament_id) else None
+def _sealing(store: TournamentStore, tournament_id: str) -> tuple[set[int], set[int] | None]:
+    """What an export may show, as the web page does: (the boards whose deals, records and
+    decisions it may show, the boards it may mention at all; None: every board).
+
+    A deal is shown once its board is finished at every table, whatever the seating: before
+    that it is still being played somewhere. While a safe tournament runs (it is sealed),
+    nothing of another board is shown either: not its tables (their random ids would be tied
+    to their board), not their scores, and the standings count only the finished boards; its
+    seed (which deals them all) stays secret until the end."""
+    done = store.boards_done(tournament_id)
+    return done, (done if store.sealed(tournament_id) else None)
 
 
 def crosstable_rows(standings: Standings) -> list[dict[str, Any]]:
@@ -85,11 +98,12 @@ def export_tournament(store: TournamentStore, tournament_id: str, folder: Path) 
     folder.mkdir(parents=True, exist_ok=True)
     tournament = store.tournament(tournament_id)
     settings = store.settings(tournament_id)
-    standings = standings_of(store, tournament_id)
-    tables = store.tables(tournament_id)
+    shown, visible = _sealing(store, tournament_id)
+    standings = standings_of(store, tournament_id, visible)
+    tables = [(t, seats) for t, seats in store.tables(tournament_id)
+              if visible is None or t.board_number in visible]
     names = bot_names(store, list(settings.bots))
     rows = standings_rows(standings, names)
-    shown = _shown_boards(store, tournament_id)
     data = {
         "tournament": {
             "id": tournament.id,
@@ -106,7 +120,7 @@ def export_tournament(store: TournamentStore, tournament_id: str, folder: Path) 
         "boards": [
             {"number": b.number, "deal_seed": b.deal_seed, "dealer": b.dealer,
              "deal": json.loads(b.deal_json)}
-            for b in store.boards(tournament_id) if shown is None or b.number in shown
+            for b in store.boards(tournament_id) if b.number in shown
         ],
         "tables": [
             {
@@ -114,8 +128,8 @@ def export_tournament(store: TournamentStore, tournament_id: str, folder: Path) 
                 "status": t.status.value, "outcome": t.outcome,
                 "seats": [{"seat": s.seat, "bot_id": s.bot_id, "scored": s.scored,
                            "score": s.score, "infractions": s.infractions} for s in seats],
-                "record": (json.loads(t.record_json) if t.record_json and (
-                    shown is None or t.board_number in shown) else None),
+                "record": (json.loads(t.record_json)
+                           if t.record_json and t.board_number in shown else None),
             }
             for t, seats in tables
         ],
@@ -147,7 +161,7 @@ def export_tournament(store: TournamentStore, tournament_id: str, folder: Path) 
         writer3.writerow(["table_id", "index", "seat", "action", "seconds", "infraction",
                           "reason"])
         for t, _ in tables:
-            if shown is not None and t.board_number not in shown:
+            if t.board_number not in shown:
                 continue  # the cards played tell the hands of a board still being played
             for d in store.decisions(t.id):
                 writer3.writerow([d.table_id, d.index, d.seat, d.action, d.seconds,

@@ -33,6 +33,7 @@ from arena.transport.tls import ServerTls
 
 from ..duplicate.scoring import Standings
 from ..store import TournamentStore
+from . import awaited
 from .arena import Arena
 from .remote import RemoteArena
 from .runner import TableDone, TournamentRunner
@@ -173,6 +174,7 @@ async def play_with_progress(
                    running=len(runner.running), infractions=done.progress.infractions)
 
     def waiting(names: tuple[str, ...]) -> None:
+        awaited.note(tournament_id, names)  # for the web page too
         bar.console.print(waiting_line(settings.name, names), highlight=False)
 
     runner = TournamentRunner(store, arena, tournament_id, concurrency=concurrency,
@@ -361,8 +363,8 @@ async def start_web_page(
     nursery: trio.Nursery, store: TournamentStore, host: str, port: int | None,
     console: Console, tls: ServerTls | None = None,
 ) -> None:
-    """The read-only web page beside the arena, on the same event loop (``port`` None: none),
-    over HTTPS with the arena's certificate when it has one."""
+    """The read-only web page beside the arena, in a process of its own (``port`` None: none;
+    :mod:`tournaments.web.apart`), over HTTPS with the arena's certificate when it has one."""
     if port is None:
         return
     from ..web import serve_web

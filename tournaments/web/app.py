@@ -8,6 +8,8 @@ What may be shown is decided in :mod:`.views`.
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import logging
 import math
 from collections.abc import AsyncIterator, Callable
@@ -22,11 +24,23 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, Response, StreamingResponse
+from starlette.responses import HTMLResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from ..play import awaited
+from .feed import (
+    MAX_STREAMS,
+    MAX_STREAMS_PER_CLIENT,
+    RETRY_AFTER_SECONDS,
+    Feeds,
+    LiveStream,
+    Refused,
+    Snapshot,
+    event,
+    stream_of,
+)
 from .plot import cumulative_plot
 from .replay import faces_of, replay_page
 from .views import (
@@ -42,8 +56,7 @@ from .views import (
 log = logging.getLogger(__name__)
 HERE = Path(__file__).parent
 POLL_SECONDS = 1.0
-"""How often a live page's event stream looks for a change (one small query)."""
-KEEP_ALIVE_SECONDS = 15.0
+"""How often a tournament's live feed looks for a change (one small query)."""
 
 SECURITY_HEADERS = [
     # Nothing is fetched from outside the arena, and nothing inline runs.
@@ -111,10 +124,24 @@ def _environment() -> jinja2.Environment:
 class WebPage:
     """The routes, over one :class:`WebData`."""
 
-    def __init__(self, data: WebData, poll: float = POLL_SECONDS) -> None:
+    def __init__(self, data: WebData, poll: float = POLL_SECONDS, *,
+                 max_streams: int = MAX_STREAMS,
+                 max_streams_per_client: int = MAX_STREAMS_PER_CLIENT) -> None:
         self.data = data
         self.poll = poll
         self.env = _environment()
+        self.feeds = Feeds(poll, max_streams, max_streams_per_client)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
+        """While the app is served: the nursery its live feeds run in."""
+        async with trio.open_nursery() as nursery:
+            self.feeds.nursery = nursery
+            try:
+                yield
+            finally:
+                self.feeds.nursery = None
+                nursery.cancel_scope.cancel()
 
     async def keep_fresh(self) -> None:
         """Recompute, in the background, the standings of the running tournaments someone
@@ -146,6 +173,7 @@ class WebPage:
         boards = sorted(data.board_tables)
         pages = max(1, math.ceil(len(boards) / BOARDS_PER_PAGE))
         page = min(max(page, 1), pages)
+        waits = None if data.head.status in DONE_STATUSES else awaited.of(data.head.id)
         return {
             "t": data, "head": data.head, "progress": data.progress, "names": data.names,
             "standings": data.standings, "order": order,
@@ -153,6 +181,8 @@ class WebPage:
                                     data.head.settings.boards),
             "boards": boards[(page - 1) * BOARDS_PER_PAGE: page * BOARDS_PER_PAGE],
             "page": page, "pages": pages, "title": data.head.name,
+            "awaited": waits,
+            "live_version": live_version(data.version, waits),
         }
 
     async def tournament(self, request: Request) -> Response:
@@ -166,61 +196,52 @@ class WebPage:
 
         return HTMLResponse(await trio.to_thread.run_sync(build))
 
-    async def events(self, request: Request) -> Response:
-        """Server-sent events: the live part of a tournament's page, again after each change.
+    async def events(self, request: Request) -> Response | LiveStream:
+        """Server-sent events: the live part of a tournament's page, again after each change,
+        from the tournament's one feed (see :mod:`.feed`).
 
         The stream ends once the tournament is finished or cancelled (its last event says
-        which; the page then stops listening)."""
+        which; the page then stops listening). Past the limits on open streams, a 503 (all
+        of them) or a 429 (this address) with a one-line reason the page shows."""
         tid = request.path_params["tid"]
         page = _int_query(request, "page", 1)
         since = request.query_params.get("since")  # the state the page was rendered from
         head = await self._read(self.data.head, tid)  # an unknown id: a 404, not a stream
+        # one feed per page of boards there can be: ?page=N cannot multiply the renders
+        page = min(max(page, 1), max(1, math.ceil(head.settings.boards / BOARDS_PER_PAGE)))
+        client = request.client.host if request.client is not None else ""
+        try:
+            self.feeds.admit(client)
+        except Refused as refused:
+            return Response(refused.reason + "\n", status_code=refused.status,
+                            media_type="text/plain",
+                            headers={"retry-after": str(RETRY_AFTER_SECONDS),
+                                     "cache-control": "no-store"})
 
-        def build(sent: str | None) -> tuple[str, str | None, str]:
-            """The live part of the page (empty if what it would show was ``sent`` already),
-            the tournament's status if it is over, and the version of what it shows."""
+        def build(shown: str | None) -> Snapshot | None:
             data = self.data.tournament(tid)
             status = data.head.status
-            over = status.value if status in DONE_STATUSES else None
-            if data.version == sent:  # the standings are being recomputed: not new yet
-                return "", over, data.version
-            html = self.env.get_template("tournament_live.html").render(
-                **self._tournament_context(data, page))
-            return html, over, data.version
+            context = self._tournament_context(data, page)
+            version = context["live_version"]
+            if version == shown:  # the standings are being recomputed: not new yet
+                return None
+            html = self.env.get_template("tournament_live.html").render(**context)
+            return Snapshot(0, version, event("standings", html),
+                            status.value if status in DONE_STATUSES else None)
 
-        async def stream() -> AsyncIterator[str]:
-            yield "retry: 2000\n\n"
-            last: Any = since
-            quiet = 0.0
-            while True:
-                try:
-                    version = await self._read(self.data.recent_version, tid,
-                                               self.poll * 0.9)
-                    over: str | None = None
-                    if version != last:
-                        html, over, shown = await trio.to_thread.run_sync(build, last)
-                        if html:
-                            last = shown
-                            quiet = 0.0
-                            yield _event("standings", html)
-                    elif last == since and head.status in DONE_STATUSES:
-                        over = head.status.value  # and it was when the page was rendered
-                    if over is not None:
-                        yield _event("finished", over)
-                        return
-                except OperationalError as exc:  # the database is busy: try again soon
-                    log.info("live page of %s: %s", tid, exc)
-                except NotFound:  # deleted meanwhile
-                    return
-                await trio.sleep(self.poll)
-                quiet += self.poll
-                if quiet >= KEEP_ALIVE_SECONDS:
-                    quiet = 0.0
-                    yield ": still here\n\n"
+        def version() -> str:  # what the page shows: the tables, and the bots awaited
+            return live_version(self.data.recent_version(tid, self.poll * 0.9),
+                                awaited.of(tid))
 
-        return StreamingResponse(stream(), media_type="text/event-stream",
-                                 headers={"cache-control": "no-cache",
-                                          "x-accel-buffering": "no"})
+        feed = self.feeds.join((tid, page), version, build)
+
+        def release() -> None:
+            self.feeds.leave(feed)
+            self.feeds.release(client)
+
+        return LiveStream(stream_of(feed, since), release,
+                          {"content-type": "text/event-stream; charset=utf-8",
+                           "cache-control": "no-cache", "x-accel-buffering": "no"})
 
     async def board(self, request: Request) -> Response:
         tid, number = request.path_params["tid"], request.path_params["number"]
@@ -275,9 +296,12 @@ def _plain_error_page() -> str:
             "<p>The error is in the arena's log. <a href=/>All tournaments</a></p></main>")
 
 
-def _event(name: str, data: str) -> str:
-    lines = "".join(f"data: {line}\n" for line in data.splitlines() or [""])
-    return f"event: {name}\n{lines}\n"
+def live_version(version: str, waits: tuple[str, ...] | None) -> str:
+    """A tag of what the live part of a page shows: the tables' state (see
+    :meth:`WebData.version`) and the bots awaited, which change no table."""
+    if not waits:
+        return version
+    return version + "-" + hashlib.sha256("\n".join(waits).encode()).hexdigest()[:8]
 
 
 def _int_query(request: Request, key: str, default: int) -> int:
@@ -290,9 +314,13 @@ def _int_query(request: Request, key: str, default: int) -> int:
         raise HTTPException(400, f"{key} must be a whole number") from None
 
 
-def create_app(engine: Engine, poll: float = POLL_SECONDS) -> Starlette:
-    """The web page over ``engine``'s database (SQLite or PostgreSQL, possibly shared)."""
-    page = WebPage(WebData(engine), poll)
+def create_app(engine: Engine, poll: float = POLL_SECONDS, *,
+               max_streams: int = MAX_STREAMS,
+               max_streams_per_client: int = MAX_STREAMS_PER_CLIENT) -> Starlette:
+    """The web page over ``engine``'s database (SQLite or PostgreSQL, possibly shared);
+    at most ``max_streams`` live streams at once, ``max_streams_per_client`` per address."""
+    page = WebPage(WebData(engine), poll, max_streams=max_streams,
+                   max_streams_per_client=max_streams_per_client)
     get = ["GET"]  # Starlette answers HEAD for GET routes
     routes = [
         Route("/", page.index, methods=get),
@@ -314,6 +342,6 @@ def create_app(engine: Engine, poll: float = POLL_SECONDS) -> Starlette:
         Exception: page.failed,
     }
     app = Starlette(routes=routes, exception_handlers=handlers,
-                    middleware=[Middleware(SecurityHeaders)])
+                    middleware=[Middleware(SecurityHeaders)], lifespan=page.lifespan)
     app.state.page = page
     return app

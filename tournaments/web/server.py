@@ -16,6 +16,7 @@ import trio
 from hypercorn.config import Config
 from hypercorn.trio import serve
 from sqlalchemy.engine import Engine
+from starlette.applications import Starlette
 
 from arena.transport.tls import ServerTls
 
@@ -82,10 +83,13 @@ async def serve_web(
     poll: float = POLL_SECONDS,
     tls: ServerTls | None = None,
     task_status: trio.TaskStatus[list[str]] = trio.TASK_STATUS_IGNORED,
+    app: Starlette | None = None,
+    **limits: int,
 ) -> None:
     """Serve the page until cancelled (over HTTPS only with ``tls``); ``nursery.start`` gets
-    the URLs it listens on."""
-    app = create_app(engine, poll)
+    the URLs it listens on. ``app``: one of :func:`create_app`'s (default: a new one,
+    ``limits`` on its live streams as :func:`create_app` takes them)."""
+    app = app if app is not None else create_app(engine, poll, **limits)
     config = web_config(host, port, tls)
     async with trio.open_nursery() as nursery:
         nursery.start_soon(app.state.page.keep_fresh)

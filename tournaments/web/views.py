@@ -384,11 +384,9 @@ class WebData:
         seat_bot = {(t, seat): bot for t, seat, bot, _, _, _ in seats}
         names = self.names(settings.bots)
         infractions = [
-            {"table_id": t, "board": board_of[t], "index": index, "seat": seat,
-             "bot_id": seat_bot.get((t, seat), ""),
-             "action": action if board_of[t] in shown else None,  # a card of a board in play
-             "seconds": seconds,
-             "kind": str(kind), "reason": reason or ""}
+            infraction_row(board_of[t] in shown, table_id=t, board=board_of[t], index=index,
+                           seat=seat, bot_id=seat_bot.get((t, seat), ""), action=action,
+                           seconds=seconds, kind=kind, reason=reason)
             for t, index, seat, action, seconds, kind, reason in offences
             if board_of[t] in visible
         ]
@@ -599,19 +597,18 @@ class WebData:
             shown = board in shown_of.get(tid, ())
             if tid in sealed and not shown:
                 continue  # a sealed tournament's board still being played
-            latency[tid].append(seconds)
-            latency[""].append(seconds)
+            if shown:  # a time tells how hard a card was to choose: the board's cards
+                latency[tid].append(seconds)
+                latency[""].append(seconds)
             if kind is not None:
-                history.append({"tournament_id": tid, "tournament": names_of.get(tid, tid),
-                                "board": board, "table_id": table_id,
-                                "index": index, "action": action if shown else None,
-                                "seconds": seconds,
-                                "kind": str(kind), "reason": reason or ""})
+                history.append(infraction_row(
+                    shown, tournament_id=tid, tournament=names_of.get(tid, tid), board=board,
+                    table_id=table_id, index=index, action=action, seconds=seconds,
+                    kind=kind, reason=reason))
         history.sort(key=lambda h: (h["tournament_id"], h["board"], h["index"]), reverse=True)
         return {"bot": bot, "results": results,
                 "latency": {k: latency_summary(v) for k, v in latency.items()},
                 "history": history[:200], "history_count": len(history)}
-
 
     def _charged_to_bot(
         self, mine: list[TournamentHead], others: Sequence[Any]
@@ -632,6 +629,18 @@ class WebData:
                                       self.store.record_texts)
             out += [r[:8] for r in rows if charged.get((r[2], r[3])) == r[9]]
         return out
+
+
+def infraction_row(shown: bool, *, action: str, seconds: float, kind: Any, reason: str | None,
+                   **where: Any) -> dict[str, Any]:
+    """An infraction as a page lists it. Of a board still being played somewhere (``shown``
+    false) only where and what kind: its fallback is a card of the board, and its reason
+    ("must follow hearts", "a triple poignée needs 15 trumps... this hand has 5") and its time
+    tell a bot still to play the board about a hand, whatever the seating."""
+    return {**where, "shown": shown, "kind": str(kind),
+            "action": action if shown else None,
+            "seconds": seconds if shown else None,
+            "reason": (reason or "") if shown else ""}
 
 
 @dataclass(frozen=True, slots=True)
