@@ -36,7 +36,8 @@ async def test_the_web_page_takes_up_a_renewed_certificate_and_keeps_open_connec
     monkeypatch.setattr(tls_module, "RECHECK_SECONDS", 0.0)
     engine = make_engine(f"sqlite:///{pki.folder}/web.db")
     served = ServerTls(pki.cert, pki.key)
-    urls = await nursery.start(functools.partial(serve_web, tls=served, poll=0.2), engine,
+    urls = await nursery.start(functools.partial(serve_web, tls=served, poll=0.2,
+                                                 own_process=False), engine,
                                "127.0.0.1", 0)
     assert urls[0].startswith("https://127.0.0.1:")
     port = int(urls[0].rsplit(":", 1)[1])
