@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import inspect
 import re
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -149,7 +150,7 @@ def _meaning(kind: type) -> str:
     return text.replace("``", "`")
 
 
-class CardGame(Generic[S, A, E, O, P, R]):
+class CardGame(ABC, Generic[S, A, E, O, P, R]):
     """:class:`arena.games.base.Game` for a card game from its engine. A game subclasses it and
     overrides only what its rules make its own (most games: the table options)."""
 
@@ -204,8 +205,9 @@ class CardGame(Generic[S, A, E, O, P, R]):
     def seat_counts(self) -> tuple[int, ...]:
         return self.declaration.seat_counts
 
+    @abstractmethod
     def options(self, players: int, settings: Mapping[str, Any] | None = None) -> P:
-        raise NotImplementedError  # every game says how its options are made
+        """Every game says how its options are made."""
 
     def options_to_json(self, options: P) -> dict[str, Any]:
         return {"players": self.players_of(options)}
@@ -309,14 +311,16 @@ class CardGame(Generic[S, A, E, O, P, R]):
     def observation_after(self, observation: O, event: E) -> O:
         return self._engine.observation_after(observation, event)
 
+    @abstractmethod
     def observation_asked(
         self, observation: O, phase: Any, legal: tuple[A, ...], hand: tuple[Card, ...],
         seat: int,
     ) -> O:
-        raise NotImplementedError  # every game says how a request updates its view
+        """Every game says how a request updates its view."""
 
+    @abstractmethod
     def observation_at_end(self, observation: O, result: R, cards: Revealed | None = None) -> O:
-        raise NotImplementedError  # every game says how the end updates its view
+        """Every game says how the end updates its view."""
 
     def observation_to_json(self, observation: O) -> dict[str, Any]:
         return self._json.object_to_json(observation)
