@@ -7,6 +7,7 @@ PostgreSQL comes from ``TAROT_ARENA_TEST_PG_URL`` (``.ci/run`` starts a server w
 
 from __future__ import annotations
 
+import logging
 import os
 import secrets
 from collections.abc import Iterator
@@ -46,3 +47,16 @@ def fresh_database(kind: str, folder: object, prefix: str = "arena_test_") -> It
 def db_url(request: pytest.FixtureRequest, tmp_path: object) -> Iterator[str]:
     """A fresh, empty database URL: a SQLite file, or a new PostgreSQL database."""
     yield from fresh_database(request.param, tmp_path)
+
+
+@pytest.fixture(autouse=True)
+def _root_logging_restored() -> Iterator[None]:
+    """Commands run in-process (``main()`` of the CLI or of the bot runner) configure the root
+    logger onto the stderr that pytest captures for that test; the next test would log to a
+    closed stream ("--- Logging error ---" in its output). Each test starts as the last ended."""
+    root = logging.getLogger()
+    handlers, level = root.handlers[:], root.level
+    yield
+    root.handlers[:] = handlers
+    root.setLevel(level)
+
