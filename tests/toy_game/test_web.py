@@ -4,21 +4,17 @@ game): standings, boards, tables and records, in the game's own notation."""
 from __future__ import annotations
 
 import json
-import random
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import trio
 
 from arena import games
 from arena.storage.bots import BotRegistry
 from arena.storage.db import make_engine
-from arena.table import PlayerInfo, TableRunner, TimeControl
-from arena.table.messages import DecisionRequest
-from tests.table.fakes import FakeSeat
 from tests.toy_game.game import TOY_GAME
 from tests.web.conftest import Site, WebServer
+from tests.web.every_game import play_at_random
 from tournaments.cli.export import export_tournament
 from tournaments.duplicate.settings import TournamentSettings
 from tournaments.store import TournamentStore
@@ -30,27 +26,13 @@ def toy_registered(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     yield
 
 
-def play_all(store: TournamentStore, tid: str) -> None:
-    rng = random.Random(3)
-
-    async def choose(request: DecisionRequest) -> object:
-        return rng.choice(request.legal_actions)
-
-    while (claim := store.claim_next(tid, "w", 30.0)) is not None:
-        seats = [FakeSeat(choose) for _ in claim.bots]
-        players = [PlayerInfo(s, b, b) for s, b in enumerate(claim.bots)]
-        outcome = trio.run(TableRunner(claim.table_id, claim.state, seats, players,
-                                       TimeControl(1.0)).run)
-        assert store.finish(claim.table_id, "w", outcome)
-
-
 def test_the_web_page_and_the_export_show_a_toy_tournament(tmp_path: Path) -> None:
     engine = make_engine(f"sqlite:///{tmp_path}/arena.db")
     registry = BotRegistry(engine)
     ids = tuple(registry.register(name)[0].id for name in ("ann", "bob", "cyd"))
     store = TournamentStore(engine)
     tid = store.create(TournamentSettings("toys", ids, game="toy", players=3, boards=2, seed=9))
-    play_all(store, tid)
+    play_at_random(store, tid, 3)
     table_id = store.tables(tid)[0][0].id
 
     written = export_tournament(store, tid, tmp_path / "export")

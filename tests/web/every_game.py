@@ -53,7 +53,9 @@ class EveryGame:
         raise AssertionError(f"no played table in {form}")
 
 
-def _play(store: TournamentStore, tid: str, seed: int, dummy_blunders: bool) -> None:
+def play_at_random(store: TournamentStore, tid: str, seed: int, dummy_blunders: bool = False
+                   ) -> None:
+    """Every table of ``tid``, each seat choosing a legal action at random (``seed``)."""
     rng = random.Random(seed)
 
     async def choose(request: DecisionRequest) -> object:
@@ -84,7 +86,7 @@ def build(folder: Path) -> EveryGame:
         tid = store.create(TournamentSettings(
             form, bots[:max(players, 2)], players=players, boards=boards, seed=seed,
             **options))  # type: ignore[arg-type]
-        _play(store, tid, seed, dummy_blunders=players == 2)
+        play_at_random(store, tid, seed, dummy_blunders=players == 2)
         data.tournaments[form] = tid
     return data
 
