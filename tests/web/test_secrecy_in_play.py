@@ -42,6 +42,7 @@ from tournaments.store import TournamentStore, new_worker_id
 
 LINK = re.compile(r'href="(/[^"#?]*)(?:\?[^"#]*)?(?:#[^"]*)?"')
 ROW = re.compile(r"<tr>(.*?)</tr>", re.S)
+STEP = re.compile(r'(/tables/[^"#?]+#step-[0-9]+)"')
 FORMS = [("french-tarot", 2), ("french-tarot", 3), ("french-tarot", 4), ("french-tarot", 5),
          ("tre-e-venticinque", 3)]
 
@@ -170,11 +171,23 @@ def infractions(store: TournamentStore, tid: str) -> tuple[list[Any], list[Any]]
     return done, in_play
 
 
+def rows_by_step(pages: dict[str, str]) -> dict[str, list[tuple[str, str]]]:
+    """Each table row of every page, under every decision it links to (``/tables/ID#step-N``):
+    looked up per infraction, rather than every page scanned again for each."""
+    rows: dict[str, list[tuple[str, str]]] = {}
+    for path, body in pages.items():
+        for row in ROW.findall(body):
+            for step in set(STEP.findall(row)):
+                rows.setdefault(step, []).append((path, row))
+    return rows
+
+
 def test_no_page_shows_a_reason_fallback_or_time_of_a_board_in_play(
         running: tuple[Site, Running]) -> None:
     site, data = running
     pages = crawl(site, data)
     everything = html.unescape("\n".join(pages.values()))
+    rows = rows_by_step(pages)
     shown_reasons: set[str] = set()
     hidden_reasons: set[str] = set()
     for tid, (game, players, seating) in data.tournaments.items():
@@ -184,14 +197,11 @@ def test_no_page_shows_a_reason_fallback_or_time_of_a_board_in_play(
         hidden_reasons |= {d.reason or "" for d in in_play}
         for d in in_play:
             assert d.infraction == "illegal-action", d
-            for path, body in pages.items():
-                for row in ROW.findall(body):
-                    if f"/tables/{d.table_id}#step-{d.index + 1}\"" not in row:
-                        continue
-                    text = html.unescape(row)
-                    assert (d.reason or "") not in text, (path, game, players, seating)
-                    assert f"<code>{d.action}</code>" not in text, (path, game, seating)
-                    assert "shown when the board is finished" in text, (path, row)
+            for path, row in rows.get(f"/tables/{d.table_id}#step-{d.index + 1}", ()):
+                text = html.unescape(row)
+                assert (d.reason or "") not in text, (path, game, players, seating)
+                assert f"<code>{d.action}</code>" not in text, (path, game, seating)
+                assert "shown when the board is finished" in text, (path, row)
     # and nowhere else either: each reason only boards in play have
     for reason in hidden_reasons - shown_reasons:
         assert reason not in everything, reason
