@@ -17,6 +17,12 @@ import sqlalchemy
 
 PG_URL = os.environ.get("TAROT_ARENA_TEST_PG_URL")
 
+# pytest-xdist's workers say COLUMNS=80 (their output goes to the controller's terminal): the
+# CLI's console would then wrap at 80 where a pipe gets 160. Every worker sees what one
+# process does; the tests of the terminal's width set their own.
+for _variable in ("COLUMNS", "LINES"):
+    os.environ.pop(_variable, None)
+
 
 def fresh_database(kind: str, folder: object, prefix: str = "arena_test_") -> Iterator[str]:
     """A fresh, empty database URL of ``kind`` ("sqlite": a file in ``folder``; "postgres": a

@@ -266,7 +266,7 @@ def _engine() -> Any:
     _state["engine"] = engine
     shown = f"{where} (SQLite{', new' if new else ''})" if where else safe_url(url)
     (errors if _state["json"] else console).print(f"[dim]database: {escape(shown)}[/dim]",
-                                                  highlight=False)
+                                                  highlight=False, soft_wrap=True)
     return engine
 
 
@@ -840,7 +840,7 @@ def export_cmd(
     store = _store()
     store.tournament(tournament_id)  # an unknown id is an error before any folder is made
     for path in export_tournament(store, tournament_id, out):
-        console.print(f"wrote {path}")
+        console.print(f"wrote {escape(str(path))}", highlight=False, soft_wrap=True)
 
 
 @app.command("replay")
