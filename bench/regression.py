@@ -54,7 +54,8 @@ mean deals (target: at least 5 on a close pair of about +13 points per board). T
 shown with the bounds in per-board standard deviations (H1 ``d / s``) and for one test fed the
 boards in the order they were played.
 
-Human-readable lines go to stderr; the last line on stdout is one JSON object of the figures.
+Human-readable lines go to stderr, ending with a Markdown table of every pair with both kinds of
+bounds (the README's); the last line on stdout is one JSON object of the figures.
 
     python -m bench.regression [--boards N] [--runs N] [--cap X] [--min-boards N] [--jobs N]
                                [--quick] [--fresh]
