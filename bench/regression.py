@@ -388,6 +388,8 @@ def summarize(name: str, boards: list[Board], runs: int, cap_factor: float, min_
             "power": round(at_h1.accepted, 4),
             "power_limit": round(power_limit, 4),
             "power_within": at_h1.accepted >= power_limit,
+            "rejected_at_h1": round(at_h1.rejected, 4),
+            "inconclusive_at_h1": round(at_h1.inconclusive, 4),
             "right_verdict_at_true_difference": round(
                 truth.accepted if improvement else truth.rejected, 4),
             "inconclusive_at_true_difference": round(truth.inconclusive, 4),
@@ -408,7 +410,8 @@ def summarize(name: str, boards: list[Board], runs: int, cap_factor: float, min_
         print(f"  bounds in {key}: H0 {low:+.3g}, H1 {high:+.3g}, {runs} runs each: A/A "
               f"accepted as better {100 * aa.accepted:.1f} %, accepted at H0 "
               f"{100 * at_h0.accepted:.1f} % (limit {100 * limit:.1f} %: {within}), power "
-              f"{100 * at_h1.accepted:.1f} % (limit {100 * power_limit:.1f} %: {powered}); at the "
+              f"{100 * at_h1.accepted:.1f} % (limit {100 * power_limit:.1f} %: {powered}; rejected "
+              f"{100 * at_h1.rejected:.1f} %, at the cap {100 * at_h1.inconclusive:.1f} %); at the "
               f"true difference: boards to a verdict mean {truth.boards_mean:.0f}, 90th "
               f"percentile {truth.boards_p90:.0f} ({truth.deals_mean:.0f} / "
               f"{truth.deals_p90:.0f} deals; inconclusive {100 * truth.inconclusive:.1f} %); "
@@ -423,9 +426,9 @@ def summarize(name: str, boards: list[Board], runs: int, cap_factor: float, min_
 def table(figures: dict[str, object]) -> None:
     """Every pair with both kinds of bounds, as one Markdown table (for the README)."""
     print("| pair | bounds | difference per board | accepted at H0 (limit) | power (limit) | "
-          "boards to a verdict, mean / p90 | fixed duplicate boards | fixed plain deals | "
-          "plain / sequential deals, mean / p90 |\n|---|---|---|---|---|---|---|---|---|",
-          file=sys.stderr)
+          "at H1: rejected, at the cap | boards to a verdict, mean / p90 | fixed duplicate "
+          "boards | fixed plain deals | plain / sequential deals, mean / p90 |\n"
+          "|---|---|---|---|---|---|---|---|---|---|", file=sys.stderr)
     for pair in PAIRS:
         f: dict[str, Any] = figures[pair]  # type: ignore[assignment]
         for key in (Units.POINTS.value, Units.SD.value):
@@ -435,6 +438,7 @@ def table(figures: dict[str, object]) -> None:
                   f"{f['sd_per_board']}, {100 * f['boards_played_alike']:.0f} % alike) | "
                   f"{100 * rate:.1f} % ({100 * u['false_positive_limit']:.1f} %) | "
                   f"{100 * u['power']:.1f} % ({100 * u['power_limit']:.1f} %) | "
+                  f"{100 * u['rejected_at_h1']:.1f} %, {100 * u['inconclusive_at_h1']:.1f} % | "
                   f"{u['boards_mean']:.0f} / {u['boards_p90']:.0f} | "
                   f"{f['fixed_duplicate_deals'] // BOARD_DEALS} | {f['fixed_plain_deals']:,} | "
                   f"{u['ratio_fixed_plain_to_sequential_mean']:.1f} / "
