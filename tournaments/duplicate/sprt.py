@@ -35,19 +35,20 @@ better bot in 84 % of the unit tests' simulated runs, where beta = 0.05 promises
 studentised mean of a skewed sample is itself skewed the other way, so the test also computes
 the LLR of the same form on **Hall's transformation** of the studentised distances (Hall 1992,
 "On the removal of skewness by transformation":
-``U(Z) = Z + g Z^2 / 3 + g^2 Z^3 / 27 + g / (6 n)``, ``g`` the skewness measured so far; monotone, and ``U = Z`` when ``g = 0``), which is
-nearly normal again, and **decides only when both LLRs agree**: it accepts when both are over
-the upper bound and rejects when both are under the lower one, so neither model's blind side
-decides a run alone (the corrected one guards the side the skew would push a run to wrongly, the
-normal one the other side, where the skewness measured on a few boards is too noisy to lean on),
-at the cost of a few more boards: in the bench the card-play pair with bounds in points was
-wrongly rejected in 3.8 % of the runs instead of 6.0 %. :attr:`Sprt.llr` is the one the test
-goes by: the median of the two and 0 (the nearer one to 0 when both lie on one side, 0 when they
-disagree). Measured in ``make bench-regression`` (every pair, bounds in points and in sd, 1,000
-resampled runs) and in the unit tests' simulations; fishtest's exact multinomial GSPRT was
-measured too (the likelihood maximised over distributions on the values seen, as its ``LLRcalc``
-does for game pairs), and refused: with dozens of distinct board values and skewed tails it
-accepted A against A in 11-24 % of the runs, and took thirty times as long.
+``U(Z) = Z + g Z^2 / 3 + g^2 Z^3 / 27 + g / (6 n)``, ``g`` the skewness measured so far;
+monotone, and ``U = Z`` when ``g = 0``), which is nearly normal again, and **decides only when
+both LLRs agree**: it accepts when both are over the upper bound and rejects when both are under
+the lower one, so neither model's blind side decides a run alone (the corrected one guards the
+side the skew would push a run to wrongly, the normal one the other side, where the skewness
+measured on a few boards is too noisy to lean on), at the cost of a few more boards: in the
+bench the card-play pair with bounds in points was wrongly rejected in 3.8 % of the runs instead
+of 6.0 %. :attr:`Sprt.llr` is the one the test goes by: the median of the two and 0 (the nearer
+one to 0 when both lie on one side, 0 when they disagree). Measured in ``make bench-regression``
+(every pair, bounds in points and in sd, 1,000 resampled runs) and in the unit tests'
+simulations; fishtest's exact multinomial GSPRT was measured too (the likelihood maximised over
+distributions on the values seen, as its ``LLRcalc`` does for game pairs), and refused: with
+dozens of distinct board values and skewed tails it accepted A against A in 11-24 % of the runs,
+and took thirty times as long.
 
 No test can see a swing it has not met: when a bot's whole gain lies on a few boards in a
 hundred, no verdict is sound before enough of them were played (the fixed-sample test's boards,
