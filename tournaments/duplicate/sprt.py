@@ -220,7 +220,7 @@ def llr(n: int, mean: float, variance: float, settings: SprtSettings,
 def hall_transform(z: float, skewness: float, n: int) -> float:
     """Hall's transformation of a studentised mean ``z`` of ``n`` values whose skewness is
     ``skewness``: ``z + g z^2 / 3 + g^2 z^3 / 27 + g / (6 n)``, written as the cube it is so
-    that it stays increasing in ``z``, nearly normal whatever the skew."""
+    that it stays increasing in ``z``: the studentised mean without its first-order skewness."""
     if skewness == 0.0:
         return z
     g = skewness
