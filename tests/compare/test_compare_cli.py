@@ -156,6 +156,11 @@ def test_a_filler_that_bids_compares_bots_that_never_do(db: str, players: int) -
     assert data["filler_bot_id"] not in (data["candidate_bot_id"], data["baseline_bot_id"])
     assert data["deals"] == data["boards"] * 2 * players  # type: ignore[operator]
     assert data["boards_differing"] >= 10  # type: ignore[operator]
+    # accepted where both models are: the LLR shown is the cautious one of the two
+    models = [data["llr_normal"], data["llr_skew_corrected"]]
+    assert data["llr"] == sorted([*models, 0.0])[1]  # type: ignore[type-var]
+    assert min(models) >= data["llr_bounds"][1]  # type: ignore[index, type-var]
+    assert isinstance(data["skewness_per_board"], float)
     assert "the other seats heuristic's" in stderr
     tid = str(data["compare"])
     tables = tarot_arena(db, "tournament", "tables", tid, "--json")
