@@ -28,8 +28,11 @@ $(NODE_STAMP): tests/node/package-lock.json
 demo: $(STAMP)
 	$(PY) -m tournaments.cli demo
 
+# One pytest worker per core (pytest-xdist; JOBS=1 for one process): most tests wait on bot
+# processes, servers and databases, so two cores play two tests at once.
+JOBS ?= auto
 test: $(STAMP) $(NODE_STAMP)
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n $(JOBS) --dist worksteal
 
 lint: $(STAMP)
 	$(PY) -m ruff check arena clients tournaments tests bench
