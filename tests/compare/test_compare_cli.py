@@ -144,8 +144,7 @@ def test_two_bots_that_never_bid_compare_nothing_and_say_so(db: str) -> None:
     assert "rejected" not in stderr and "accepted" not in stderr
 
 
-@pytest.mark.parametrize("players", [3, 4, 5])
-def test_a_filler_that_bids_compares_bots_that_never_do(db: str, players: int) -> None:
+def test_a_filler_that_bids_compares_bots_that_never_do(db: str, players: int = 4) -> None:
     """Among heuristic fillers the candidate's and the baseline's card play is compared: the
     heuristic's card play is far better than always the lowest card."""
     code, data, stderr = compare(db, NEVER_BIDS, LOWEST_CARD, "--filler", "heuristic",
@@ -171,6 +170,26 @@ def test_a_filler_that_bids_compares_bots_that_never_do(db: str, players: int) -
     result = tarot_arena(db, "compare", "--local", "--id", tid, "--filler", "random")
     assert result.returncode == 1
     assert f"{tid} is played among heuristic fillers, not among random" in result.stderr
+
+
+@pytest.mark.parametrize("players", [3, 5])
+def test_the_filler_takes_every_other_seat_with_3_and_5_players(db: str, players: int) -> None:
+    """The filler's seats at every table of a board, with 3 and 5 players (two boards: the
+    verdict is the 4-player test's)."""
+    code, data, stderr = compare(db, NEVER_BIDS, LOWEST_CARD, "--filler", "heuristic",
+                                 "--min-boards", "2", "--max-boards", "2", "--seed", "5",
+                                 "--players", str(players))
+    assert code == 4 and data["verdict"] == "inconclusive", stderr
+    assert data["boards"] == 2 and data["deals"] == 2 * 2 * players
+    assert data["filler"] == "heuristic"
+    tid = str(data["compare"])
+    listed = json.loads(tarot_arena(db, "tournament", "tables", tid, "--json").stdout)
+    for board in (0, 1):
+        tables = [t for t in listed if t["board"] == board]
+        assert len(tables) == 2 * players
+        for table in tables:
+            names = [seat["bot"] for seat in table["seats"]]
+            assert len(names) == players and names.count("heuristic") == players - 1, table
 
 
 def test_imposed_boards_of_a_baseline_that_never_bids_say_so(db: str) -> None:
