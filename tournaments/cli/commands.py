@@ -865,14 +865,7 @@ def replay_cmd(table_id: str, as_json: JsonOption = False) -> None:
 
 
 def _seat_names(store: TournamentStore, table_id: str) -> list[str]:
-    from sqlmodel import Session, col, select
-
-    from arena.storage.models import TableSeat
-
-    with Session(store.engine) as session:
-        seats = session.exec(select(TableSeat).where(TableSeat.table_id == table_id)
-                             .order_by(col(TableSeat.seat))).all()
-        ids = [s.bot_id for s in seats]
+    ids = store.seat_bots(table_id)
     names = bot_names(store, ids)
     return [names.get(bot_id, bot_id) for bot_id in ids]
 
