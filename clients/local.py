@@ -299,12 +299,9 @@ async def play_plans_async(
     if options is None:
         options = game.options(len(plans[0].bots) if plans else game.seat_counts()[0])
     names = entry_ids or {}
-    states: dict[int, State] = {}
     entries: list[Entry] = []
     for plan in plans:
-        state = states.get(plan.board)
-        if state is None:
-            state = states[plan.board] = board_state(game, seed, plan.board, options)
+        state = board_state(game, seed, plan.board, options)  # a state is played in place
         ids = [names.get(key, key) for key in plan.bots]
         table_id = f"{match_id}/b{plan.board}/t{plan.number}"
         seated = [bots[key] for key in plan.bots]

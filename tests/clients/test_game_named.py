@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from arena import games
+from arena.table import TableOutcome
 from arena.transport import convert
 from clients.local import game_of_bots, play_match
 from clients.random_bot import RandomBot
@@ -46,9 +47,15 @@ def test_a_stream_of_several_games_does_not_guess_a_tables_game() -> None:
 def test_a_local_match_plays_the_game_its_bots_play() -> None:
     assert game_of_bots([TreRandomBot(1), TreHeuristicBot()]) is TRE
     assert game_of_bots([RandomBot(1), SearchBot()]) is FRENCH
-    entries = play_match([TreRandomBot(1), TreHeuristicBot(), TreRandomBot(2)], 1, seed=3)
+    outcomes: list[TableOutcome] = []
+    entries = play_match([TreRandomBot(1), TreHeuristicBot(), TreRandomBot(2)], 1, seed=3,
+                         on_table=lambda plan, outcome: outcomes.append(outcome))
     assert len(entries) == 9
     assert sum(e.score for e in entries) == 0
+    # every table of the board plays the whole deal from its start (a fresh state each)
+    assert len(outcomes) == 3
+    assert {len(o.record.actions) for o in outcomes} == {len(outcomes[0].record.actions)}
+    assert len(outcomes[0].record.actions) > 26
 
 
 def test_bots_without_a_game_in_common_are_told_so() -> None:
