@@ -25,7 +25,10 @@ On top of it:
   playing it.
 
 Boards are dealt as the tournament store deals them: board ``k`` of seed ``s`` is
-``seeded_deal(board_seed(s, k), players, dealer=k % players)`` (with the dummy, seat 1 deals).
+``game.new_deal(board_seed(s, k), options, game.dealer_of(options, k))`` (French Tarot: every
+seat deals in turn; with the dummy, seat 1 deals). The game is the one named (``game=``), else
+the first game of the first bot's ``Bot.games`` that every bot plays: bots that never name a
+game play French Tarot, as they always did, and Tre e Venticinque bots play Tre.
 
 ::
 
@@ -47,6 +50,8 @@ from typing import Any
 
 import trio
 
+from arena import games
+from arena.games import AnyGame, State
 from arena.games.french_tarot import Deal, GameState, TableOptions, seeded_deal
 from arena.table import (
     Answer,
@@ -237,9 +242,33 @@ def auction_seat(bot: Bot) -> SeatFactory:
 
 
 def board_deal(seed: int, board: int, options: TableOptions) -> Deal:
-    """Board ``board`` of a match seeded ``seed``: the deal the tournament store would make."""
+    """Board ``board`` of a French Tarot match seeded ``seed``: the deal the tournament store
+    would make (:func:`board_state` for any game)."""
     dealers = options.dealer_seats  # with the dummy, seat 1 deals every board
     return seeded_deal(board_seed(seed, board), options.players, dealers[board % len(dealers)])
+
+
+def board_state(game: AnyGame, seed: int, board: int, options: Any) -> State:
+    """Board ``board`` of a match of ``game`` seeded ``seed``, at tables of ``options``: the
+    deal the tournament store would make, ready to play."""
+    state: State = game.new_deal(board_seed(seed, board), options,
+                                 game.dealer_of(options, board))
+    return state
+
+
+def game_of_bots(bots: Iterable[Bot]) -> AnyGame:
+    """The game a match of ``bots`` plays when nobody names one: the first of the first bot's
+    ``Bot.games`` that every bot plays (a bot that names none plays French Tarot, the game of
+    protocol version 1). ValueError when they have no game in common, or one is unknown."""
+    listed = [type(bot).games for bot in bots]
+    if not listed:
+        raise ValueError("no bots: name the game")
+    common = [name for name in listed[0] if all(name in other for other in listed[1:])]
+    if not common:
+        raise ValueError("these bots have no game in common: "
+                         + "; ".join(f"{bot.display_name} plays {', '.join(type(bot).games)}"
+                                     for bot in bots))
+    return games.game(common[0])
 
 
 TableDoneFn = Callable[[TablePlan, TableOutcome], None]
@@ -250,32 +279,38 @@ async def play_plans_async(
     bots: Mapping[str, Bot],
     *,
     seed: int = 0,
-    options: TableOptions | None = None,
+    options: Any = None,
     entry_ids: Mapping[str, str] | None = None,
     match_id: str = "local",
     time_control: TimeControl | None = None,
     strict: bool = True,
     on_table: TableDoneFn | None = None,
+    game: AnyGame | None = None,
 ) -> list[Entry]:
     """Play each table plan one after the other; the scored seats as entries.
 
     ``plan.bots`` name the bots by key in ``bots``; ``entry_ids`` maps a key to the bot id of its
-    entries (default: the key itself), so that several keys may score as one bot.
+    entries (default: the key itself), so that several keys may score as one bot. ``game``
+    (default: :func:`game_of_bots`) at tables of ``options`` (default: the game's, for as many
+    players as the first plan seats).
     """
-    options = options or TableOptions()
+    plans = list(plans)
+    game = game or game_of_bots(bots.values())
+    if options is None:
+        options = game.options(len(plans[0].bots) if plans else game.seat_counts()[0])
     names = entry_ids or {}
-    deals: dict[int, Deal] = {}
     entries: list[Entry] = []
     for plan in plans:
-        deal = deals.get(plan.board)
-        if deal is None:
-            deal = deals[plan.board] = board_deal(seed, plan.board, options)
+        state = board_state(game, seed, plan.board, options)  # a state is played in place
         ids = [names.get(key, key) for key in plan.bots]
         table_id = f"{match_id}/b{plan.board}/t{plan.number}"
-        outcome = await play_local(
-            deal, options, [bots[key] for key in plan.bots], table_id, bot_ids=ids,
-            time_control=time_control, strict=strict,
-        )
+        seated = [bots[key] for key in plan.bots]
+        if len(seated) != state.players:
+            raise ValueError(f"a {state.players}-player table needs {state.players} bots, "
+                             f"got {len(seated)}")
+        table = TableToPlay(table_id, plan.board, state, tuple(ids),
+                            time_control or LOCAL_TIME_CONTROL)
+        outcome = await _play(table, seated, strict)
         scores = outcome.result.scores
         for seat, bot_id in enumerate(ids):
             if not plan.scored[seat]:
@@ -293,17 +328,18 @@ def play_plans(
     bots: Mapping[str, Bot],
     *,
     seed: int = 0,
-    options: TableOptions | None = None,
+    options: Any = None,
     entry_ids: Mapping[str, str] | None = None,
     match_id: str = "local",
     time_control: TimeControl | None = None,
     strict: bool = True,
     on_table: TableDoneFn | None = None,
+    game: AnyGame | None = None,
 ) -> list[Entry]:
     """:func:`play_plans_async` as a plain function (it runs its own trio loop)."""
     return trio.run(lambda: play_plans_async(
         plans, bots, seed=seed, options=options, entry_ids=entry_ids, match_id=match_id,
-        time_control=time_control, strict=strict, on_table=on_table,
+        time_control=time_control, strict=strict, on_table=on_table, game=game,
     ))
 
 
@@ -312,25 +348,29 @@ def play_match(
     boards: int,
     *,
     seed: int = 0,
-    options: TableOptions | None = None,
+    options: Any = None,
     bot_ids: Sequence[str] | None = None,
     first_board: int = 0,
     match_id: str = "local",
     time_control: TimeControl | None = None,
     strict: bool = True,
     on_table: TableDoneFn | None = None,
+    game: AnyGame | None = None,
 ) -> list[Entry]:
     """Play boards ``first_board .. first_board + boards - 1`` in rotation: one table per seat
     shift, so each bot holds every hand of every board once. One bot per seat (default options:
-    as many players as bots).
+    ``game``'s for as many players as bots; ``game`` defaults to :func:`game_of_bots`).
 
     Entries are grouped by ``bot_ids`` (default: each bot's display name), so two copies of one
     bot class score as one bot: ``[Heuristic(), Random(1), Heuristic(), Random(2)]`` compares the
     two classes, each holding half of every comparison group.
     """
-    options = options or TableOptions(players=len(bots))
-    if len(bots) != options.players:
-        raise ValueError(f"rotation needs one bot per seat ({options.players}), got {len(bots)}")
+    game = game or game_of_bots(bots)
+    if options is None:
+        options = game.options(len(bots))
+    players = game.players_of(options)
+    if len(bots) != players:
+        raise ValueError(f"rotation needs one bot per seat ({players}), got {len(bots)}")
     ids = list(bot_ids) if bot_ids is not None else [b.display_name for b in bots]
     if len(ids) != len(bots):
         raise ValueError("one bot id per bot")
@@ -342,5 +382,5 @@ def play_match(
     return play_plans(
         plans, dict(zip(keys, bots, strict=True)), seed=seed, options=options,
         entry_ids=dict(zip(keys, ids, strict=True)), match_id=match_id,
-        time_control=time_control, strict=strict, on_table=on_table,
+        time_control=time_control, strict=strict, on_table=on_table, game=game,
     )

@@ -538,6 +538,14 @@ class TournamentStore:
             by_table.setdefault(seat.table_id, []).append(seat)
         return [(t, by_table.get(t.id, [])) for t in tables]
 
+    def seat_bots(self, table_id: str) -> list[str]:
+        """The bot id of each seat of the table, by seat."""
+        with Session(self.engine) as session:
+            return list(session.exec(
+                select(TableSeat.bot_id).where(TableSeat.table_id == table_id)
+                .order_by(col(TableSeat.seat))
+            ).all())
+
     def decisions(self, table_id: str) -> list[Decision]:
         with Session(self.engine) as session:
             rows = list(session.exec(

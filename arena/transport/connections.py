@@ -12,7 +12,7 @@ import collections
 import itertools
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 import trio
@@ -31,6 +31,7 @@ from arena.table.messages import InfractionKind, ViewFn
 
 from . import convert, wire
 from .convert import ConnectionSummary, Decision
+from .token_bucket import TokenBucket
 
 log = logging.getLogger(__name__)
 _connection_ids = itertools.count(1)
@@ -47,38 +48,8 @@ and so is every new one until the allowance has grown again. A bot that plays by
 drops at most one per request it was late for."""
 
 
-class Allowance:
-    """A token bucket: ``burst`` at once, then ``rate`` per second."""
-
-    def __init__(self, burst: float, rate: float, now: float) -> None:
-        self.burst = burst
-        self.rate = rate
-        self.tokens = burst
-        self.at = now
-        self.spent = False
-        """Ran out since the last time this was reset (the arena then refuses new streams of
-        the bot until it is full again)."""
-
-    def _refill(self, now: float) -> None:
-        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
-        self.at = now
-
-    def take(self, now: float) -> bool:
-        """One token if there is one."""
-        self._refill(now)
-        if self.tokens < 1:
-            self.spent = True
-            return False
-        self.tokens -= 1
-        return True
-
-    def full(self, now: float) -> bool:
-        self._refill(now)
-        return self.tokens >= self.burst
-
-
-def stray_allowance(now: float) -> Allowance:
-    return Allowance(DROPPED_ANSWERS_BURST, DROPPED_ANSWERS_PER_SECOND, now)
+def stray_allowance(now: float) -> TokenBucket:
+    return TokenBucket(DROPPED_ANSWERS_BURST, DROPPED_ANSWERS_PER_SECOND, now)
 
 
 class BotNotConnectedError(LookupError):
@@ -159,6 +130,53 @@ class Outbox:
         self._close()
 
 
+class HeldSeats:
+    """The seats one connection holds now, by ``(table_id, seat)``: the only writer of which
+    seat is on which connection. A seat is taken when it is made on a connection, released
+    when its table ends (or its seating is given up), and moved when the bot resumes it on
+    another stream; a seat is on one connection at a time, and its ``connection`` says which.
+    """
+
+    __slots__ = ("_seats",)
+
+    def __init__(self) -> None:
+        self._seats: dict[tuple[str, int], RemoteSeat] = {}
+
+    def take(self, seat: RemoteSeat) -> None:
+        self._seats[seat.key] = seat
+
+    def release(self, seat: RemoteSeat) -> None:
+        """``seat`` is no longer held here (nothing if it was not: released twice, or moved)."""
+        if self._seats.get(seat.key) is seat:
+            del self._seats[seat.key]
+
+    def move(self, seat: RemoteSeat, to: BotConnection) -> BotConnection:
+        """``seat``, held here, is now held by ``to`` (the bot's resumed stream); the
+        connection it left."""
+        left = seat.connection
+        self.release(seat)
+        to.seats.take(seat)
+        seat._connection = to
+        return left
+
+    def held(self) -> list[RemoteSeat]:
+        """A copy: the caller may release or move seats while going through it."""
+        return list(self._seats.values())
+
+    def tables(self) -> set[str]:
+        return {table_id for table_id, _ in self._seats}
+
+    def at(self, table_id: str | None) -> bool:
+        """A seat of ``table_id`` is held here."""
+        return any(key[0] == table_id for key in self._seats)
+
+    def __len__(self) -> int:
+        return len(self._seats)
+
+    def __iter__(self) -> Iterator[tuple[str, int]]:
+        return iter(list(self._seats))
+
+
 @dataclass(eq=False)
 class BotConnection:
     """One live stream of one bot. ``post`` queues a message for the gRPC writer."""
@@ -169,7 +187,7 @@ class BotConnection:
     max_tables: int
     outbox: Outbox
     id: int = field(default_factory=lambda: next(_connection_ids))
-    seats: dict[tuple[str, int], RemoteSeat] = field(default_factory=dict)
+    seats: HeldSeats = field(default_factory=HeldSeats)
     pending: dict[tuple[str, int], RemoteSeat] = field(default_factory=dict)
     settled: collections.OrderedDict[tuple[str, int], int] = field(
         default_factory=collections.OrderedDict
@@ -180,7 +198,7 @@ class BotConnection:
     seat choice prefers the connection heard from last, so one that stopped answering (a hung
     process, a half-open TCP connection, a flood of answers to nothing) never takes new tables
     from one that answers."""
-    strays: Allowance = field(default_factory=lambda: stray_allowance(trio.current_time()))
+    strays: TokenBucket = field(default_factory=lambda: stray_allowance(trio.current_time()))
     """Messages that answer nothing this bot may still send (shared by its streams)."""
     games: frozenset[str] = frozenset({"french-tarot"})
     """The games this stream plays (Hello.games): it is seated at tables of these only."""
@@ -195,7 +213,7 @@ class BotConnection:
     def tables(self) -> int:
         """Tables this connection plays now: a bot holding several seats of one table (a
         gauntlet's control table) plays one table, not one per seat."""
-        return len({table_id for table_id, _ in self.seats})
+        return len(self.seats.tables())
 
     @property
     def free_tables(self) -> int:
@@ -204,7 +222,7 @@ class BotConnection:
     def has_room_for(self, table_id: str | None) -> bool:
         """It already plays ``table_id``, or has a table free for it (None: a table that has
         not started, which no connection plays yet)."""
-        return self.free_tables > 0 or any(key[0] == table_id for key in self.seats)
+        return self.free_tables > 0 or self.seats.at(table_id)
 
     def plays(self, game: str) -> bool:
         return game in self.games
@@ -300,7 +318,7 @@ class RemoteSeat:
         self.table_id = table_id
         self.seat = seat
         self.bot_id = bot_id
-        self.connection = connection
+        self._connection = connection
         self._is_revoked = is_revoked
         self._undelivered = undelivered
         self._start: TableStart | None = None
@@ -314,11 +332,16 @@ class RemoteSeat:
         self._answer: Answer | None = None
         self._wake = trio.Event()
         self.finished = False
-        connection.seats[self.key] = self
+        connection.seats.take(self)
 
     @property
     def key(self) -> tuple[str, int]:
         return (self.table_id, self.seat)
+
+    @property
+    def connection(self) -> BotConnection:
+        """The stream this seat is on now (moved only by :meth:`HeldSeats.move`)."""
+        return self._connection
 
     @property
     def game(self) -> Game:
@@ -398,14 +421,11 @@ class RemoteSeat:
         if not posted and self._undelivered is not None:
             self._undelivered(self.bot_id, message)  # to the bot's next stream
         self.finished = True
-        self.connection.seats.pop(self.key, None)
+        self.connection.seats.release(self)
 
     def rebind(self, connection: BotConnection) -> None:
         """The bot came back on a new connection: re-send the table and any open request."""
-        old = self.connection
-        old.seats.pop(self.key, None)
-        self.connection = connection
-        connection.seats[self.key] = self
+        old = self.connection.seats.move(self, connection)
         self._held = []  # the view re-sent below includes them
         if self._start is not None and self._view is not None:
             start = TableStart(

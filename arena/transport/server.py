@@ -37,13 +37,13 @@ from . import convert, wire
 from .authenticator import Authenticator
 from .bridge import Bridge, open_bridge
 from .connections import (
+    DROPPED_ANSWERS_BURST,
+    DROPPED_ANSWERS_PER_SECOND,
     OUTBOX_LIMIT_BYTES,
-    Allowance,
     BotConnection,
     BotNotConnectedError,
     Outbox,
     RemoteSeat,
-    stray_allowance,
 )
 from .reflection import enable_reflection
 from .services import (
@@ -54,6 +54,7 @@ from .services import (
     add_bot_service,
 )
 from .tls import ServerTls
+from .token_bucket import TokenBuckets
 
 log = logging.getLogger(__name__)
 
@@ -106,8 +107,10 @@ class ArenaServer:
         self.undelivered: dict[str, collections.deque[bytes]] = {}
         self.dismissed: dict[str, str] = {}
         """Bots told their work is done -> why; until :meth:`expect` calls them back."""
-        self.strays: dict[str, Allowance] = {}
-        """bot id -> answers to nothing it may still send; forgotten once full again."""
+        self.strays: TokenBuckets[str] = TokenBuckets(DROPPED_ANSWERS_BURST,
+                                                      DROPPED_ANSWERS_PER_SECOND)
+        """bot id -> answers to nothing it may still send (shared by the bot's streams);
+        forgotten once full again."""
         self.bridge: Bridge | None = None
         self._tables = 0
         self._changed = trio.Event()
@@ -240,8 +243,8 @@ class ArenaServer:
         candidates = [c for c in self._live_connections(bot_id) if c.can_take(table_id, game)]
         if len(candidates) < 2:  # the usual case: one stream per bot
             return candidates[0] if candidates else None
-        return max(candidates, key=lambda c: (any(key[0] == table_id for key in c.seats),
-                                              c.last_heard, c.free_tables))
+        return max(candidates, key=lambda c: (c.seats.at(table_id), c.last_heard,
+                                              c.free_tables))
 
     def _pick(self, bot_id: str, table_id: str, game: str = DEFAULT_GAME) -> BotConnection:
         """The connection to seat ``bot_id`` on at ``table_id`` (see :meth:`_best_connection`)."""
@@ -280,7 +283,7 @@ class ArenaServer:
                 return seats
             except BotNotConnectedError:
                 for remote in seats:
-                    remote.connection.seats.pop(remote.key, None)
+                    remote.connection.seats.release(remote)
                 if trio.current_time() >= deadline:
                     raise
             with trio.move_on_at(deadline):
@@ -314,7 +317,7 @@ class ArenaServer:
             self._tables -= 1
             for remote in seats:
                 remote.finished = True
-                remote.connection.seats.pop(remote.key, None)
+                remote.connection.seats.release(remote)
                 orphans = self.orphans.get(remote.bot_id)
                 if orphans and remote in orphans:
                     orphans.remove(remote)
@@ -365,7 +368,7 @@ class ArenaServer:
         self.revoked.add(bot_id)
         for connection in list(self.connections.values()):
             if connection.bot_id == bot_id:
-                for seat in list(connection.seats.values()):
+                for seat in connection.seats.held():
                     seat.revoked()
                 connection.close()
         for seat in self.orphans.pop(bot_id, []):
@@ -390,11 +393,7 @@ class ArenaServer:
                 "have at once"
             )
         now = trio.current_time()
-        if len(self.strays) >= 64:
-            for other, allowance in list(self.strays.items()):
-                if allowance.full(now):
-                    del self.strays[other]
-        strays = self.strays.setdefault(bot_id, stray_allowance(now))
+        strays = self.strays.bucket(bot_id, now)
         if strays.spent and not strays.full(now):
             raise TooManyConnectionsError(
                 f"bot {bot_id} sent too many messages that answer no open request: wait "
@@ -431,7 +430,7 @@ class ArenaServer:
     def _closed(self, connection: BotConnection) -> None:
         connection.close()
         self.connections.pop(connection.id, None)
-        for seat in list(connection.seats.values()):
+        for seat in connection.seats.held():
             if seat.finished:
                 continue
             # The bot's new stream may have opened before this one closed (a quick reconnection,

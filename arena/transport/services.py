@@ -29,6 +29,7 @@ from arena.proto_gen.tarot_arena.v1 import arena_pb2_grpc as pb_grpc
 from . import convert, wire
 from .connections import BotConnection, BotNotConnectedError, Outbox
 from .log_limits import LogLimiter
+from .token_bucket import TokenBuckets
 
 if TYPE_CHECKING:
     from .host import ArenaHost as ArenaServer
@@ -61,32 +62,12 @@ def parse_bot_message(data: bytes) -> pb.BotMessage | Unreadable:
         return Unreadable(len(data), str(exc).rpartition(": ")[2] or "not protobuf")
 
 
-class HandshakeLimiter:
+class HandshakeLimiter(TokenBuckets[str]):
     """Streams opened per peer address: a token bucket each (``burst`` at once, then ``rate``
-    per second). A bucket full again is forgotten, so an attacker leaves nothing behind."""
+    per second), forgotten once full again, so an attacker leaves nothing behind."""
 
     def __init__(self, rate: float, burst: int) -> None:
-        self.rate = rate
-        self.burst = burst
-        self.buckets: dict[str, tuple[float, float]] = {}
-        """peer -> (tokens left, when counted)"""
-
-    def allow(self, peer: str, now: float) -> bool:
-        self._forget_full(now)
-        tokens, at = self.buckets.get(peer, (float(self.burst), now))
-        tokens = min(float(self.burst), tokens + (now - at) * self.rate)
-        if tokens < 1:
-            self.buckets[peer] = (tokens, now)
-            return False
-        self.buckets[peer] = (tokens - 1, now)
-        return True
-
-    def _forget_full(self, now: float) -> None:
-        if len(self.buckets) < 64:
-            return
-        for peer, (tokens, at) in list(self.buckets.items()):
-            if tokens + (now - at) * self.rate >= self.burst:
-                del self.buckets[peer]
+        super().__init__(burst, rate)
 
 
 bad_input_log = LogLimiter(log)
@@ -95,7 +76,8 @@ bad_input_log = LogLimiter(log)
 
 class TooManyConnectionsError(Exception):
     """The bot may not open another stream now: it has as many open as the arena allows, or
-    it has used up its allowance of messages that answer nothing (see ``connections.Allowance``)."""
+    it has used up its allowance of messages that answer nothing (see
+    ``connections.DROPPED_ANSWERS_BURST``)."""
 
 
 def _peer_host(peer: str) -> str:

@@ -38,6 +38,7 @@ from typing import Any, Final
 import grpc
 import trio
 
+from arena import games
 from arena.games import Game
 from arena.table.messages import DecisionRequest, Notice, TableEnd, TableEvent, TableStart
 from arena.transport import convert
@@ -304,7 +305,19 @@ class ArenaClient:
                 self._forget(key)
 
     def _game_of(self, table_id: str) -> Game:
-        return self._games.get(table_id) or convert.FRENCH_TAROT
+        """The game of ``table_id``'s messages: its TableStart's, else the one game the arena
+        seats this stream at (its Welcome's games: French Tarot alone for a version 1 bot, as
+        ever), else the bot's one game. ValueError (the message is logged and dropped) for a
+        table of a bot seated at several games whose TableStart it never had: a TableEnd
+        kept from before the bot restarted, say."""
+        known = self._games.get(table_id)
+        if known is not None:
+            return known
+        names = self.welcome.games if self.welcome is not None else tuple(self.bot.games)
+        if len(names) != 1:
+            raise ValueError(f"a message of table {table_id!r}, whose start this bot did not "
+                             f"receive, may be of any of {', '.join(names)}")
+        return games.game(names[0])
 
     def _forget(self, key: tuple[str, int]) -> None:
         self.tables.pop(key, None)

@@ -303,9 +303,10 @@ def test_tournament_create_with_every_option(cli: Cli, bots: list[str], sqlite_u
                  "matchpoints")
     assert result.code == 0, result.err
     settings = TournamentStore(make_engine(sqlite_url)).settings(TOUR.search(result.out)[0])
-    assert (settings.players, settings.boards, settings.seed, settings.beginner) == (
-        3, 3, 42, True)
-    assert settings.direction.value == "clockwise"
+    assert (settings.players, settings.boards, settings.seed) == (3, 3, 42)
+    assert settings.game_settings == {"beginner": True, "direction": "clockwise"}
+    assert settings.table_options.beginner and settings.table_options.direction.value == (
+        "clockwise")
     assert (settings.per_decision, settings.time_bank) == (0.5, 2.0)
     assert settings.penalties.kind is PenaltyKind.POINTS
     assert (settings.penalties.points, settings.penalties.disqualify_after) == (10, 3)
@@ -356,12 +357,33 @@ TOO_BIG = str(2**64)
     (4, ["--name", " "], "error: the name must be 1 to 100 characters"),
     (4, ["--penalty", "points"], "error: a points penalty needs a positive number of points"),
     (4, ["--disqualify-after", "0"], "error: disqualify after must be at least 1 infraction"),
+    (4, ["--setting", "colour"], "error: --setting takes NAME=VALUE, got 'colour'"),
+    (4, ["--setting", "colour=blue"], "error: unknown French Tarot setting 'colour'"),
+    (4, ["--setting", "beginner=maybe"], "error: beginner must be true or false, not 'maybe'"),
+    (4, ["--variant", "beginner", "--setting", "beginner=false"],
+     "error: --setting beginner=false contradicts another option asking beginner=true"),
+    (3, ["--game", "tre-e-venticinque", "--variant", "beginner"],
+     "error: unknown settings beginner: Tre e Venticinque has no"),
 ])
 def test_tournament_create_errors(
     cli: Cli, bots: list[str], sqlite_url: str, pick: int, args: list[str], message: str
 ) -> None:
     assert cli("tournament", "create", *bots[:pick], *args).error.startswith(message)
     assert TournamentStore(make_engine(sqlite_url)).list() == []  # nothing half-created
+
+
+def test_tournament_create_takes_the_games_settings_by_name(
+    cli: Cli, bots: list[str], sqlite_url: str
+) -> None:
+    result = cli("tournament", "create", *bots[:4], "--setting", "beginner=true",
+                 "--setting", "direction=clockwise")
+    assert result.code == 0, result.err
+    settings = TournamentStore(make_engine(sqlite_url)).settings(TOUR.search(result.out)[0])
+    assert settings.game_settings == {"beginner": True, "direction": "clockwise"}
+    listed = cli("games").out
+    assert "--setting beginner=false (false | true): the beginner variant" in listed
+    assert json.loads(cli("games", "--json").out)[0]["settings"][1]["choices"] == [
+        "counter-clockwise", "clockwise"]
 
 
 def test_tournament_create_refuses_a_revoked_or_repeated_bot(cli: Cli, bots: list[str]) -> None:

@@ -63,7 +63,8 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, dict[tuple[int
     tournaments = {}
     for players, option in FORMS:
         extra: dict[str, object] = {
-            "beginner": {"beginner": True}, "clockwise": {"direction": Direction.CLOCKWISE},
+            "beginner": {"game_settings": {"beginner": True}},
+            "clockwise": {"game_settings": {"direction": Direction.CLOCKWISE}},
             "matchpoints": {"scoring": ScoringMethod.MATCHPOINTS},
             "tre": {"game": "tre-e-venticinque"}}.get(option, {})
         tid = store.create(TournamentSettings(

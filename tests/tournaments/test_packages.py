@@ -69,7 +69,8 @@ def test_the_duplicate_domain_does_no_io(path: Path) -> None:
     for name, _ in imports(path):
         for layer in ("trio", "grpc", "sqlalchemy", "sqlmodel", "rich", "typer", "clients",
                       "arena.transport", "arena.storage", "tournaments.play",
-                      "tournaments.store", "tournaments.cli", "tournaments.web"):
+                      "tournaments.store", "tournaments.storage", "tournaments.cli",
+                      "tournaments.web"):
             assert not under(name, layer), f"{path.name} imports {name}"
 
 

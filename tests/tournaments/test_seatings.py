@@ -120,7 +120,8 @@ def test_bad_settings_say_what_is_wrong(kwargs: dict[str, object], message: str)
 
 def test_settings_round_trip_through_json() -> None:
     settings = TournamentSettings(name="t", bots=("a", "b"), seating=Seating.GAUNTLET,
-                                  players=5, boards=3, seed=2**64 - 1, beginner=True)
+                                  players=5, boards=3, seed=2**64 - 1,
+                                  game_settings={"beginner": True})
     assert TournamentSettings.from_json(settings.to_json()) == settings
 
 

@@ -31,7 +31,7 @@ FORMS: dict[str, dict[str, object]] = {
     "french-3": {"players": 3},
     "french-4": {"players": 4},
     "french-5": {"players": 5},
-    "beginner-4": {"players": 4, "beginner": True},
+    "beginner-4": {"players": 4, "game_settings": {"beginner": True}},
     "tre": {"game": "tre-e-venticinque", "players": 3, "boards": 3},
     "toy": {"game": "toy", "players": 3},
 }

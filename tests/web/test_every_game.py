@@ -190,3 +190,18 @@ def test_the_cli_replay_and_tables_of_tre_name_the_thirds(every_game: EveryGame)
                     games=PLUGIN)
     assert json.loads(standings.stdout)["score_unit"] == {
         "name": "thirds", "long_name": "thirds of a point", "per_point": 3}
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_a_board_page_has_one_shape_for_every_game(
+    every_game: EveryGame, site: Site, form: str,  # noqa: F811
+) -> None:
+    """The board page asks the game's display: every game's tables side by side, each with
+    its result in a line and every seat's actions that play no card (bids, discards)."""
+    tid = every_game.tournaments[form]
+    body = _page(site, f"/tournaments/{tid}/boards/0")
+    tables = [t for t, _ in every_game.store.tables(tid) if t.board_number == 0]
+    players = int(FORMS[form]["players"])  # type: ignore[call-overload]
+    assert '<h2 id="deal-h">The deal</h2>' in body
+    assert body.count('<span class="contract">') == len(tables)
+    assert body.count('<div class="bids">') == players * len(tables)

@@ -41,7 +41,6 @@ from sqlalchemy.engine import make_url
 
 from arena import game_plugins, games
 from arena.games.display import display_of, game_form
-from arena.games.french_tarot import Direction
 from arena.storage.bots import BotRegistry, UnknownBotError, VersionSummary
 from arena.storage.db import DEFAULT_URL, make_engine
 from arena.storage.models import TournamentStatus
@@ -447,6 +446,10 @@ def tournament_create(
     direction: Annotated[str, typer.Option(help="counter-clockwise or clockwise.")] = (
         "counter-clockwise"
     ),
+    setting: Annotated[list[str] | None, typer.Option(help=(
+        "NAME=VALUE: a setting of the game (tarot-arena games lists each game's), e.g. "
+        "--setting direction=clockwise; VALUE is true, false, a number or a word. Repeat for "
+        "several."))] = None,
     per_decision: Annotated[float, typer.Option(help="Seconds per decision.")] = 1.0,
     time_bank: Annotated[float, typer.Option(help="Extra seconds per seat and deal.")] = 0.0,
     tables_per_board: Annotated[int | None, typer.Option(
@@ -462,7 +465,8 @@ def tournament_create(
     settings = build_settings(
         bots=bots, name=name, game=game, players=players, boards=boards, seed=seed,
         seating=seating,
-        variant=variant, direction=direction, per_decision=per_decision, time_bank=time_bank,
+        variant=variant, direction=direction, settings=setting or [],
+        per_decision=per_decision, time_bank=time_bank,
         tables_per_board=tables_per_board, penalty=penalty, penalty_points=penalty_points,
         disqualify_after=disqualify_after, scoring=scoring,
     )
@@ -528,10 +532,39 @@ def _choice(enum: Callable[[str], T], value: str, what: str, allowed: str) -> T:
         raise CliError(f"unknown {what} {value!r}: expected {allowed}") from None
 
 
+def table_settings(variant: str, direction: str, given: Sequence[str] = ()) -> dict[str, Any]:
+    """The game settings asked for: ``--variant`` and ``--direction`` (French Tarot's
+    ``beginner`` and ``direction``) when not left at their defaults, and every
+    ``--setting NAME=VALUE``. The game validates them: one it does not have is refused in its
+    own words."""
+    asked: dict[str, Any] = {}
+    if variant == "beginner":
+        asked["beginner"] = True
+    if direction != "counter-clockwise":
+        asked["direction"] = direction
+    for item in given:
+        name, equals, text = item.partition("=")
+        if not equals or not name.strip():
+            raise CliError(f"--setting takes NAME=VALUE, got {item!r}")
+        try:
+            value: Any = json.loads(text)
+        except ValueError:
+            value = text
+        if not isinstance(value, bool | int | float | str):
+            value = text
+        name = name.strip()
+        if name in asked and asked[name] != value:
+            raise CliError(f"--setting {name}={text} contradicts another option asking "
+                           f"{name}={json.dumps(asked[name])}")
+        asked[name] = value
+    return asked
+
+
 def build_settings(
     *, bots: list[str], name: str, game: str = games.DEFAULT_GAME, players: int | None = None,
     boards: int, seed: str | None, seating: str,
     variant: str, direction: str, per_decision: float, time_bank: float,
+    settings: Sequence[str] = (),
     tables_per_board: int | None, penalty: str, penalty_points: int,
     disqualify_after: int | None, scoring: str,
 ) -> TournamentSettings:
@@ -549,8 +582,7 @@ def build_settings(
         players=players,
         boards=boards,
         seed=seed_for(chosen, None if seed is None else _parse_seed(seed)),
-        beginner=variant == "beginner",
-        direction=_choice(Direction, direction, "direction", "counter-clockwise or clockwise"),
+        game_settings=table_settings(variant, direction, settings),
         per_decision=per_decision,
         time_bank=time_bank,
         tables_per_board=tables_per_board,
@@ -745,12 +777,19 @@ def games_cmd(as_json: JsonOption = False) -> None:
     _json_mode(as_json)
     known = [games.game(name) for name in games.names()]
     if as_json:
-        _print_json([{"name": g.name, "title": g.title, "players": list(g.seat_counts())}
+        _print_json([{"name": g.name, "title": g.title, "players": list(g.seat_counts()),
+                      "settings": [{"name": s.name, "default": s.default,
+                                    "choices": list(s.choices), "meaning": s.meaning}
+                                   for s in g.declaration.settings]}
                      for g in known])
         return
     for g in known:
         sizes = ", ".join(map(str, g.seat_counts()))
         console.print(f"{g.name:<20} {g.title} ({sizes} players)", highlight=False)
+        for s in g.declaration.settings:
+            choices = " | ".join(json.dumps(c) for c in s.choices)
+            console.print(f"{'':<20}   --setting {s.name}={json.dumps(s.default)} "
+                          f"({choices}): {s.meaning}", highlight=False, soft_wrap=True)
 
 
 @app.command("serve")
@@ -865,14 +904,7 @@ def replay_cmd(table_id: str, as_json: JsonOption = False) -> None:
 
 
 def _seat_names(store: TournamentStore, table_id: str) -> list[str]:
-    from sqlmodel import Session, col, select
-
-    from arena.storage.models import TableSeat
-
-    with Session(store.engine) as session:
-        seats = session.exec(select(TableSeat).where(TableSeat.table_id == table_id)
-                             .order_by(col(TableSeat.seat))).all()
-        ids = [s.bot_id for s in seats]
+    ids = store.seat_bots(table_id)
     names = bot_names(store, ids)
     return [names.get(bot_id, bot_id) for bot_id in ids]
 

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import json
 import secrets
-from dataclasses import asdict, dataclass, field
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field, fields
 from enum import StrEnum
 from typing import Any
 
 from arena import games
 from arena.games import Game
 from arena.games.dealing import MAX_SEED
-from arena.games.french_tarot import Direction
 from arena.table import TimeControl
 
 
@@ -89,8 +89,6 @@ class TournamentSettings:
     players: int = 4
     boards: int = 8
     seed: int = 0
-    beginner: bool = False
-    direction: Direction = Direction.COUNTER_CLOCKWISE
     per_decision: float = 1.0
     time_bank: float = 0.0
     tables_per_board: int | None = None
@@ -102,13 +100,21 @@ class TournamentSettings:
     """A ``tarot-arena compare``: its sequential test and bots as JSON (see
     :mod:`tournaments.cli.compare`), which decides when the tournament stops; None otherwise."""
     game: str = games.DEFAULT_GAME
-    """The game every table plays (``arena.games.names()``); ``beginner`` and ``direction``
-    are French Tarot's settings."""
+    """The game every table plays (``arena.games.names()``)."""
+    game_settings: Mapping[str, Any] = field(default_factory=dict)
+    """The game's own table settings by name, as its declaration lists them (French Tarot's
+    ``beginner`` and ``direction``; Tre e Venticinque has none): the game validates them, and
+    one left out takes the game's default. Once made, every one the game declares, as the game
+    writes it in JSON; stored beside the tournament's own settings, by the game's names."""
 
     def __post_init__(self) -> None:
         problems = list(self._problems())
         if problems:
             raise SettingsError("; ".join(problems))
+        # as the game writes them, every one it declares: equal settings compare equal
+        options = self.rules.options_to_json(self.table_options)
+        object.__setattr__(self, "game_settings",
+                           {k: v for k, v in options.items() if k != "players"})
 
     def _problems(self) -> list[str]:
         out = []
@@ -124,10 +130,15 @@ class TournamentSettings:
                 ", ".join(map(str, counts[:-1])) + f" or {counts[-1]}"
             )
             return [f"{rules.title} is played by {allowed} players, not {self.players}"]
-        if rules is not games.game(games.DEFAULT_GAME) and (
-            self.beginner or self.direction is not Direction.COUNTER_CLOCKWISE
-        ):
-            out.append(f"beginner and direction are French Tarot settings, not {rules.title}'s")
+        clash = sorted(setting.name for setting in rules.declaration.settings
+                       if setting.name in _FIELDS)
+        if clash:
+            return [f"{rules.title}'s setting {clash[0]!r} has the name of a tournament "
+                    "setting: it cannot be stored"]
+        try:
+            rules.options(self.players, self.game_settings)
+        except ValueError as exc:
+            out.append(str(exc))
         if not 1 <= self.boards <= 100_000:
             out.append(f"boards must be 1..100000, got {self.boards}")
         if not 0 <= self.seed <= MAX_SEED:
@@ -191,42 +202,58 @@ class TournamentSettings:
     def table_options(self) -> Any:
         """The game's options for every table (French Tarot: a
         :class:`~arena.games.french_tarot.TableOptions`)."""
-        rules = self.rules
-        if rules is games.game(games.DEFAULT_GAME):
-            return rules.options(
-                self.players, {"beginner": self.beginner, "direction": self.direction.value}
-            )
-        return rules.options(self.players)
+        return self.rules.options(self.players, self.game_settings)
 
     @property
     def time_control(self) -> TimeControl:
         return TimeControl(self.per_decision, self.time_bank)
 
     def to_json(self) -> str:
+        """Every setting, the game's own as the game writes them (every one it declares, at its
+        default if not given): a French Tarot tournament's JSON is what it always was."""
         data: dict[str, Any] = asdict(self)
+        del data["game_settings"]
         data["bots"] = list(self.bots)
         data["seating"] = self.seating.value
-        data["direction"] = self.direction.value
         data["scoring"] = self.scoring.value
         data["penalties"]["kind"] = self.penalties.kind.value
         data["seed"] = str(self.seed)
+        data.update(self.game_settings)
         return json.dumps(data, sort_keys=True)
 
     @classmethod
     def from_json(cls, text: str) -> TournamentSettings:
+        """Settings as :meth:`to_json` wrote them, or as stored before games declared their
+        settings: every tournament then also carried French Tarot's (the default game's), at
+        their defaults for the other games, which are dropped."""
         data = json.loads(text)
         penalties = data.pop("penalties")
+        own = {k: v for k, v in data.items() if k in _FIELDS}
+        rest = {k: v for k, v in data.items() if k not in _FIELDS}
+        rules = games.game(own.get("game", games.DEFAULT_GAME))
+        declared = {setting.name for setting in rules.declaration.settings}
+        legacy = {setting.name: setting.default
+                  for setting in games.game(games.DEFAULT_GAME).declaration.settings}
+        unknown = sorted(k for k, v in rest.items()
+                         if k not in declared and not (k in legacy and v == legacy[k]))
+        if unknown:
+            raise SettingsError(f"stored settings name {unknown[0]!r}, which is neither a "
+                                f"tournament setting nor one of {rules.title}'s")
         return cls(
             **{
-                **data,
-                "bots": tuple(data["bots"]),
-                "seating": Seating(data["seating"]),
-                "direction": Direction(data["direction"]),
-                "scoring": ScoringMethod(data["scoring"]),
-                "seed": int(data["seed"]),
+                **own,
+                "bots": tuple(own["bots"]),
+                "seating": Seating(own["seating"]),
+                "scoring": ScoringMethod(own["scoring"]),
+                "seed": int(own["seed"]),
                 "penalties": Penalties(
                     PenaltyKind(penalties["kind"]), penalties["points"],
                     penalties["disqualify_after"],
                 ),
+                "game_settings": {k: v for k, v in rest.items() if k in declared},
             }
         )
+
+
+_FIELDS = frozenset(f.name for f in fields(TournamentSettings)) - {"game_settings"}
+"""The tournament's own settings, by name: a game's setting may take none of them."""

@@ -16,11 +16,9 @@ from typing import Any
 from arena.games import Game
 from arena.games.base import Record
 from arena.games.display import CardFace, Display, TableView, Walk, display_of, walk
-from arena.games.french_tarot import Bid, DealRecord, Pass
-from arena.games.french_tarot.display import describe
 from arena.storage.models import Decision, TableSeat
 
-__all__ = ["CardFace", "deal_summary", "faces_of", "replay_page", "replay_steps"]
+__all__ = ["CardFace", "DealSummary", "deal_summary", "faces_of", "replay_page", "replay_steps"]
 
 
 def faces_of(game: Game) -> list[CardFace]:
@@ -154,26 +152,51 @@ def replay_page(
     return ReplayPage(viewer, seat_names, faces, viewer["steps"][0]["hands"])
 
 
-def deal_summary(record: DealRecord) -> dict[str, Any]:
-    """A played deal of French Tarot in a few facts, for the board page's side-by-side
-    comparison."""
-    bids: dict[int, list[str]] = {seat: [] for seat in range(record.options.players)}
-    for seat, action in record.actions:
-        if isinstance(action, Pass | Bid):
-            bids[seat].append(describe(action).replace("bids ", "").replace("passes", "pass"))
-    result = record.result
-    out: dict[str, Any] = {"bids": bids, "outcome": None, "taker": None, "partner": None,
-                           "contract": None, "called": None, "won": None, "margin": None,
-                           "points": None, "bouts": None}
-    if result is None:
-        return out
-    out["outcome"] = result.outcome.value
-    out["taker"], out["partner"] = result.taker, result.partner
-    out["contract"] = None if result.contract is None else result.contract.label
-    out["called"] = result.called_card
-    if result.breakdown is not None and result.summary is not None:
-        out["won"] = result.breakdown.won
-        out["margin"] = result.breakdown.margin
-        out["points"] = result.summary.taker_half_points / 2
-        out["bouts"] = result.summary.bouts
+@dataclass(frozen=True, slots=True)
+class DealSummary:
+    """A played deal in a few facts, for the board page's side-by-side comparison: the same
+    shape for every game, from what its display says (:mod:`arena.games.display`)."""
+
+    headline: str | None
+    """The deal's result in one line: the first line of the game's score breakdown
+    (French Tarot: the contract, its taker and by how much it was made), else the outcome."""
+    roles: dict[int, str]
+    """What each seat was in the deal (taker, partner, dummy), by seat."""
+    actions: dict[int, list[str]]
+    """Each seat's actions that play no card to a trick (bids, a called king, discards), in
+    words, by seat; actions of one verb in a row as one (``discards 5♥ 7♠ 8♣``)."""
+
+
+def deal_summary(game: Game, record: Record) -> DealSummary:
+    """``record`` of ``game`` summed up; a game whose display cannot step a deal gets its
+    outcome and every action in words."""
+    display = display_of(game)
+    walked = walk(game, record, display)
+    if walked is None:
+        texts = [(seat, display.describe(action)) for seat, action in record.actions]
+        outcome = getattr(record.result, "outcome", None)
+        return DealSummary(None if outcome is None else str(outcome.value), {},
+                           _by_seat(texts))
+    state = walked.state
+    lines = display.breakdown(state)
+    result = game.result(state)
+    outcome = None if result is None else str(result.outcome.value)
+    return DealSummary(lines[0] if lines else outcome, dict(display.roles(state)),
+                       _by_seat([(s.seat, s.text) for s in walked.steps if not s.plays]))
+
+
+def _by_seat(texts: Sequence[tuple[int, str]]) -> dict[int, list[str]]:
+    """Actions in words by seat, a seat's actions of one verb in a row joined: six discards
+    read as one."""
+    out: dict[int, list[str]] = {}
+    last: dict[int, str] = {}
+    for seat, text in texts:
+        verb, _, rest = text.partition(" ")
+        mine = out.setdefault(seat, [])
+        if mine and rest and last.get(seat) == verb:
+            mine[-1] += " " + rest
+        else:
+            mine.append(text)
+        last[seat] = verb if rest else ""
     return out
+

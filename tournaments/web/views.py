@@ -27,21 +27,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import func
 from sqlalchemy.engine import Engine
-from sqlmodel import Session, col, select
 
 from arena import games
-from arena.games import Game
 from arena.games.base import Card, Record, ScoresMatches
-from arena.games.display import ScoreUnit, TalliesMatches, game_form, score_unit
-from arena.games.french_tarot import DealRecord
+from arena.games.display import ScoreUnit, TalliesMatches, display_of, game_form, score_unit
 from arena.storage.bots import BotRegistry, VersionSummary
 from arena.storage.models import (
-    ArenaTable,
     Bot,
-    Decision,
-    TableSeat,
     TableStatus,
     Tournament,
     TournamentStatus,
@@ -51,6 +44,7 @@ from ..duplicate.matches import MatchStandings, match_standings
 from ..duplicate.scoring import Entry, Standings, charged_players, compute_standings
 from ..duplicate.settings import TournamentSettings
 from ..duplicate.stats import t_quantile
+from ..storage.pages import PageReads
 from ..store import TournamentStore
 from .replay import deal_summary, faces_of
 
@@ -100,7 +94,8 @@ class BoardDeal:
 
     dealer: int
     hands: tuple[tuple[Card, ...], ...]
-    chien: tuple[Card, ...]
+    undealt: tuple[Card, ...]
+    """French Tarot's chien, Tre e Venticinque's talon."""
 
 
 @dataclass(slots=True)
@@ -185,6 +180,7 @@ class WebData:
     def __init__(self, engine: Engine, idle_ratio: float = IDLE_RATIO) -> None:
         self.engine = engine
         self.store = TournamentStore(engine)
+        self.reads = PageReads(engine)
         self.idle_ratio = idle_ratio
         self._lock = threading.Lock()
         self._cache: dict[str, tuple[str, TournamentData]] = {}
@@ -195,15 +191,11 @@ class WebData:
         self._versions: dict[str, tuple[float, str]] = {}
 
     # ------------------------------------------------------------------------- lookups
-    def _tournament_row(self, session: Session, tournament_id: str) -> Tournament:
-        row = session.get(Tournament, tournament_id)
+    def head(self, tournament_id: str) -> TournamentHead:
+        row = self.reads.tournament(tournament_id)
         if row is None:
             raise NotFound(f"no tournament {tournament_id!r}")
-        return row
-
-    def head(self, tournament_id: str) -> TournamentHead:
-        with Session(self.engine) as session:
-            return self._head(self._tournament_row(session, tournament_id))
+        return self._head(row)
 
     def _head(self, row: Tournament) -> TournamentHead:
         """The tournament's facts; ``sealed`` as :meth:`TournamentStore.sealed` says."""
@@ -219,10 +211,7 @@ class WebData:
         with self._lock:
             missing = wanted - set(self._names)
         if missing:
-            with Session(self.engine) as session:
-                found = dict(session.exec(
-                    select(Bot.id, Bot.name).where(col(Bot.id).in_(sorted(missing)))
-                ).all())
+            found = self.reads.names(missing)
             with self._lock:
                 self._names.update(found)
         with self._lock:
@@ -230,14 +219,11 @@ class WebData:
 
     def version(self, tournament_id: str) -> str:
         """A tag that changes whenever what a tournament's page shows may change."""
-        with Session(self.engine) as session:
-            row = self._tournament_row(session, tournament_id)
-            counts = session.exec(
-                select(ArenaTable.status, func.count())
-                .where(ArenaTable.tournament_id == tournament_id)
-                .group_by(ArenaTable.status)
-            ).all()
-        state = (row.status.value, tuple(sorted((str(s), n) for s, n in counts)))
+        found = self.reads.status(tournament_id)
+        if found is None:
+            raise NotFound(f"no tournament {tournament_id!r}")
+        status, counts = found
+        state = (status.value, tuple(sorted((str(s), n) for s, n in counts)))
         return hashlib.sha256(repr(state).encode()).hexdigest()[:16]
 
     def recent_version(self, tournament_id: str, max_age: float) -> str:
@@ -256,23 +242,9 @@ class WebData:
     # ---------------------------------------------------------------------- tournaments
     def tournaments(self) -> list[tuple[TournamentHead, ProgressView]]:
         """Every tournament, newest first, with its progress."""
-        with Session(self.engine) as session:
-            rows = list(session.exec(
-                select(Tournament).order_by(col(Tournament.created_at).desc())
-            ))
-            heads = [self._head(r) for r in rows]
-            counts: dict[str, dict[str, int]] = defaultdict(dict)
-            for tid, status, n in session.exec(
-                select(ArenaTable.tournament_id, ArenaTable.status, func.count())
-                .group_by(ArenaTable.tournament_id, ArenaTable.status)
-            ).all():
-                counts[tid][str(status)] = n
-            unfinished_boards = dict(session.exec(
-                select(ArenaTable.tournament_id,
-                       func.count(func.distinct(ArenaTable.board_number)))
-                .where(ArenaTable.status != TableStatus.DONE)
-                .group_by(ArenaTable.tournament_id)
-            ).all())
+        overview = self.reads.overview()
+        heads = [self._head(r) for r in overview.tournaments]
+        counts, unfinished_boards = overview.tables, overview.unfinished_boards
         names = self.names({b for head in heads for b in head.settings.bots})
         out = []
         for head in heads:
@@ -327,35 +299,12 @@ class WebData:
             self._bots.clear()
             self._next.clear()
 
-    def _tables(self, session: Session, tournament_id: str) -> list[tuple[Any, ...]]:
-        """(id, board, number, status, outcome) of every table: no records, they are large."""
-        return list(session.exec(
-            select(ArenaTable.id, ArenaTable.board_number, ArenaTable.number,
-                   ArenaTable.status, ArenaTable.outcome)
-            .where(ArenaTable.tournament_id == tournament_id)
-            .order_by(col(ArenaTable.board_number), col(ArenaTable.number))
-        ).all())
-
     def _compute(self, tournament_id: str) -> TournamentData:
-        with Session(self.engine) as session:
-            head = self._head(self._tournament_row(session, tournament_id))
-            tables = self._tables(session, tournament_id)
-            seats = session.exec(
-                select(TableSeat.table_id, TableSeat.seat, TableSeat.bot_id, TableSeat.score,
-                       TableSeat.infractions, TableSeat.scored)
-                .join(ArenaTable, col(ArenaTable.id) == col(TableSeat.table_id))
-                .where(ArenaTable.tournament_id == tournament_id,
-                       ArenaTable.status == TableStatus.DONE)
-            ).all()
-            faulty = sorted({t for t, _, _, _, n, _ in seats if n})
-            offences: list[tuple[Any, ...]] = []
-            for start in range(0, len(faulty), 500):  # only tables with an infraction
-                offences += session.exec(
-                    select(Decision.table_id, Decision.index, Decision.seat, Decision.action,
-                           Decision.seconds, Decision.infraction, Decision.reason)
-                    .where(col(Decision.table_id).in_(faulty[start:start + 500]),
-                           col(Decision.infraction).is_not(None))
-                ).all()
+        played = self.reads.played(tournament_id)
+        if played is None:
+            raise NotFound(f"no tournament {tournament_id!r}")
+        head = self._head(played.tournament)
+        tables, seats, offences = played.tables, played.seats, played.offences
         # an infraction at a seat no player holds (the dummy's) is its decider's (the defender)
         charged = charged_players(head.settings.rules, head.settings.players,
                                   [(o[0], o[1], o[2]) for o in offences], self.store.record_texts)
@@ -412,100 +361,47 @@ class WebData:
         if not 0 <= number < data.head.settings.boards:
             raise NotFound(f"tournament {tournament_id} has no board {number}")
         shown = number in data.shown_boards
-        look = {"faces": faces_of(data.head.settings.rules), "unit": data.head.unit,
-                "undealt": "Chien"}  # how this game's cards and scores look
+        game = data.head.settings.rules
+        look = {"faces": faces_of(game), "unit": data.head.unit, "game": game}
         if data.head.sealed and not shown:
             return {"data": data, "number": number, "shown": False, "tables": [],
-                    "deal": None, "summaries": {}, "datum": {}, **look}
-        with Session(self.engine) as session:
-            tables = list(session.exec(
-                select(ArenaTable).where(ArenaTable.tournament_id == tournament_id,
-                                         ArenaTable.board_number == number)
-                .order_by(col(ArenaTable.number))
-            ))
-            seats = list(session.exec(
-                select(TableSeat).where(col(TableSeat.table_id).in_([t.id for t in tables]))
-                .order_by(col(TableSeat.table_id), col(TableSeat.seat))
-            ))
-            for row in [*tables, *seats]:
-                session.expunge(row)
-        by_table: dict[str, list[TableSeat]] = defaultdict(list)
-        for s in seats:
-            by_table[s.table_id].append(s)
-        game = data.head.settings.rules
-        if game is not FRENCH_TAROT:
-            return {**self._board_of_any_game(game, data, number, shown, tables, by_table),
-                    **look, "undealt": "Not dealt"}
-        records = {}
+                    "deal": None, "summaries": {}, "datum": {}, "undealt": "", **look}
+        board = self.reads.board(tournament_id, number)
+        records: dict[str, Record] = {}
         if shown:
-            for t in tables:
+            for t, _ in board:
                 if t.record_json is not None:
-                    records[t.id] = DealRecord.loads(t.record_json)
+                    records[t.id] = game.load_record(json.loads(t.record_json))
+        deal, undealt = None, ""
+        if records:  # every table played the same cards: the first record says them
+            state = game.replay(next(iter(records.values())))
+            cards = game.revealed(state)
+            deal = BoardDeal(state.dealer, cards.hands, cards.undealt)
+            titles = [fact.title for fact in display_of(game).undealt(state)]
+            undealt = titles[0].capitalize() if titles else "Not dealt"
         datum = {
             (s.entry.table_id, s.entry.seat): (s.datum, s.matchpoints)
             for s in data.standings.scored if s.entry.board == number
         }
         rows = [
             TableRow(t.id, t.board_number, t.number, t.status, t.outcome, tuple(
-                SeatResult(s.seat, s.bot_id, s.scored, s.score, s.infractions)
-                for s in by_table[t.id]
+                SeatResult(s.seat, s.bot_id, s.scored, s.score, s.infractions) for s in seats
             ))
-            for t in tables
+            for t, seats in board
         ]
-        deal = next(iter(records.values())).deal if records else None
-        summaries = {table_id: deal_summary(r) for table_id, r in records.items()}
+        summaries = {table_id: deal_summary(game, r) for table_id, r in records.items()}
         return {"data": data, "number": number, "shown": shown, "tables": rows, "deal": deal,
-                "summaries": summaries, "datum": datum, **look}
-
-    def _board_of_any_game(
-        self, game: Game, data: TournamentData, number: int, shown: bool,
-        tables: list[ArenaTable], by_table: dict[str, list[TableSeat]],
-    ) -> dict[str, Any]:
-        """A board of a game other than French Tarot: the hands as dealt and every table's
-        scores (French Tarot's board also shows contracts and bids)."""
-        deal = None
-        if shown:
-            played = next((t for t in tables if t.record_json is not None), None)
-            if played is not None and played.record_json is not None:
-                state = game.replay(game.load_record(json.loads(played.record_json)))
-                cards = game.revealed(state)
-                deal = BoardDeal(state.dealer, cards.hands, cards.undealt)
-        datum = {
-            (s.entry.table_id, s.entry.seat): (s.datum, s.matchpoints)
-            for s in data.standings.scored if s.entry.board == number
-        }
-        rows = [
-            TableRow(t.id, t.board_number, t.number, t.status, t.outcome, tuple(
-                SeatResult(s.seat, s.bot_id, s.scored, s.score, s.infractions)
-                for s in by_table[t.id]
-            ))
-            for t in tables
-        ]
-        return {"data": data, "number": number, "shown": shown, "tables": rows, "deal": deal,
-                "summaries": {}, "datum": datum, "game": game}
+                "summaries": summaries, "datum": datum, "undealt": undealt, **look}
 
     # --------------------------------------------------------------------------- tables
     def table(self, table_id: str) -> dict[str, Any]:
         """One table; its record and decisions only if its board is finished everywhere."""
-        with Session(self.engine) as session:
-            table = session.get(ArenaTable, table_id)
-            if table is None:
-                raise NotFound(f"no table {table_id!r}")
-            session.expunge(table)
-            seats = list(session.exec(
-                select(TableSeat).where(TableSeat.table_id == table_id)
-                .order_by(col(TableSeat.seat))
-            ))
-            for s in seats:
-                session.expunge(s)
-            unfinished = session.exec(
-                select(func.count()).select_from(ArenaTable)
-                .where(ArenaTable.tournament_id == table.tournament_id,
-                       ArenaTable.board_number == table.board_number,
-                       ArenaTable.status != TableStatus.DONE)
-            ).one()
-            head = self._head(self._tournament_row(session, table.tournament_id))
-        board_done = unfinished == 0
+        found = self.reads.table(table_id)
+        if found is None:
+            raise NotFound(f"no table {table_id!r}")
+        table, seats = found.table, found.seats
+        head = self._head(found.tournament)
+        board_done = found.unfinished == 0
         if head.sealed and not board_done:
             # the same answer as an unknown id: not even whether this id exists
             raise NotFound(f"no table {table_id!r}")
@@ -528,15 +424,10 @@ class WebData:
 
     # ----------------------------------------------------------------------------- bots
     def bot(self, bot_id: str) -> dict[str, Any]:
-        with Session(self.engine) as session:
-            bot = session.get(Bot, bot_id)
-            if bot is None:
-                raise NotFound(f"no bot {bot_id!r}")
-            session.expunge(bot)
-            rows = list(session.exec(
-                select(Tournament).order_by(col(Tournament.created_at).desc())
-            ))
-            heads = [self._head(r) for r in rows]
+        bot = self.reads.bot(bot_id)
+        if bot is None:
+            raise NotFound(f"no bot {bot_id!r}")
+        heads = [self._head(r) for r in self.reads.tournaments()]
         mine = [h for h in heads if bot_id in h.settings.bots]
         # a busy bot has made hundreds of thousands of decisions: its page is cached until
         # one of its tournaments changes, and recomputed no more often than IDLE_RATIO allows
@@ -561,26 +452,8 @@ class WebData:
 
     def _bot(self, bot: Bot, mine: list[TournamentHead]) -> dict[str, Any]:
         bot_id = bot.id
-        with Session(self.engine) as session:
-            decisions = session.exec(
-                select(ArenaTable.tournament_id, ArenaTable.board_number, Decision.table_id,
-                       Decision.index, Decision.action, Decision.seconds, Decision.infraction,
-                       Decision.reason)
-                .join(TableSeat, (col(TableSeat.table_id) == col(Decision.table_id))
-                      & (col(TableSeat.seat) == col(Decision.seat)))
-                .join(ArenaTable, col(ArenaTable.id) == col(Decision.table_id))
-                .where(TableSeat.bot_id == bot_id)
-            ).all()
-            others = session.exec(  # infractions at other seats of its tables: the dummy's?
-                select(ArenaTable.tournament_id, ArenaTable.board_number, Decision.table_id,
-                       Decision.index, Decision.action, Decision.seconds, Decision.infraction,
-                       Decision.reason, Decision.seat, TableSeat.seat)
-                .join(TableSeat, col(TableSeat.table_id) == col(Decision.table_id))
-                .join(ArenaTable, col(ArenaTable.id) == col(Decision.table_id))
-                .where(TableSeat.bot_id == bot_id, col(Decision.infraction).is_not(None),
-                       col(Decision.seat) != col(TableSeat.seat))
-            ).all()
-        decisions = [*decisions, *self._charged_to_bot(mine, others)]
+        found = self.reads.bot_decisions(bot_id)
+        decisions = [*found.mine, *self._charged_to_bot(mine, found.others)]
         results = []
         shown_of: dict[str, set[int]] = {}
         sealed = {h.id for h in mine if h.sealed}

@@ -1,0 +1,75 @@
+"""Which seat is on which connection: :class:`HeldSeats` is its one writer (take, release,
+move to a resumed stream, list), and every path of the server goes through it."""
+
+from __future__ import annotations
+
+import pytest
+
+from arena.storage.bots import BotRegistry
+from arena.storage.db import make_engine
+from arena.transport import convert
+from arena.transport.connections import BotConnection, Outbox, RemoteSeat
+from arena.transport.server import ArenaServer
+
+
+@pytest.fixture
+def server() -> ArenaServer:
+    return ArenaServer(BotRegistry(make_engine("sqlite://")))
+
+
+def connect(server: ArenaServer, bot_id: str, max_tables: int = 4) -> BotConnection:
+    hello = convert.Hello("", "holder", "1", convert.PROTOCOL_VERSION, max_tables, True, ())
+    connection = server.open_stream(bot_id, hello, Outbox(lambda: None))
+    assert connection is not None
+    return connection
+
+
+def seat(server: ArenaServer, connection: BotConnection, table_id: str, n: int = 0) -> RemoteSeat:
+    return RemoteSeat(table_id, n, connection.bot_id, connection, server._is_revoked,
+                      server._keep_undelivered)
+
+
+async def test_a_seat_made_on_a_connection_is_held_there_until_released(
+    server: ArenaServer,
+) -> None:
+    connection = connect(server, "b1")
+    first = seat(server, connection, "t1", 0)
+    second = seat(server, connection, "t1", 1)
+    other = seat(server, connection, "t2")
+    assert connection.seats.held() == [first, second, other]
+    assert list(connection.seats) == [("t1", 0), ("t1", 1), ("t2", 0)]
+    assert connection.seats.tables() == {"t1", "t2"} and connection.tables == 2
+    assert connection.seats.at("t1") and not connection.seats.at("t3")
+    connection.seats.release(first)
+    connection.seats.release(first)  # twice is nothing
+    assert connection.seats.held() == [second, other] and len(connection.seats) == 2
+
+
+async def test_releasing_a_seat_gone_elsewhere_keeps_the_one_now_held(
+    server: ArenaServer,
+) -> None:
+    connection = connect(server, "b1")
+    stale = seat(server, connection, "t1")
+    fresh = seat(server, connection, "t1")  # the same key, taken again
+    connection.seats.release(stale)
+    assert connection.seats.held() == [fresh]
+
+
+async def test_a_move_leaves_the_old_stream_and_says_so(server: ArenaServer) -> None:
+    old, new = connect(server, "b1"), connect(server, "b1")
+    moving = seat(server, old, "t1")
+    assert old.seats.move(moving, new) is old
+    assert moving.connection is new
+    assert old.seats.held() == [] and new.seats.held() == [moving]
+
+
+async def test_the_server_releases_and_moves_through_the_connections_seats(
+    server: ArenaServer,
+) -> None:
+    old = connect(server, "b1")
+    moving = seat(server, old, "t1")
+    new = connect(server, "b1")
+    server._closed(old)  # the bot's other stream takes the seat
+    assert moving.connection is new and new.seats.held() == [moving] and not old.seats
+    server.mark_revoked("b1")
+    assert new.closed and new.seats.held() == [moving]  # still held until its table ends
