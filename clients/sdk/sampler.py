@@ -357,7 +357,7 @@ class Sampler:
         rng = self.rng
         cards = [(allowed, card) for allowed, group in self._groups for card in group]
         for attempt in range(10_000):
-            if attempt % (CLOCK_EVERY // 4) == CLOCK_EVERY // 4 - 1 and self._past_deadline():
+            if attempt % (CLOCK_EVERY // 4) == 0 and self._past_deadline():
                 raise DeadlinePassedError(
                     f"the deadline passed while drawing a deal for seat {self.view.seat}")
             rng.shuffle(cards)
