@@ -37,17 +37,20 @@ scores each draw for itself, the defender, whose side the dummy's hand plays on.
 draws the dummy's hand while it is hidden; once shown, the taker knows every card but the
 defender's (and a hidden chien's), so the draws differ little or not at all.
 
-Strength is a knob: ``samples=N`` plays exactly N draws per decision, and then the same seed
-always gives the same card for the same position (tournaments with it stay reproducible: the
-draws are seeded from the bot's seed, the seat's dealt hand and the cards played, never from
-the table id or the clock). Without ``samples``, it uses the request's time limit less a
-margin: a share of the limit (for the transport; it grows by a quarter with each timeout the
-arena reports, since the arena's clock sees what the bot's does not), plus how far its recent
-decisions overran the time they planned (measured as it plays, a decaying maximum); within
-that, it starts no draw once the slowest draw of the decision so far would end past it, and
-drops a draw the clock overtakes. One bot searches for one table at a time (:meth:`SearchBot.turn`):
-a decision waiting for its turn spends its own time, and then shares what is left with the
-decisions still waiting.
+Strength is a knob: ``samples=N`` plays N draws per decision, and then the same seed always
+gives the same card for the same position (tournaments with it stay reproducible: the draws are
+seeded from the bot's seed, the seat's dealt hand and the cards played, never from the table id
+or the clock), on any machine that makes the N draws before the request's deadline less the
+margin below; when the deadline comes first, it answers with the draws made by then rather
+than late. Without ``samples``, it fills the time to the request's deadline (the view's: its
+arrival at the SDK plus the time limit) less a margin: a share of the limit (for the
+transport; it grows by a quarter with each timeout the arena reports, since the arena's clock
+sees what the bot's does not), plus how far its recent decisions overran the time they planned
+(measured as it plays, a decaying maximum); within that, it starts no draw once the slowest
+draw of the decision so far would end past it, and drops a draw the clock overtakes. One bot
+searches for one table at a time (:meth:`SearchBot.turn`): a decision waiting for its turn
+spends its own time, and then (in time mode) shares what is left with the decisions still
+waiting.
 """
 
 from __future__ import annotations

@@ -40,8 +40,8 @@ view or in the sampler, never a position of a real game.
 A search with a deadline gives it to the sampler (``deadline``, on ``clock``): the exact count
 then stops there too, as if past its limit (the draws fall back as above), and a fallback draw
 still looking for a deal at the deadline raises :class:`DeadlinePassedError`. Neither step can
-otherwise be cut short once begun (measured: the count up to its limit takes up to ~20 ms on an
-idle machine, several times that on a loaded one; a fallback draw restarting on dead ends, more).
+otherwise be cut short once begun (the count up to its limit takes about 20 ms on an idle
+machine, several times that on a loaded one).
 
 ::
 
