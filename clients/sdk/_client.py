@@ -421,6 +421,12 @@ class ArenaClient:
             log.exception("%s failed to decide request %d of table %r seat %d: no answer sent",
                           self.name, request.request_id, request.table_id, request.seat)
             return
+        late = None if view.deadline is None else self.clock() - view.deadline
+        if late is not None and late > 0:  # the bot's own clock: the cause is on this side
+            log.warning("%s decided request %d of table %r %.0f ms past its deadline (%.0f ms "
+                        "after it arrived): the arena times it out", self.name,
+                        request.request_id, request.table_id, late * 1000,
+                        (late + request.time_limit) * 1000)
         if action not in request.legal_actions:
             log.warning("%s answered %s to request %d of table %r, which is not legal: the arena "
                         "will play its fallback", self.name, action, request.request_id,

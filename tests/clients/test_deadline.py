@@ -101,3 +101,31 @@ async def test_an_in_process_seat_stamps_each_request_when_the_runner_asks() -> 
     answer = await seat.ask(request)
     assert answer == request.legal_actions[0]
     assert bot.seen == [("t", 7.5, 0.0)]
+
+
+async def test_a_decision_past_its_deadline_is_logged_by_the_bot_that_made_it(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """Whether lateness is the bot's own doing or the transport's: the SDK says when a decision
+    ended past the deadline by the bot's own clock."""
+    state = asked_position()
+    now = [10.0]
+    bot = Queued(now)  # 0.4 s a decision
+    client = ArenaClient(bot, "127.0.0.1:1", "a-token")
+    client.clock = lambda: now[0]
+    request = request_of(state, time_limit=0.3)
+    client.tables[("a", request.player)] = dataclasses.replace(
+        view_of(state, request.player), table_id="a")
+    with caplog.at_level("WARNING", logger="clients.sdk"):
+        async with trio.open_nursery() as nursery:
+            client._nursery = nursery
+            client._on_request(Sent(), dataclasses.replace(  # type: ignore[arg-type]
+                request, table_id="a"))
+    late = [r.getMessage() for r in caplog.records if "past its deadline" in r.getMessage()]
+    assert len(late) == 1 and "100 ms past its deadline (400 ms after it arrived)" in late[0]
+    caplog.clear()
+    with caplog.at_level("WARNING", logger="clients.sdk"):
+        async with trio.open_nursery() as nursery:
+            client._nursery = nursery
+            client._on_request(Sent(), dataclasses.replace(  # type: ignore[arg-type]
+                request, table_id="a", request_id=2, time_limit=0.5))
+    assert not [r for r in caplog.records if "past its deadline" in r.getMessage()]
