@@ -86,7 +86,7 @@ def test_tre_fixed_draws_stop_at_the_deadline() -> None:
     steady = TreSearchBot(samples=12, seed=2, clock=StepClock(0.0002))
     assert tre_decide(steady, state) in tre.legal_actions(state)
     assert steady.draws == 12
-    slow = TreSearchBot(samples=12, seed=2, clock=JumpClock(0.0002, at=20, jump=10.0))
+    slow = TreSearchBot(samples=12, seed=2, clock=JumpClock(0.0002, at=20, jump=100.0))
     assert tre_decide(slow, state) in tre.legal_actions(state)
     assert 1 <= slow.draws < 12
 
