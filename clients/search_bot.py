@@ -96,7 +96,6 @@ from clients.search_bidding import (
     poignee_shown,
     showing,
 )
-from clients.search_inference import BidReader
 
 # The rollout policy lives in its own module (the bidding search plays it out too); its names
 # stay importable from here.
@@ -163,12 +162,9 @@ class SearchBot(TimedSearch, HeuristicBot):
         decision_trust: float = DECISION_TRUST,
         decision_samples: int | None = None,
         taker_shift: bool = False,
-        infer: float | None = None,
     ) -> None:
         if solver_cards < 0:
             raise ValueError(f"solver_cards must be at least 0, got {solver_cards}")
-        if infer is not None and not 0 < infer <= 1:
-            raise ValueError(f"infer must be in (0, 1], got {infer}")
         if decision_samples is not None and decision_samples < 1:
             raise ValueError(f"decision_samples must be at least 1, got {decision_samples}")
         unknown = sorted(set(simulate) - set(DECISIONS))
@@ -180,7 +176,6 @@ class SearchBot(TimedSearch, HeuristicBot):
         self.decision_trust = decision_trust
         self.decision_samples = decision_samples
         self.taker_shift = taker_shift
-        self.infer = infer
         self.planned_discard: tuple[int, int, tuple[Card, ...]] | None = None
         """The discard chosen at the first card of it: (seat, the hand before it, its cards)."""
         self.decision_draws = 0
@@ -382,16 +377,12 @@ class SearchBot(TimedSearch, HeuristicBot):
         card played out on the same draws. Empty when the deadline passed before a draw."""
         clock = self.clock
         seat = table.seat
-        seed = self.decision_seed(table)
-        sampler = Sampler(table, seed=seed, exact_limit=self.exact_limit(deadline),
-                          deadline=deadline, clock=clock)
-        source: Sampler | BidReader = sampler
-        if self.infer is not None:
-            source = BidReader(table, sampler, self.infer, seed)
+        sampler = Sampler(table, seed=self.decision_seed(table),
+                          exact_limit=self.exact_limit(deadline), deadline=deadline, clock=clock)
 
         def draw(deadline: float | None) -> list[int] | None:
             try:
-                base = source.sample().state()
+                base = sampler.sample().state()
             except DeadlinePassedError:
                 return None
             exact = cards_left(base) <= self.solver_cards
