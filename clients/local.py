@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import inspect
 import logging
+import time
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -90,7 +91,12 @@ class LocalSeat:
 
     The hooks (``on_table_start``, ``on_event``, ``on_notice``, ``on_table_end``) are called as
     the network client calls them. ``view`` is the seat's current view (None before the start).
+    Each request's view has its deadline (:attr:`~clients.sdk.TableView.deadline`), as over the
+    network: ``clock()`` when the runner asks, plus the time limit.
     """
+
+    clock: Callable[[], float] = time.perf_counter
+    """The bot's clock, which stamps each request (tests give a fake one)."""
 
     def __init__(self, bot: Bot, *, strict: bool = True) -> None:
         self.bot = bot
@@ -113,7 +119,7 @@ class LocalSeat:
             await self._hook(self.bot.on_event, view, event.event)
 
     async def ask(self, request: DecisionRequest) -> Answer:
-        view = self.view = self._current().with_request(request)
+        view = self.view = self._current().with_request(request, self.clock())
         method = self.bot.method_for(request)
         try:
             result = method(view, request)

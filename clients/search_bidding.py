@@ -87,7 +87,8 @@ from arena.games.french_tarot.game import legal_actions, poignee_cards
 from arena.games.french_tarot.scoring import settle
 from arena.games.french_tarot.simulate import apply_unchecked, copy_state, show_poignee_unchecked
 from clients.heuristic_bot import call_choice, discard_plan, wanted_contract
-from clients.sdk import Sampler, TableView
+from clients.sdk import DeadlinePassedError, Sampler, TableView
+from clients.sdk.sampler import EXACT_LIMIT
 from clients.search_rollout import finish
 
 TAKER_SHIFT = {3: 20, 4: 14, 5: 8}
@@ -151,6 +152,9 @@ class Budget:
     clock: Callable[[], float]
     shift: bool = False
     """Whether the play-outs are scored with :data:`TAKER_SHIFT` (:func:`calibrated_score`)."""
+    exact_limit: int = EXACT_LIMIT
+    """The steps the sampler's exact count may take (:meth:`TimedSearch.exact_limit
+    <clients.search_timing.TimedSearch.exact_limit>`); it stops at the deadline all the same."""
 
 
 def candidate_scores(
@@ -159,9 +163,8 @@ def candidate_scores(
     """This seat's score for each candidate, one list per draw (every candidate on the same
     draws); fewer draws when the deadline comes first (possibly none)."""
     clock = budget.clock
-    limit = 20_000 if budget.deadline is None else max(
-        0, min(20_000, int((budget.deadline - clock()) * 10_000)))
-    sampler = Sampler(table, seed=seed, exact_limit=limit)
+    sampler = Sampler(table, seed=seed, exact_limit=budget.exact_limit, deadline=budget.deadline,
+                      clock=clock)
     seat = table.seat
     draws: list[list[int]] = []
     slowest = 0.0
@@ -169,7 +172,10 @@ def candidate_scores(
         tick = clock()
         if budget.deadline is not None and tick + slowest > budget.deadline:
             break
-        base = sampler.sample().state()
+        try:
+            base = sampler.sample().state()
+        except DeadlinePassedError:
+            break
         row = []
         for outcome in outcomes:
             state = copy_state(base)

@@ -37,17 +37,20 @@ scores each draw for itself, the defender, whose side the dummy's hand plays on.
 draws the dummy's hand while it is hidden; once shown, the taker knows every card but the
 defender's (and a hidden chien's), so the draws differ little or not at all.
 
-Strength is a knob: ``samples=N`` plays exactly N draws per decision, and then the same seed
-always gives the same card for the same position (tournaments with it stay reproducible: the
-draws are seeded from the bot's seed, the seat's dealt hand and the cards played, never from
-the table id or the clock). Without ``samples``, it uses the request's time limit less a
-margin: a share of the limit (for the transport; it grows by a quarter with each timeout the
-arena reports, since the arena's clock sees what the bot's does not), plus how far its recent
-decisions overran the time they planned (measured as it plays, a decaying maximum); within
-that, it starts no draw once the slowest draw of the decision so far would end past it, and
-drops a draw the clock overtakes. One bot searches for one table at a time (:meth:`SearchBot.turn`):
-a decision waiting for its turn spends its own time, and then shares what is left with the
-decisions still waiting.
+Strength is a knob: ``samples=N`` plays N draws per decision, and then the same seed always
+gives the same card for the same position (tournaments with it stay reproducible: the draws are
+seeded from the bot's seed, the seat's dealt hand and the cards played, never from the table id
+or the clock), on any machine that makes the N draws before the request's deadline less the
+margin below; when the deadline comes first, it answers with the draws made by then rather
+than late. Without ``samples``, it fills the time to the request's deadline (the view's: its
+arrival at the SDK plus the time limit) less a margin: a share of the limit (for the
+transport; it grows by a quarter with each timeout the arena reports, since the arena's clock
+sees what the bot's does not), plus how far its recent decisions overran the time they planned
+(measured as it plays, a decaying maximum); within that, it starts no draw once the slowest
+draw of the decision so far would end past it, and drops a draw the clock overtakes. One bot
+searches for one table at a time (:meth:`SearchBot.turn`): a decision waiting for its turn
+spends its own time, and then (in time mode) shares what is left with the decisions still
+waiting.
 """
 
 from __future__ import annotations
@@ -80,7 +83,7 @@ from arena.games.french_tarot.simulate import (
     play_unchecked,
 )
 from clients.heuristic_bot import HeuristicBot, choose_card, seat_view
-from clients.sdk import DecisionRequest, Notice, Sampler, TableView, solve
+from clients.sdk import DeadlinePassedError, DecisionRequest, Notice, Sampler, TableView, solve
 from clients.sdk.solver import DEFAULT_SOLVER_CARDS, cards_left
 from clients.search_bidding import (
     DECISIONS,
@@ -202,7 +205,7 @@ class SearchBot(TimedSearch, HeuristicBot):
         cards = [a.card for a in legal if isinstance(a, Play)]
         if len(cards) == 1:
             return Play(cards[0])
-        deadline = self.deadline(request, start)
+        deadline = self.deadline(table, request, start)
         with self.turn(deadline) as deadline:
             collecting = gc.isenabled()
             gc.disable()  # a full collection can stall for tens of ms; a rollout makes no cycles
@@ -224,7 +227,7 @@ class SearchBot(TimedSearch, HeuristicBot):
         outcomes = [applying(a) for a in bids]
         start = self.clock()
         chosen = self.simulated("bid", table, outcomes, bids.index(rules),
-                                self.deadline(request, start))
+                                self.deadline(table, request, start))
         return bids[chosen]
 
     def call(self, table: TableView, request: DecisionRequest) -> Action:
@@ -234,7 +237,7 @@ class SearchBot(TimedSearch, HeuristicBot):
         calls = [a for a in request.legal_actions if isinstance(a, CallCard)]
         start = self.clock()
         chosen = self.simulated("call", table, [applying(a) for a in calls], calls.index(rules),
-                                self.deadline(request, start))
+                                self.deadline(table, request, start))
         return calls[chosen]
 
     def discard(self, table: TableView, request: DecisionRequest) -> Any:
@@ -255,7 +258,8 @@ class SearchBot(TimedSearch, HeuristicBot):
         if len(candidates) > 1:
             start = self.clock()
             outcomes = [applying(*(Discard(c) for c in cards)) for cards in candidates]
-            chosen = self.simulated("discard", table, outcomes, 0, self.deadline(request, start))
+            chosen = self.simulated("discard", table, outcomes, 0,
+                                    self.deadline(table, request, start))
         self.planned_discard = (table.seat, before, candidates[chosen])
         return Discard(candidates[chosen][0])
 
@@ -272,9 +276,8 @@ class SearchBot(TimedSearch, HeuristicBot):
         options: list[DeclarePoignee | None] = [None, *poignees]
         outcomes = [showing(table.seat, None if a is None else poignee_shown(table, a.level))
                     for a in options]
-        deadline = self.deadline(request, start)
-        if deadline is not None:
-            deadline = start + (deadline - start) * POIGNEE_SHARE
+        deadline = self.deadline(table, request, start)
+        deadline = start + (deadline - start) * POIGNEE_SHARE
         chosen = self.simulated("poignee", table, outcomes, options.index(rules), deadline,
                                 settle=False)
         return options[chosen]
@@ -290,7 +293,8 @@ class SearchBot(TimedSearch, HeuristicBot):
             collecting = gc.isenabled()
             gc.disable()
             try:
-                budget = Budget(wanted, deadline, self.clock, self.taker_shift)
+                budget = Budget(wanted, deadline, self.clock, self.taker_shift,
+                                self.exact_limit(deadline))
                 draws = candidate_scores(table, seed, outcomes, budget)
             finally:
                 if collecting:
@@ -311,7 +315,9 @@ class SearchBot(TimedSearch, HeuristicBot):
         a decision waits for the search at most until its own deadline (then it yields that
         deadline, past: no draw, the heuristic's card), then takes an even share of the time it
         has left with the decisions still waiting, which have about as long. With a fixed
-        number of samples it waits as long as it takes and keeps no deadline.
+        number of samples it keeps its own deadline, unshared (its draws take far less time
+        than that on any machine fast enough to answer in time: sharing would only make the
+        draws depend on the queue).
 
         In a worker thread (the SDK's, not in-process play), it also shortens the interpreter's
         switch interval to :data:`SWITCH_INTERVAL` (8 tables in turn at 100 ms: 30 timeouts with
@@ -334,7 +340,7 @@ class SearchBot(TimedSearch, HeuristicBot):
             yield deadline
             return
         try:
-            if deadline is not None and others:
+            if deadline is not None and others and self.timed:
                 now = self.clock()
                 deadline = now + max(0.0, deadline - now) / (1 + others)
             yield deadline
@@ -371,13 +377,14 @@ class SearchBot(TimedSearch, HeuristicBot):
         card played out on the same draws. Empty when the deadline passed before a draw."""
         clock = self.clock
         seat = table.seat
-        # A step of the exact count takes 2 to 20 us: in time mode, a fifth of the time at most.
-        limit = 20_000 if deadline is None else max(
-            0, min(20_000, int((deadline - clock()) * 10_000)))
-        sampler = Sampler(table, seed=self.decision_seed(table), exact_limit=limit)
+        sampler = Sampler(table, seed=self.decision_seed(table),
+                          exact_limit=self.exact_limit(deadline), deadline=deadline, clock=clock)
 
         def draw(deadline: float | None) -> list[int] | None:
-            base = sampler.sample().state()
+            try:
+                base = sampler.sample().state()
+            except DeadlinePassedError:
+                return None
             exact = cards_left(base) <= self.solver_cards
             scores = []
             for card in cards:

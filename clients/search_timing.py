@@ -2,12 +2,20 @@
 Tre e Venticinque search (:mod:`clients.tre_search`, alone or inside ``SearchBot``) keep time by it.
 
 A search decision draws deals and plays each candidate out on them until its budget is spent.
-The budget is the request's time limit less a margin: a share of the limit (for the transport;
-it grows by a quarter with each timeout the arena reports, since the arena's clock sees what
-the bot's does not), plus how far recent decisions overran the time they planned (a decaying
-maximum). Within it, no draw starts once the slowest draw of the decision so far would end past
-it, and a draw the clock overtakes is dropped. With a fixed number of draws there is no
-deadline and the decision is reproducible.
+The budget ends at the request's deadline less a margin. The deadline is the view's
+(:attr:`~clients.sdk.TableView.deadline`: when the SDK received the request plus its time limit,
+so that a decision which waited for its turn knows the time it lost), or for a view that has
+none, the time the decision began plus the limit. The margin is a share of the limit (for the
+transport; it grows by a quarter with each timeout the arena reports, since the arena's clock
+sees what the bot's does not), plus how far recent decisions overran the time they planned (a
+decaying maximum). Within it, no draw starts once the slowest draw of the decision so far would
+end past it, and a draw the clock overtakes is dropped.
+
+With a fixed number of draws (``samples``) the same deadline holds: the decision makes its
+draws, or fewer when the deadline comes first (answering with the draws done, the heuristic's
+choice with none). It is reproducible whenever the machine is fast enough to make them all in
+time, which at the arena's limits is by far the rule: the deadline is what keeps a slow or
+loaded machine from answering late, not part of the search.
 """
 
 from __future__ import annotations
@@ -17,6 +25,7 @@ from collections.abc import Callable
 
 from arena.table.messages import DecisionRequest, InfractionKind
 from clients.sdk import Notice, TableView
+from clients.sdk.sampler import EXACT_LIMIT
 
 OVERRUN_DECAY = 0.8
 """How much of the overrun kept is still held against the next decision."""
@@ -25,6 +34,9 @@ MARGIN_GROWTH = 1.25
 MAX_MARGIN_SHARE = 0.5
 MIN_MARGIN = 0.002
 """Seconds of each time limit always left unused, however short the limit."""
+EXACT_STEPS_PER_SECOND = 10_000
+"""In time mode, the sampler's exact count may take this many steps per second left (a step
+takes 2 to 20 us: a fifth of the time at most); with fixed draws, always its full limit."""
 
 Draw = Callable[[float | None], list[int] | None]
 """One draw: each candidate's score on it, or None when the deadline (if any) cut it short."""
@@ -65,15 +77,28 @@ class TimedSearch:
         self.search_time = 0.0
         """Totals over the bot's life, for the bench (draws, rollouts, seconds searching)."""
 
-    def deadline(self, request: DecisionRequest, start: float) -> float | None:
-        """When this decision must stop searching; None with a fixed number of samples."""
-        if self.samples is not None:
-            return None
+    @property
+    def timed(self) -> bool:
+        """Whether the search fills its time (no fixed number of samples)."""
+        return self.samples is None
+
+    def deadline(self, table: TableView, request: DecisionRequest, start: float) -> float:
+        """When this decision must stop searching (see the module docstring): the view's
+        deadline, else ``start`` plus the limit, less the margin; with fixed samples too."""
+        due = table.deadline if table.deadline is not None else start + request.time_limit
         margin = max(self.margin_share * request.time_limit, MIN_MARGIN)
-        return start + request.time_limit - margin - self.overrun
+        return due - margin - self.overrun
+
+    def exact_limit(self, deadline: float | None) -> int:
+        """The steps the sampler's exact count may take for a search ending at ``deadline``:
+        its full limit with fixed samples (the draws must not depend on the machine's speed;
+        the sampler stops counting at the deadline all the same), else a share of the time."""
+        if not self.timed or deadline is None:
+            return EXACT_LIMIT
+        return max(0, min(EXACT_LIMIT, int((deadline - self.clock()) * EXACT_STEPS_PER_SECOND)))
 
     def answered(self, deadline: float | None) -> None:
-        """After a timed decision: keep its overrun, a decaying maximum (a stall of the machine
+        """After a decision: keep its overrun, a decaying maximum (a stall of the machine
         shortens the next few decisions, not every decision after it)."""
         if deadline is not None:
             self.overrun = max(self.clock() - deadline, self.overrun * OVERRUN_DECAY, 0.0)
@@ -86,9 +111,9 @@ class TimedSearch:
             self.margin_share = min(MAX_MARGIN_SHARE, self.margin_share * MARGIN_GROWTH)
 
     def run_draws(self, candidates: int, draw: Draw, deadline: float | None) -> list[list[int]]:
-        """``draw`` repeated: ``samples`` times, or while the deadline allows (up to
-        ``max_samples``). Each complete draw's scores, in order; empty when the deadline passed
-        before a draw."""
+        """``draw`` repeated ``samples`` times (else up to ``max_samples``) while the deadline
+        allows. Each complete draw's scores, in order; empty when the deadline passed before a
+        draw."""
         clock = self.clock
         draws: list[list[int]] = []
         wanted = self.samples if self.samples is not None else self.max_samples

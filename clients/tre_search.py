@@ -13,9 +13,10 @@ The knobs and the time keeping follow the French search bot's rules
 (:class:`~clients.search_timing.TimedSearch`): ``samples=N`` plays exactly N draws per decision,
 seeded from the bot's seed and what the seat has seen (its seat, the dealer, its hand as dealt,
 its discard, the cards played in order), never the table id or the clock, so the same seed plays
-the same cards; without it, the request's time limit less a margin. Rollouts use a quick policy
-on the engine's state rather than the heuristic, which decides about 80 times slower (it reads a
-whole observation) and would leave under one draw per card at 100 ms.
+the same cards (whenever the machine makes the draws before the request's deadline, which is
+kept all the same); without it, the time left until the request's deadline less a margin.
+Rollouts use a quick policy on the engine's state rather than the heuristic, which decides about
+80 times slower (it reads a whole observation) and would leave under one draw per card at 100 ms.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ from arena.games.tre_e_venticinque.cards import (
 )
 from arena.games.tre_e_venticinque.game import DealState
 from arena.games.tre_e_venticinque.simulate import copy_state, play_unchecked, playable
-from clients.sdk import DecisionRequest, TableView
+from clients.sdk import DeadlinePassedError, DecisionRequest, TableView
 from clients.sdk.tre_sampler import TreSampler, position
 from clients.search_timing import TimedSearch
 from clients.tre_heuristic import heuristic_choice
@@ -59,7 +60,7 @@ def tre_play(bot: TimedSearch, table: TableView, request: DecisionRequest) -> An
     cards = [action.card for action in request.legal_actions if isinstance(action, Play)]
     if len(cards) == 1:
         return PLAYS[cards[0]]
-    deadline = bot.deadline(request, start)
+    deadline = bot.deadline(table, request, start)
     collecting = gc.isenabled()
     gc.disable()  # a full collection can stall for tens of ms; a rollout makes no cycles
     try:
@@ -78,11 +79,15 @@ def evaluate(
     """This seat's score for each card (in the order of ``cards``), one list per draw."""
     clock = bot.clock
     seat = view.seat
-    sampler = TreSampler(view, seed=decision_seed(bot.seed, view))
+    sampler = TreSampler(view, seed=decision_seed(bot.seed, view),
+                         exact_limit=bot.exact_limit(deadline), deadline=deadline, clock=clock)
     template: list[DealState] = []
 
     def draw(deadline: float | None) -> list[int] | None:
-        sample = sampler.sample()
+        try:
+            sample = sampler.sample()
+        except DeadlinePassedError:
+            return None
         if not template:
             template.append(sample.state())
         base = position(template[0], sample)

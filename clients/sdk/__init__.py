@@ -50,7 +50,7 @@ from ._client import (
     run_bot,
 )
 from ._view import TableView
-from .sampler import Constraints, NoConsistentDealError, Sample, Sampler
+from .sampler import Constraints, DeadlinePassedError, NoConsistentDealError, Sample, Sampler
 from .solver import solve, solve_cards
 from .tls import ClientTls
 
@@ -70,6 +70,7 @@ __all__ = [
     "ChienShown",
     "ClientTls",
     "Constraints",
+    "DeadlinePassedError",
     "DecisionRequest",
     "DummyShown",
     "Event",

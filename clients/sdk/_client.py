@@ -32,6 +32,8 @@ import inspect
 import logging
 import random
 import signal
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -143,10 +145,16 @@ class ArenaClient:
     private CA or a client certificate; False (the default): plaintext, for an arena on
     loopback or a network of its own.
 
+    Each request's view carries its :attr:`TableView.deadline`: ``clock()`` (the bot's clock,
+    ``time.perf_counter``) when the request arrived, plus its time limit.
+
     ``tables`` holds the view of every (table_id, seat) in play; ``welcome`` the arena's last
     Welcome; ``goodbye`` its last Goodbye; ``connections`` counts the streams the arena
     accepted (more than one after a reconnection).
     """
+
+    clock: Callable[[], float] = time.perf_counter
+    """What stamps each request's arrival (tests give a fake clock)."""
 
     def __init__(
         self,
@@ -400,7 +408,9 @@ class ArenaClient:
             log.error("request %d for table %r seat %d, which this bot does not hold: ignored",
                       request.request_id, *view_key)
             return
-        view = self.tables[view_key] = view.with_request(request)
+        # Stamped on arrival: a decision that waits its turn (a plain bot's decisions run one
+        # after another) sees the time it has left, not the whole limit.
+        view = self.tables[view_key] = view.with_request(request, self.clock())
         answer = self._answers[key] = _Answer(request.player)
         assert self._nursery is not None
         self._nursery.start_soon(self._decide, view, request, answer)
@@ -424,6 +434,12 @@ class ArenaClient:
             log.exception("%s failed to decide request %d of table %r seat %d: no answer sent",
                           self.name, request.request_id, request.table_id, request.seat)
             return
+        late = None if view.deadline is None else self.clock() - view.deadline
+        if late is not None and late > 0:  # the bot's own clock: the cause is on this side
+            log.warning("%s decided request %d of table %r %.0f ms past its deadline (%.0f ms "
+                        "after it arrived): the arena times it out", self.name,
+                        request.request_id, request.table_id, late * 1000,
+                        (late + request.time_limit) * 1000)
         if action not in request.legal_actions:
             log.warning("%s answered %s to request %d of table %r, which is not legal: the arena "
                         "will play its fallback", self.name, action, request.request_id,

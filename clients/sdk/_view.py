@@ -15,6 +15,7 @@ arena plays on without waiting).
 from __future__ import annotations
 
 import dataclasses
+import time
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
@@ -61,6 +62,13 @@ class TableView:
     """Sequence number of the next event expected for this seat."""
     decisions: int = 0
     """Decision requests this seat has received at this table, the current one included."""
+    deadline: float | None = None
+    """When the request being answered is due, on the bot's clock (``time.perf_counter()``):
+    the moment the SDK received it plus its ``time_limit`` (the bank, ``time_bank``, is not
+    counted: it is a reserve for the whole table, which a bot may choose to draw on). A
+    decision that waited (behind another table's, in a worker-thread pool, behind a busy event
+    loop) has that much less time left. None in a view that answers no request (or one built
+    by hand from a request without a time of receipt)."""
 
     # ------------------------------------------------------------------------ building
     @classmethod
@@ -88,14 +96,16 @@ class TableView:
             decisions=decisions,
         )
 
-    def with_request(self, request: DecisionRequest) -> TableView:
+    def with_request(self, request: DecisionRequest, received: float | None = None) -> TableView:
         """The view as the arena asks this seat to decide: the request is authoritative for the
-        phase, the turn, the hand and the legal actions (the next event clears those)."""
+        phase, the turn, the hand and the legal actions (the next event clears those).
+        ``received``: when the request arrived, on the bot's clock; it sets :attr:`deadline`."""
         observation = self.game.observation_asked(
             self.observation, request.phase, request.legal_actions, request.hand, request.seat
         )
+        deadline = None if received is None else received + request.time_limit
         return TableView(self.table_id, self.seat, self.players, observation, self.game,
-                         self.resumed, self.next_sequence, self.decisions + 1)
+                         self.resumed, self.next_sequence, self.decisions + 1, deadline)
 
     def apply(self, event: Any, sequence: int | None = None) -> TableView:
         """The view after ``event`` (numbered ``sequence``, if given, which then sets
@@ -112,7 +122,7 @@ class TableView:
         game then shows (French Tarot: every hand, the chien, the discard and the partner)."""
         return dataclasses.replace(self, observation=self.game.observation_at_end(
             self.observation, end.result, end.cards
-        ))
+        ), deadline=None)
 
     # ------------------------------------------------------------- every game's state
     @property
@@ -256,6 +266,13 @@ class TableView:
         """French Tarot: this seat took (False in every game without a taker)."""
         taker = getattr(self.observation, "taker", None)
         return taker is not None and taker == self.seat
+
+    def time_left(self, now: float | None = None) -> float | None:
+        """Seconds until :attr:`deadline` (negative once past) at ``now`` (default: the bot's
+        clock, ``time.perf_counter()``); None without a deadline."""
+        if self.deadline is None:
+            return None
+        return self.deadline - (time.perf_counter() if now is None else now)
 
     def name_of(self, seat: int) -> str:
         """The bot name at ``seat`` ("" if unknown)."""

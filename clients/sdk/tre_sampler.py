@@ -31,6 +31,8 @@ position of a real game.
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from arena.games.tre_e_venticinque import DISCARDS, PLAYS, Deal, DealState, Observation, Phase
@@ -116,7 +118,8 @@ class TreSampler(Sampler):
     """
 
     def __init__(
-        self, view: Observation | TableView, seed: int = 0, *, exact_limit: int = EXACT_LIMIT
+        self, view: Observation | TableView, seed: int = 0, *, exact_limit: int = EXACT_LIMIT,
+        deadline: float | None = None, clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         observation = view.observation if isinstance(view, TableView) else view
         if not isinstance(observation, Observation):
@@ -126,12 +129,14 @@ class TreSampler(Sampler):
                              "is laid: only the dealer's view is sampled during the discard")
         self._last_resort = False
         try:
-            super().__init__(observation, seed, exact_limit=exact_limit)  # type: ignore[arg-type]
+            super().__init__(observation, seed, exact_limit=exact_limit,  # type: ignore[arg-type]
+                             deadline=deadline, clock=clock)
         except NoConsistentDealError:
             if observation.seat == observation.dealer:
                 raise
             self._last_resort = True  # the discard may hold plain trumps (module docstring)
-            super().__init__(observation, seed, exact_limit=exact_limit)  # type: ignore[arg-type]
+            super().__init__(observation, seed, exact_limit=exact_limit,  # type: ignore[arg-type]
+                             deadline=deadline, clock=clock)
             # The relaxed rule admits more than the engine would (a dealer with other cards to
             # lay never discards a trump): such deals are drawn, not counted.
             self._memo = None

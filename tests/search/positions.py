@@ -11,6 +11,11 @@ from arena.games.french_tarot.deal import dealer_seats
 from arena.table import DecisionRequest, PlayerInfo, TableStart
 from clients.sdk import TableView
 
+GENEROUS = 60.0
+"""The default time limit of a test's request, as in-process play gives
+(:data:`clients.local.LOCAL_TIME_CONTROL`): a search at fixed draws keeps its deadline, and
+a test of its reproducibility must not depend on how fast the machine makes the draws."""
+
 
 def random_position(seed: int, players: int, *, min_cards: int = 0) -> GameState:
     """A deal of ``seed`` played at random to a random point (not over), with at least
@@ -39,7 +44,7 @@ def view_of(state: GameState, seat: int) -> TableView:
     return TableView.from_start(TableStart("t", seat, state.options, state.dealer, players, obs))
 
 
-def request_of(state: GameState, time_limit: float = 1.0) -> DecisionRequest:
+def request_of(state: GameState, time_limit: float = GENEROUS) -> DecisionRequest:
     """The request the arena sends for the seat to act: with the dummy to act, to the defender
     (``player``), with the dummy's hand."""
     seat, player = state.to_act, state.decider

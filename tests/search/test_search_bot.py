@@ -37,11 +37,11 @@ from clients.search_bot import (
     rollout_card,
 )
 
-from .positions import random_position, request_of, view_of
+from .positions import GENEROUS, random_position, request_of, view_of
 from .test_solver import endgame
 
 
-def decide(bot: SearchBot, state: GameState, time_limit: float = 1.0) -> object:
+def decide(bot: SearchBot, state: GameState, time_limit: float = GENEROUS) -> object:
     request = request_of(state, time_limit)
     view = view_of(state, request.player).with_request(request)
     return bot.method_for(request)(view, request)

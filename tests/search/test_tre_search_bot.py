@@ -27,11 +27,12 @@ from clients.tre_bots import TreHeuristicBot, TreSearchBot
 from clients.tre_search import evaluate, finish, pick, rollout_card
 from tournaments.play.arena import TableToPlay
 
+from .positions import GENEROUS
 from .test_search_bot import StepClock
 from .tre_positions import tre_position, tre_request, tre_view
 
 
-def decide(bot: Bot, state: DealState, time_limit: float = 1.0, table_id: str = "t") -> object:
+def decide(bot: Bot, state: DealState, time_limit: float = GENEROUS, table_id: str = "t") -> object:
     view = tre_view(state, state.to_act or 0)
     request = dataclasses.replace(tre_request(state, time_limit), table_id=table_id)
     return bot.method_for(request)(dataclasses.replace(view, table_id=table_id), request)

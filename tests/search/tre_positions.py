@@ -18,6 +18,8 @@ from arena.table import DecisionRequest, PlayerInfo, TableStart
 from clients.sdk import TableView
 from clients.tre_heuristic import heuristic_choice
 
+from .positions import GENEROUS
+
 
 def tre_position(seed: int, *, min_cards: int = 0, heuristic: bool = False) -> DealState:
     """A deal of ``seed`` played to a random point in its playing phase (not over), with at
@@ -46,7 +48,7 @@ def tre_view(state: DealState, seat: int) -> TableView:
                                            observe(state, seat), game=TRE_E_VENTICINQUE))
 
 
-def tre_request(state: DealState, time_limit: float = 1.0) -> DecisionRequest:
+def tre_request(state: DealState, time_limit: float = GENEROUS) -> DecisionRequest:
     seat = state.to_act
     assert seat is not None
     return DecisionRequest("t", seat, 1, state.phase, legal_actions(state), time_limit, 0.0,
