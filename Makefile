@@ -31,7 +31,10 @@ demo: $(STAMP)
 # One pytest worker per core (pytest-xdist; JOBS=1 for one process): most tests wait on bot
 # processes, servers and databases, so two cores play two tests at once.
 JOBS ?= auto
+# The project's bytecode is compiled first: where PYTHONDONTWRITEBYTECODE is set, every bot,
+# arena and CLI process a test starts would compile every module it imports again.
 test: $(STAMP) $(NODE_STAMP)
+	$(PY) -m compileall -q arena clients tournaments tests bench > /dev/null
 	$(PY) -m pytest -q -n $(JOBS) --dist worksteal
 
 lint: $(STAMP)

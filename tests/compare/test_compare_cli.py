@@ -331,8 +331,10 @@ def test_live_compare_with_bots_connecting_over_grpc(db: str) -> None:
     data = json.loads(out.strip().splitlines()[-1])
     assert data["verdict"] == "accepted"
     assert data["mode"] == "live"
-    assert data["boards"] == 10
-    assert data["tables_unplayed"] >= (40 - 12) * 5
+    # Decided on the first boards completed in order; which ones finish first, and the
+    # random bot's draws at each (one bot serves every table), vary from run to run.
+    assert 10 <= data["boards"] < 40  # type: ignore[operator]
+    assert data["tables_unplayed"] >= (40 - data["boards"] - 2) * 5  # type: ignore[operator]
     assert f"heuristic ({heuristic}) vs random ({rand})" in err
     assert "tables left unplayed (the test had decided)" in err
 
