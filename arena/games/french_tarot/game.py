@@ -241,6 +241,7 @@ class DealState(OfGame):
         "_best_pos",
         "_led",
         "_legal",
+        "_playable",
         "bids",
         "called_card",
         "chelem_announced",
@@ -307,6 +308,9 @@ class DealState(OfGame):
     _best: Card
     _best_pos: int
     _legal: tuple[Action, ...] | None
+    _playable: Hand
+    """The cards in ``_legal``'s plays, 0 outside the playing phase (valid while ``_legal`` is):
+    :func:`apply` checks a play against it rather than looking for the action in the list."""
 
     def __init__(self, deal: Deal, options: TableOptions | None = None) -> None:
         options = options or TableOptions(players=deal.players)
@@ -346,6 +350,7 @@ class DealState(OfGame):
         self._best = -1
         self._best_pos = 0
         self._legal = None
+        self._playable = 0
         self.phase = Phase.BIDDING
         self.to_act = self.first_seat
         for seat, hand in enumerate(self.hands):
@@ -451,13 +456,13 @@ def _compute_legal(state: DealState) -> tuple[Action, ...]:
         seat = state.to_act
         assert seat is not None
         hand = state.hands[seat]
-        mask = legal_play_mask(hand, state._led, state._best)
-        if not state.tricks and not state.trick and state.called_card is not None:
-            mask = _without_called_suit(mask, state.called_card)
+        mask = _playable_mask(state, hand)
+        state._playable = mask
         plays = _plays_of(mask)
         if state.poignee_done >> seat & 1:
             return plays
         return _poignee_options(hand, state.players) + plays
+    state._playable = 0
     if phase is Phase.BIDDING:
         floor = state.contract or 0
         return (PASS, *(BIDS[c] for c in state.options.contracts if c > floor))
@@ -502,6 +507,30 @@ def _plays_of(mask: Hand) -> tuple[Play, ...]:
         + _TRUMPS_LOW[mask >> 56 & 0x7FF]
         + _TRUMPS_HIGH[mask >> 67]
     )
+
+
+def _playable_mask(state: DealState, hand: Hand) -> Hand:
+    """:func:`legal_play_mask` for the seat to act holding ``hand``, with the called suit's rule
+    for the first card of the deal; inline, since it runs at every card."""
+    led = state._led
+    if led < 0:
+        mask = hand
+        if state.called_card is not None and not state.trick and not state.tricks:
+            return _without_called_suit(mask, state.called_card)
+        return mask
+    if led < 4:
+        follow = hand & SUIT_MASKS[led]
+        if follow:
+            return follow | hand & EXCUSE_BIT
+    trumps = hand & TRUMP_MASK
+    if not trumps:
+        return hand
+    best = state._best
+    if best >= 56:
+        higher = trumps & ~((2 << best) - 1)
+        if higher:
+            return higher | hand & EXCUSE_BIT
+    return trumps | hand & EXCUSE_BIT
 
 
 def _without_called_suit(mask: Hand, called: Card) -> Hand:
@@ -560,6 +589,15 @@ def apply(state: DealState, action: Action, seat: int | None = None) -> None:
     legal = state._legal
     if legal is None:
         legal = state._legal = _compute_legal(state)
+    if action.__class__ is Play:
+        # A bit test rather than a search of the list, which compares the play with each action
+        # before it; a card that is no plain int (True, say) takes the search, as it always did.
+        card = action.card  # type: ignore[union-attr]
+        if card.__class__ is int and card >= 0 and state._playable >> card & 1:
+            state._legal = None
+            state.history.append((actor, action))
+            _play(state, actor, card)
+            return
     if action not in legal:
         raise IllegalActionError(explain_illegal(state, action), action, actor)
     _transition(state, actor, action)
