@@ -592,7 +592,7 @@ def apply(state: DealState, action: Action, seat: int | None = None) -> None:
     if action.__class__ is Play:
         # A bit test rather than a search of the list, which compares the play with each action
         # before it; a card that is no plain int (True, say) takes the search, as it always did.
-        card = action.card  # type: ignore[union-attr]
+        card = action.card
         if card.__class__ is int and card >= 0 and state._playable >> card & 1:
             state._legal = None
             state.history.append((actor, action))
