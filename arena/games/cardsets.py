@@ -5,6 +5,7 @@ card is its index in the game's deck, a set is one Python int with bit ``c`` set
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from operator import itemgetter
 
 Card = int
 """A card: its index in its game's deck."""
@@ -58,3 +59,27 @@ def partition_masks(
         repeated = sorted({c for c in cards if cards.count(c) > 1})
         raise ValueError(f"dealt more than once: {names(repeated)}")
     return masks
+
+
+
+def pack_parts(
+    positions: Sequence[Sequence[int]], deck_size: int
+) -> Callable[[Sequence[Card]], tuple[tuple[tuple[Card, ...], ...], tuple[Hand, ...]]]:
+    """A function cutting a shuffled pack of ``deck_size`` cards into the parts of a deal:
+    ``positions[k]`` are the places in the pack (top card first) of part ``k``'s cards; it
+    returns each part's cards, sorted, and its mask.
+
+    For a pack that holds every card once, as a shuffle makes it: its parts need no check, and
+    gathering them in C (item getters, sorted, a sum of distinct bits) rather than card by card
+    is most of what dealing costs.
+    """
+    if any(len(part) < 2 for part in positions):
+        raise ValueError("every part of a deal takes at least two cards")
+    getters = tuple(itemgetter(*part) for part in positions)
+    bit = tuple(1 << c for c in range(deck_size)).__getitem__
+
+    def cut(pack: Sequence[Card]) -> tuple[tuple[tuple[Card, ...], ...], tuple[Hand, ...]]:
+        parts = tuple([tuple(sorted(get(pack))) for get in getters])
+        return parts, tuple([sum(map(bit, part)) for part in parts])
+
+    return cut

@@ -456,9 +456,24 @@ def _compute_legal(state: DealState) -> tuple[Action, ...]:
         seat = state.to_act
         assert seat is not None
         hand = state.hands[seat]
-        mask = _playable_mask(state, hand)
+        # _playable_mask inline, each case with the tables of the regions its cards can be in
+        led = state._led
+        follow = hand & SUIT_MASKS[led] if 0 <= led < 4 else 0
+        if follow:
+            mask = follow | hand & EXCUSE_BIT
+            plays = _SUIT_PLAYS[led][follow >> 14 * led]
+            if hand & EXCUSE_BIT:
+                plays += _EXCUSE_PLAYS
+        elif led >= 0 and hand & TRUMP_MASK:
+            trumps = hand & TRUMP_MASK
+            best = state._best
+            higher = trumps & ~((2 << best) - 1) if best >= 56 else 0
+            mask = (higher or trumps) | hand & EXCUSE_BIT
+            plays = _TRUMPS_LOW[mask >> 56 & 0x7FF] + _TRUMPS_HIGH[mask >> 67]
+        else:
+            mask = _playable_mask(state, hand)
+            plays = _plays_of(mask)
         state._playable = mask
-        plays = _plays_of(mask)
         if state.poignee_done >> seat & 1:
             return plays
         return _poignee_options(hand, state.players) + plays
@@ -495,6 +510,9 @@ def _region_tables(first: Card, bits: int) -> list[tuple[Play, ...]]:
 _SPADES, _HEARTS, _DIAMONDS, _CLUBS = (_region_tables(14 * s, 14) for s in range(4))
 _TRUMPS_LOW = _region_tables(56, 11)
 _TRUMPS_HIGH = _region_tables(67, 11)
+"""Trumps 12-21 and the Excuse."""
+_SUIT_PLAYS: Final = (_SPADES, _HEARTS, _DIAMONDS, _CLUBS)
+_EXCUSE_PLAYS: Final = (PLAYS[EXCUSE],)
 
 
 def _plays_of(mask: Hand) -> tuple[Play, ...]:
@@ -736,6 +754,13 @@ def _start_play(state: DealState) -> None:
     state.to_act = leader
 
 
+_LAST_TRICK: Final = tuple(HAND_SIZES.get(n, 0) - 1 for n in range(6))
+"""The index of the last trick, by hands at the table."""
+_new_trick: Final = tuple.__new__
+"""Builds a :class:`Trick` from its three fields without the named tuple's Python-level
+``__new__``: a deal makes up to 24 of them."""
+
+
 def _play(state: DealState, seat: int, card: Card) -> None:
     state.hands[seat] ^= 1 << card
     state.poignee_done |= 1 << seat
@@ -758,12 +783,12 @@ def _play(state: DealState, seat: int, card: Card) -> None:
         return
     leader = state.trick_leader
     winner = (leader + state._best_pos) % n
-    last = len(state.tricks) == HAND_SIZES[n] - 1
+    last = len(state.tricks) == _LAST_TRICK[n]
     if last and trick[0] == EXCUSE and not state.options.beginner and _side_took_all(
         state, leader
     ):
         winner = leader  # the Excuse, led to the last trick of a chelem, wins it
-    state.tricks.append(Trick(leader, tuple(trick), winner))
+    state.tricks.append(_new_trick(Trick, (leader, tuple(trick), winner)))
     state.trick = []
     state._led = _NO_LEAD
     state._best = -1
