@@ -45,9 +45,9 @@ from .actions import (
 from .cards import (
     BOUTS_MASK,
     CAVALIER,
+    DECK_SIZE,
     EXCUSE,
     EXCUSE_BIT,
-    HALF_POINTS,
     JACK,
     KING,
     KINGS_MASK,
@@ -62,6 +62,7 @@ from .cards import (
     card_long_name,
     card_name,
     cards_of,
+    mask_half_points,
 )
 from .deal import (
     CHIEN_SIZES,
@@ -75,7 +76,7 @@ from .deal import (
     player_count_error,
     seeded_deal,
 )
-from .scoring import DealSummary, ScoreBreakdown, Side, score_deal, settle
+from .scoring import DealSummary, ScoreBreakdown, Side, score_deal, table_scores
 
 
 class Direction(Enum):
@@ -239,9 +240,10 @@ class DealState(OfGame):
     __slots__ = (
         "_best",
         "_best_pos",
+        "_card_kind",
+        "_cards",
         "_led",
         "_legal",
-        "_playable",
         "bids",
         "called_card",
         "chelem_announced",
@@ -308,9 +310,11 @@ class DealState(OfGame):
     _best: Card
     _best_pos: int
     _legal: tuple[Action, ...] | None
-    _playable: Hand
-    """The cards in ``_legal``'s plays, 0 outside the playing phase (valid while ``_legal`` is):
-    :func:`apply` checks a play against it rather than looking for the action in the list."""
+    _card_kind: type | None
+    _cards: Hand
+    """The cards of ``_legal``'s actions of class ``_card_kind`` (the plays, discards, calls or
+    hides of the phase; valid while ``_legal`` is): :func:`apply` checks such an action against
+    it rather than looking for it in the list, comparing it with each action before it."""
 
     def __init__(self, deal: Deal, options: TableOptions | None = None) -> None:
         options = options or TableOptions(players=deal.players)
@@ -350,7 +354,8 @@ class DealState(OfGame):
         self._best = -1
         self._best_pos = 0
         self._legal = None
-        self._playable = 0
+        self._card_kind = None
+        self._cards = 0
         self.phase = Phase.BIDDING
         self.to_act = self.first_seat
         for seat, hand in enumerate(self.hands):
@@ -473,27 +478,44 @@ def _compute_legal(state: DealState) -> tuple[Action, ...]:
         else:
             mask = _playable_mask(state, hand)
             plays = _plays_of(mask)
-        state._playable = mask
+        state._card_kind = Play
+        state._cards = mask
         if state.poignee_done >> seat & 1:
             return plays
-        return _poignee_options(hand, state.players) + plays
-    state._playable = 0
+        return _POIGNEE_OPTIONS[state.players][
+            (hand & TRUMP_MASK).bit_count() + (1 if hand & EXCUSE_BIT else 0)
+        ] + plays
+    state._card_kind = None
     if phase is Phase.BIDDING:
-        floor = state.contract or 0
-        return (PASS, *(BIDS[c] for c in state.options.contracts if c > floor))
+        return _BIDDING_OPTIONS[state.options.beginner][state.contract or 0]
     if phase is Phase.DISCARDING:
-        return tuple(DISCARDS[c] for c in cards_of(_discardable(state)))
+        cards = state._cards = _discardable(state)
+        state._card_kind = Discard
+        return tuple(map(DISCARDS.__getitem__, cards_of(cards)))
     if phase is Phase.CALLING:
         assert state.taker is not None
-        return tuple(CALLS[c] for c in cards_of(_callable(state.hands[state.taker])))
+        cards = state._cards = _callable(state.hands[state.taker])
+        state._card_kind = CallCard
+        return tuple(map(CALLS.__getitem__, cards_of(cards)))
     if phase is Phase.CHELEM:
         return (NO_CHELEM, ANNOUNCE_CHELEM)
     if phase is Phase.POIGNEE:
         assert state.to_act is not None
         # Highest first: the fallback (the first legal action) shows the lowest trumps.
-        choosable = state.hands[state.to_act] & TRUMP_MASK & ~state.poignee_hidden
-        return tuple(HIDES[c] for c in reversed(cards_of(choosable)))
+        cards = state._cards = state.hands[state.to_act] & TRUMP_MASK & ~state.poignee_hidden
+        state._card_kind = HideTrump
+        return tuple(map(HIDES.__getitem__, reversed(cards_of(cards))))
     return ()
+
+
+_BIDDING_OPTIONS: Final[dict[bool, tuple[tuple[Action, ...], ...]]] = {
+    beginner: tuple(
+        (PASS, *(BIDS[c] for c in TableOptions(beginner=beginner).contracts if c > floor))
+        for floor in range(len(Contract) + 1)
+    )
+    for beginner in (False, True)
+}
+"""The bids open to a seat, by variant (beginner or not) and the contract to beat (0: none)."""
 
 
 def _region_tables(first: Card, bits: int) -> list[tuple[Play, ...]]:
@@ -557,14 +579,21 @@ def _without_called_suit(mask: Hand, called: Card) -> Hand:
     return allowed or mask
 
 
-def _poignee_options(hand: Hand, players: int) -> tuple[DeclarePoignee, ...]:
-    """The levels this hand may show (same test as :func:`poignee_cards`, by counting)."""
-    trumps = (hand & TRUMP_MASK).bit_count() + (1 if hand & EXCUSE_BIT else 0)
+def _poignee_options(trumps: int, players: int) -> tuple[DeclarePoignee, ...]:
+    """The levels a hand of ``trumps`` trumps, the Excuse counted as one, may show (the test of
+    :func:`poignee_cards`, by counting)."""
     return tuple(
         POIGNEES[level]
         for level, need in POIGNEE_THRESHOLDS[players].items()
         if trumps >= need
     )
+
+
+_POIGNEE_OPTIONS: Final = {
+    players: tuple(_poignee_options(trumps, players) for trumps in range(23))
+    for players in POIGNEE_THRESHOLDS
+}
+""":func:`_poignee_options` by player count and trumps held, the Excuse counted as one."""
 
 
 _CALL_RANKS: Final = (KING, QUEEN, CAVALIER, JACK)
@@ -607,14 +636,18 @@ def apply(state: DealState, action: Action, seat: int | None = None) -> None:
     legal = state._legal
     if legal is None:
         legal = state._legal = _compute_legal(state)
-    if action.__class__ is Play:
-        # A bit test rather than a search of the list, which compares the play with each action
+    kind = action.__class__
+    if kind is state._card_kind:
+        # A bit test rather than a search of the list, which compares the action with each one
         # before it; a card that is no plain int (True, say) takes the search, as it always did.
-        card = action.card
-        if card.__class__ is int and card >= 0 and state._playable >> card & 1:
-            state._legal = None
-            state.history.append((actor, action))
-            _play(state, actor, card)
+        card = action.card  # type: ignore[union-attr]
+        if card.__class__ is int and card >= 0 and state._cards >> card & 1:
+            if kind is Play:
+                state._legal = None
+                state.history.append((actor, action))
+                _play(state, actor, card)
+            else:
+                _transition(state, actor, action)
             return
     if action not in legal:
         raise IllegalActionError(explain_illegal(state, action), action, actor)
@@ -817,7 +850,7 @@ def _finish(state: DealState) -> None:
     summary, debt_unpaid = summarize(state)
     assert state.taker is not None
     breakdown = score_deal(summary)
-    scores = settle(summary, state.taker, state.partner)
+    scores = table_scores(breakdown, state.players, state.taker, state.partner)
     state.result = DealResult(
         DealOutcome.PLAYED,
         scores,
@@ -877,7 +910,7 @@ def summarize(state: DealState) -> tuple[DealSummary, bool]:
         taker_cards |= state.discard
     elif contract is Contract.GARDE_SANS:
         taker_cards |= state.chien
-    half = sum(HALF_POINTS[c] for c in cards_of(taker_cards))
+    half = mask_half_points(taker_cards)
     debt_unpaid = False
     if excuse_exchange is not None:
         if (taker_tricks if excuse_exchange else last + 1 - taker_tricks) > 0:
@@ -915,6 +948,9 @@ _PHASE_ACTIONS: Final[dict[Phase, tuple[type, ...]]] = {
 
 def explain_illegal(state: DealState, action: Action) -> str:
     """Why ``action`` is not legal now, in the words a player would use."""
+    card = getattr(action, "card", 0)
+    if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < DECK_SIZE:
+        return f"{card!r} is not a card: cards are numbered 0 to {DECK_SIZE - 1}"
     phase = state.phase
     seat = state.to_act
     expected = _PHASE_ACTIONS.get(phase, ())
