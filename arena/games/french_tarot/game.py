@@ -450,14 +450,10 @@ class DealState(OfGame):
 def legal_actions(state: DealState) -> tuple[Action, ...]:
     """Every action the seat to act may take now, in a fixed order; empty once the deal is over."""
     legal = state._legal
-    if legal is None:
-        legal = state._legal = _compute_legal(state)
-    return legal
-
-
-def _compute_legal(state: DealState) -> tuple[Action, ...]:
-    phase = state.phase
-    if phase is _PLAYING:  # first: it is 90% of the decisions
+    if legal is not None:
+        return legal
+    # The plays computed here rather than in a function of their own: a call less at every card.
+    if state.phase is _PLAYING:  # first: it is 90% of the decisions
         seat = state.to_act
         assert seat is not None
         hand = state.hands[seat]
@@ -466,7 +462,7 @@ def _compute_legal(state: DealState) -> tuple[Action, ...]:
         follow = hand & SUIT_MASKS[led] if 0 <= led < 4 else 0
         if follow:
             mask = follow | hand & EXCUSE_BIT
-            plays = _SUIT_PLAYS[led][follow >> 14 * led]
+            plays: tuple[Action, ...] = _SUIT_PLAYS[led][follow >> 14 * led]
             if hand & EXCUSE_BIT:
                 plays += _EXCUSE_PLAYS
         elif led >= 0 and hand & TRUMP_MASK:
@@ -480,11 +476,19 @@ def _compute_legal(state: DealState) -> tuple[Action, ...]:
             plays = _plays_of(mask)
         state._card_kind = Play
         state._cards = mask
-        if state.poignee_done >> seat & 1:
-            return plays
-        return _POIGNEE_OPTIONS[state.players][
-            (hand & TRUMP_MASK).bit_count() + (1 if hand & EXCUSE_BIT else 0)
-        ] + plays
+        if not state.poignee_done >> seat & 1:
+            plays = _POIGNEE_OPTIONS[state.players][
+                (hand & TRUMP_MASK).bit_count() + (1 if hand & EXCUSE_BIT else 0)
+            ] + plays
+        state._legal = plays
+        return plays
+    legal = state._legal = _compute_legal(state)
+    return legal
+
+
+def _compute_legal(state: DealState) -> tuple[Action, ...]:
+    """The legal actions outside the playing phase (:func:`legal_actions` lists the plays)."""
+    phase = state.phase
     state._card_kind = None
     if phase is Phase.BIDDING:
         return _BIDDING_OPTIONS[state.options.beginner][state.contract or 0]
@@ -635,13 +639,17 @@ def apply(state: DealState, action: Action, seat: int | None = None) -> None:
         raise WrongTurnError(_wrong_turn(state, actor, seat), action, seat)
     legal = state._legal
     if legal is None:
-        legal = state._legal = _compute_legal(state)
+        legal = legal_actions(state)
     kind = action.__class__
     if kind is state._card_kind:
         # A bit test rather than a search of the list, which compares the action with each one
-        # before it; a card that is no plain int (True, say) takes the search, as it always did.
-        card = action.card  # type: ignore[union-attr]
-        if card.__class__ is int and card >= 0 and state._cards >> card & 1:
+        # before it. A card that is no card fails it (a shift by a negative or a non-int raises).
+        try:
+            taken = state._cards >> action.card & 1  # type: ignore[union-attr]
+        except (TypeError, ValueError):
+            taken = 0
+        if taken:
+            card: Card = action.card  # type: ignore[union-attr]
             if kind is Play:
                 state._legal = None
                 state.history.append((actor, action))
@@ -798,20 +806,21 @@ def _play(state: DealState, seat: int, card: Card) -> None:
     state.hands[seat] ^= 1 << card
     state.poignee_done |= 1 << seat
     trick = state.trick
-    if card != EXCUSE:
+    played = len(trick)
+    if card != 77:  # the Excuse; literals here and below: this runs at every card
         led = state._led
         if led < 0:
-            state._led = _LED_TRUMP if card >= 56 else card // 14
+            state._led = 4 if card >= 56 else card // 14
             state._best = card
-            state._best_pos = len(trick)
+            state._best_pos = played
         elif card > state._best and (card >= 56 or card // 14 == led):
             state._best = card
-            state._best_pos = len(trick)
+            state._best_pos = played
     if card == state.called_card:
         state.partner_revealed = True
     trick.append(card)
     n = state.seats
-    if len(trick) < n:
+    if played + 1 < n:
         state.to_act = (seat + 1) % n
         return
     leader = state.trick_leader

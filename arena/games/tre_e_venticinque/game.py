@@ -400,7 +400,7 @@ def legal_actions(state: DealState) -> tuple[Action, ...]:
                 )
             legal = state._legal = plays_of(mask)
         else:
-            legal = state._legal = tuple(DISCARDS[c] for c in cards_of(legal_mask(state)))
+            legal = state._legal = tuple(map(DISCARDS.__getitem__, cards_of(legal_mask(state))))
     return legal
 
 
@@ -495,6 +495,11 @@ def _discard(state: DealState, dealer: int, card: Card) -> None:
         state.to_act = state.trick_leader = state.first_seat
 
 
+_new_trick: Final = tuple.__new__
+"""Builds a :class:`Trick` from its three fields without the named tuple's Python-level
+``__new__``: a deal makes 25 of them."""
+
+
 def _play(state: DealState, seat: int, card: Card) -> None:
     state.hands[seat] ^= 1 << card
     trick = state.trick
@@ -524,7 +529,7 @@ def _play(state: DealState, seat: int, card: Card) -> None:
         return
     leader = state.trick_leader
     winner = (leader + state._best_pos) % PLAYERS
-    done = Trick(leader, tuple(trick), winner)
+    done = _new_trick(Trick, (leader, tuple(trick), winner))
     tricks = state.tricks
     index = len(tricks)
     tricks.append(done)
