@@ -685,7 +685,7 @@ def parent(args: argparse.Namespace) -> dict[str, Any]:
     figures["rss_target_mb"] = 200
     figures["meets_rss"] = figures.get(f"rss_mb_{hold_tables}_tables", 1e9) < 200
     figures["total_seconds"] = round(time.perf_counter() - began, 1)
-    if "tls" in figures:
+    if isinstance(figures["tls"], dict):  # the comparison, when --tls ran it
         at_16 = figures["tls"]["tables_16"]
         log(f"TLS at 16 tables: {at_16['tls']['decisions_per_s']:.0f} decisions/s, "
             f"{at_16['ratio']:.2f} of plaintext ({at_16['plaintext']['decisions_per_s']:.0f}) "

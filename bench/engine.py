@@ -190,8 +190,17 @@ def main() -> None:
         )
     print(f"baseline (naive list filtering, same run): {baseline:8.0f} units/s; 4 players at "
           f"{figures['ratio_4p_to_baseline']} deals per unit", file=sys.stderr)
-    figures["target_4p"] = 4000
-    figures["meets_target_4p"] = figures["deals_per_second_4p"] >= 4000  # type: ignore[operator]
+    # Issue 27's targets, for the machine the issue measured on (5,932 deals/s there before it):
+    # elsewhere, compare ratios to the baseline of runs before and after a change.
+    figures["target_4p"] = 12_000
+    figures["meets_target_4p"] = figures["deals_per_second_4p"] >= 12_000  # type: ignore[operator]
+    figures["target_simulated_4p"] = 25_000
+    figures["meets_target_simulated_4p"] = (
+        figures["simulated_card_phases_per_second_4p"] >= 25_000  # type: ignore[operator]
+    )
+    figures["ratio_simulated_4p_to_baseline"] = round(
+        figures["simulated_card_phases_per_second_4p"] / baseline, 3  # type: ignore[operator]
+    )
     print(json.dumps(figures))
 
 

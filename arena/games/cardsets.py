@@ -5,6 +5,7 @@ card is its index in the game's deck, a set is one Python int with bit ``c`` set
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from operator import itemgetter
 
 Card = int
 """A card: its index in its game's deck."""
@@ -20,14 +21,43 @@ def mask_of(cards: Iterable[Card]) -> Hand:
     return mask
 
 
+def _region_cards(first: Card) -> tuple[tuple[Card, ...], ...]:
+    """``table[m]``: the cards ``first + i`` for each bit ``i`` of the 11-bit ``m``, each entry
+    one card more than an earlier one (the cheapest way to build them at import)."""
+    table: list[tuple[Card, ...]] = [()] * (1 << 11)
+    for m in range(1, 1 << 11):
+        high = m.bit_length() - 1
+        table[m] = (*table[m ^ 1 << high], first + high)
+    return tuple(table)
+
+
+_R0, _R1, _R2, _R3, _R4, _R5, _R6, _R7 = (_region_cards(11 * r) for r in range(8))
+_REGIONS_END = 88
+"""The eight tables cover cards 0..87: every pack of the arena's games (78 cards at most)."""
+
+
 def cards_of(mask: Hand) -> list[Card]:
-    """The cards of a bit set, lowest id first."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+    """The cards of a bit set, lowest id first.
+
+    Eight table look-ups rather than a loop over the set's bits: simulations list the cards
+    they may play at every card."""
+    if mask >> _REGIONS_END:
+        out = []
+        while mask:
+            low = mask & -mask
+            out.append(low.bit_length() - 1)
+            mask ^= low
+        return out
+    return [
+        *_R0[mask & 0x7FF],
+        *_R1[mask >> 11 & 0x7FF],
+        *_R2[mask >> 22 & 0x7FF],
+        *_R3[mask >> 33 & 0x7FF],
+        *_R4[mask >> 44 & 0x7FF],
+        *_R5[mask >> 55 & 0x7FF],
+        *_R6[mask >> 66 & 0x7FF],
+        *_R7[mask >> 77],
+    ]
 
 
 def iter_cards(mask: Hand) -> Iterator[Card]:
@@ -58,3 +88,27 @@ def partition_masks(
         repeated = sorted({c for c in cards if cards.count(c) > 1})
         raise ValueError(f"dealt more than once: {names(repeated)}")
     return masks
+
+
+
+def pack_parts(
+    positions: Sequence[Sequence[int]], deck_size: int
+) -> Callable[[Sequence[Card]], tuple[tuple[tuple[Card, ...], ...], tuple[Hand, ...]]]:
+    """A function cutting a shuffled pack of ``deck_size`` cards into the parts of a deal:
+    ``positions[k]`` are the places in the pack (top card first) of part ``k``'s cards; it
+    returns each part's cards, sorted, and its mask.
+
+    For a pack that holds every card once, as a shuffle makes it: its parts need no check, and
+    gathering them in C (item getters, sorted, a sum of distinct bits) rather than card by card
+    is most of what dealing costs.
+    """
+    if any(len(part) < 2 for part in positions):
+        raise ValueError("every part of a deal takes at least two cards")
+    getters = tuple(itemgetter(*part) for part in positions)
+    bit = tuple(1 << c for c in range(deck_size)).__getitem__
+
+    def cut(pack: Sequence[Card]) -> tuple[tuple[tuple[Card, ...], ...], tuple[Hand, ...]]:
+        parts = tuple([tuple(sorted(get(pack))) for get in getters])
+        return parts, tuple([sum(map(bit, part)) for part in parts])
+
+    return cut

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import struct
+from operator import mod
 from typing import Final
 
 MAX_SEED: Final = (1 << 64) - 1
@@ -52,10 +53,18 @@ class DealStream:
         if self._pos:
             del words[: self._pos]
             self._pos = 0
-        while len(words) < count:
-            digest = hashlib.sha256(self._prefix + self._block.to_bytes(4, "little")).digest()
-            self._block += 1
-            words.extend(struct.unpack("<8I", digest))
+        missing = count - len(words)
+        if missing > 0:  # every block needed at once: one join and one unpack for a shuffle
+            first = self._block
+            blocks = (missing + 7) // 8
+            prefix = self._prefix
+            sha256 = hashlib.sha256
+            data = b"".join([
+                sha256(prefix + block.to_bytes(4, "little")).digest()
+                for block in range(first, first + blocks)
+            ])
+            self._block = first + blocks
+            words.extend(struct.unpack(f"<{8 * blocks}I", data))
 
     def below(self, n: int) -> int:
         """An unbiased integer in ``0 .. n-1``, for ``n`` in ``1 .. 2**32``."""
@@ -71,6 +80,12 @@ class DealStream:
 
 
 _LIMITS: Final = tuple((1 << 32) - (1 << 32) % n if n else 0 for n in range(TAROT_PACK + 1))
+_NO_REJECTION: Final = min(_LIMITS[2:])
+"""Below this, no draw of a tarot-pack shuffle is rejected (step 2), so the whole shuffle's
+draws are its words mod n: a word that high comes in about one shuffle in a million, which
+draws one by one."""
+_DRAW_SIZES: Final = tuple(range(TAROT_PACK, 1, -1))
+"""The ``n`` of each draw of a full tarot-pack shuffle, in order: ``size``, ``size - 1``, ... 2."""
 
 
 def shuffled_pack(stream: DealStream, size: int = TAROT_PACK) -> list[int]:
@@ -91,6 +106,13 @@ def shuffled_pack(stream: DealStream, size: int = TAROT_PACK) -> list[int]:
     stream._ensure(size - 1)
     words = stream._words
     pos = stream._pos
+    drawn = words[pos:pos + size - 1]
+    if max(drawn, default=0) < _NO_REJECTION:  # no word rejected: every draw is a plain x mod n
+        for i, j in zip(range(size - 1, 0, -1),
+                        map(mod, drawn, _DRAW_SIZES[TAROT_PACK - size:]), strict=True):
+            pack[i], pack[j] = pack[j], pack[i]
+        stream._pos = pos + size - 1
+        return pack
     for i in range(size - 1, 0, -1):
         n = i + 1
         x = words[pos]

@@ -424,11 +424,11 @@ OTHER_PHASES: dict[Phase, tuple[Action, ...]] = {
 
 
 def snapshot(state: GameState) -> tuple[Any, ...]:
-    """Everything in the state except the legal-actions cache."""
+    """Everything in the state except the legal-actions cache (the list and its card masks)."""
     return tuple(
         tuple(value) if isinstance(value, list) else value
         for name in GameState.__slots__
-        if name != "_legal"
+        if name not in ("_legal", "_card_kind", "_cards")
         for value in (getattr(state, name),)
     )
 

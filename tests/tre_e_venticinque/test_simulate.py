@@ -46,3 +46,18 @@ def test_apply_unchecked_replays_a_deal_to_the_same_result() -> None:
         for _, action in state.history:
             apply_unchecked(again, action)
         assert again.result == state.result and again.history == []
+
+
+def test_the_copy_holds_every_slot_and_shares_no_list_but_the_history() -> None:
+    state = DealState.from_seed(7, 1)
+    rng = random.Random(7)
+    while len(state.tricks) < 3:
+        legal = legal_actions(state)
+        apply(state, legal[rng.randrange(len(legal))])
+    legal_actions(state)  # the caches are copied too
+    other = copy_state(state)
+    for name in DealState.__slots__:
+        value = getattr(state, name)
+        assert getattr(other, name) == value, name
+        if isinstance(value, list) and name != "history":
+            assert getattr(other, name) is not value, name

@@ -169,5 +169,20 @@ def count(mask: Hand) -> int:
     return mask.bit_count()
 
 
+# Every card is worth one half-point plus, for the bouts and the faces, these extras: a mask's
+# half-points are five bit counts rather than a sum over its cards.
+_EXTRA_8: Final = RANK_MASKS[KING] | BOUTS_MASK
+_EXTRA_6: Final = RANK_MASKS[QUEEN]
+_EXTRA_4: Final = RANK_MASKS[CAVALIER]
+_EXTRA_2: Final = RANK_MASKS[JACK]
+
+
 def mask_half_points(mask: Hand) -> int:
-    return sum(HALF_POINTS[c] for c in iter_cards(mask))
+    """The half-points of the cards in ``mask``."""
+    return (
+        mask.bit_count()
+        + 8 * (mask & _EXTRA_8).bit_count()
+        + 6 * (mask & _EXTRA_6).bit_count()
+        + 4 * (mask & _EXTRA_4).bit_count()
+        + 2 * (mask & _EXTRA_2).bit_count()
+    )

@@ -33,7 +33,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Final
 
-from ..cardsets import partition_masks
+from ..cardsets import pack_parts, partition_masks
 from ..dealing import MAX_SEED as MAX_SEED
 from ..dealing import DealStream, shuffled_pack
 from .cards import (
@@ -81,9 +81,12 @@ def _chien_after_packets(players: int) -> frozenset[int]:
 _CHIEN_AFTER: Final = {n: _chien_after_packets(n) for n in HAND_SIZES}
 
 
+_PETIT_SEC_TEST: Final = TRUMP_MASK | EXCUSE_BIT
+
+
 def is_petit_sec(hand: Hand) -> bool:
     """The Petit is the hand's only trump and the hand has no Excuse."""
-    return hand & TRUMP_MASK == PETIT_BIT and not hand & EXCUSE_BIT
+    return hand & _PETIT_SEC_TEST == PETIT_BIT
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,14 +109,9 @@ class Deal:
         if n not in HAND_SIZES:
             raise ValueError(player_count_error(n))
         seats = SEATS[n]
-        if n == 2 and self.dealer != DUMMY_DEALER:
-            raise ValueError(
-                f"dealer seat {self.dealer}: with two players seat {DUMMY_DEALER} deals (seat 0 "
-                f"is the non-dealer, seat {DUMMY} the dummy); the players take turns at dealing "
-                "by changing seats"
-            )
-        if not 0 <= self.dealer < n:
-            raise ValueError(f"dealer seat {self.dealer} is not a seat of a {n}-player table")
+        dealer_seat_error = _dealer_error(n, self.dealer)
+        if dealer_seat_error:
+            raise ValueError(dealer_seat_error)
         if len(self.hands) != seats:
             if n == 2:
                 raise ValueError(f"{len(self.hands)} hands for 2 players: with the dummy a deal "
@@ -149,28 +147,70 @@ class Deal:
         return "\n".join([*lines, f"chien: {format_cards(self.chien)}"])
 
 
+def _positions(players: int) -> tuple[list[int], ...]:
+    """Step 4's places in the pack of each hand's cards, hands in the order they are dealt to
+    (the first seat's first), then the chien's."""
+    size = PACKET_SIZES[players]
+    chien_after = _CHIEN_AFTER[players]
+    seats = SEATS[players]
+    parts: tuple[list[int], ...] = tuple([] for _ in range(seats + 1))
+    pos = 0
+    packets = HAND_SIZES[players] * seats // size
+    for number in range(1, packets + 1):
+        parts[(number - 1) % seats].extend(range(pos, pos + size))
+        pos += size
+        if number in chien_after:
+            parts[seats].append(pos)
+            pos += 1
+    return parts
+
+
+_CUTS: Final = {n: pack_parts(_positions(n), DECK_SIZE) for n in HAND_SIZES}
+_DEALT_ORDER: Final = {
+    (n, first): tuple((seat - first) % SEATS[n] for seat in range(SEATS[n]))
+    for n in HAND_SIZES
+    for first in range(SEATS[n])
+}
+"""By player count and first seat: for each seat, the rank of its hand in the dealing order."""
+
+
 def deal_pack(pack: list[Card], players: int, dealer: int) -> Deal:
     """Step 4: distribute a pack (top card first) in packets, chien cards one at a time."""
     if players not in HAND_SIZES:
         raise ValueError(player_count_error(players))
     if sorted(pack) != list(range(DECK_SIZE)):
         raise ValueError("a pack must hold each of the 78 cards once")
-    size = PACKET_SIZES[players]
-    chien_after = _CHIEN_AFTER[players]
-    seats = SEATS[players]
-    hands: list[list[Card]] = [[] for _ in range(seats)]
-    chien: list[Card] = []
-    seat = first_seat(players, dealer) % seats
-    pos = 0
-    packets = HAND_SIZES[players] * seats // size
-    for number in range(1, packets + 1):
-        hands[seat].extend(pack[pos:pos + size])
-        pos += size
-        seat = (seat + 1) % seats
-        if number in chien_after:
-            chien.append(pack[pos])
-            pos += 1
-    return Deal(players, dealer, tuple(map(tuple, hands)), tuple(chien))
+    dealer_seat_error = _dealer_error(players, dealer)
+    if dealer_seat_error:
+        raise ValueError(dealer_seat_error)
+    return _dealt(pack, players, dealer)
+
+
+def _dealer_error(players: int, dealer: int) -> str:
+    """Why ``dealer`` cannot deal at a table of ``players``; empty when it can."""
+    if players == 2 and dealer != DUMMY_DEALER:
+        return (f"dealer seat {dealer}: with two players seat {DUMMY_DEALER} deals (seat 0 is the "
+                f"non-dealer, seat {DUMMY} the dummy); the players take turns at dealing by "
+                "changing seats")
+    if not 0 <= dealer < players:
+        return f"dealer seat {dealer} is not a seat of a {players}-player table"
+    return ""
+
+
+def _dealt(pack: list[Card], players: int, dealer: int) -> Deal:
+    """:func:`deal_pack` of a pack known to hold every card once, for a dealer known to be
+    one: a :class:`Deal` whose checks would find nothing, built without them."""
+    parts, masks = _CUTS[players](pack)
+    order = _DEALT_ORDER[players, first_seat(players, dealer)]
+    deal = object.__new__(Deal)
+    setattr_ = object.__setattr__
+    setattr_(deal, "players", players)
+    setattr_(deal, "dealer", dealer)
+    setattr_(deal, "hands", tuple([parts[rank] for rank in order]))
+    setattr_(deal, "chien", parts[-1])
+    setattr_(deal, "hand_masks", tuple([masks[rank] for rank in order]))
+    setattr_(deal, "chien_mask", masks[-1])
+    return deal
 
 
 def seeded_deal(seed: int, players: int, dealer: int | None = None) -> Deal:
@@ -181,8 +221,14 @@ def seeded_deal(seed: int, players: int, dealer: int | None = None) -> Deal:
         raise ValueError(player_count_error(players))
     if dealer is None:
         dealer = dealer_seats(players)[0]
+    dealer_seat_error = _dealer_error(players, dealer)
+    if dealer_seat_error:
+        raise ValueError(dealer_seat_error)
     stream = DealStream(seed)
     while True:
-        deal = deal_pack(shuffled_pack(stream), players, dealer)
-        if not deal.petit_sec_seats():
+        deal = _dealt(shuffled_pack(stream), players, dealer)
+        for hand in deal.hand_masks:
+            if hand & _PETIT_SEC_TEST == PETIT_BIT:
+                break
+        else:
             return deal

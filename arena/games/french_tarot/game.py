@@ -45,9 +45,9 @@ from .actions import (
 from .cards import (
     BOUTS_MASK,
     CAVALIER,
+    DECK_SIZE,
     EXCUSE,
     EXCUSE_BIT,
-    HALF_POINTS,
     JACK,
     KING,
     KINGS_MASK,
@@ -62,6 +62,7 @@ from .cards import (
     card_long_name,
     card_name,
     cards_of,
+    mask_half_points,
 )
 from .deal import (
     CHIEN_SIZES,
@@ -75,7 +76,7 @@ from .deal import (
     player_count_error,
     seeded_deal,
 )
-from .scoring import DealSummary, ScoreBreakdown, Side, score_deal, settle
+from .scoring import DealSummary, ScoreBreakdown, Side, score_deal, table_scores
 
 
 class Direction(Enum):
@@ -239,6 +240,8 @@ class DealState(OfGame):
     __slots__ = (
         "_best",
         "_best_pos",
+        "_card_kind",
+        "_cards",
         "_led",
         "_legal",
         "bids",
@@ -307,6 +310,11 @@ class DealState(OfGame):
     _best: Card
     _best_pos: int
     _legal: tuple[Action, ...] | None
+    _card_kind: type | None
+    _cards: Hand
+    """The cards of ``_legal``'s actions of class ``_card_kind`` (the plays, discards, calls or
+    hides of the phase; valid while ``_legal`` is): :func:`apply` checks such an action against
+    it rather than looking for it in the list, comparing it with each action before it."""
 
     def __init__(self, deal: Deal, options: TableOptions | None = None) -> None:
         options = options or TableOptions(players=deal.players)
@@ -346,6 +354,8 @@ class DealState(OfGame):
         self._best = -1
         self._best_pos = 0
         self._legal = None
+        self._card_kind = None
+        self._cards = 0
         self.phase = Phase.BIDDING
         self.to_act = self.first_seat
         for seat, hand in enumerate(self.hands):
@@ -440,40 +450,76 @@ class DealState(OfGame):
 def legal_actions(state: DealState) -> tuple[Action, ...]:
     """Every action the seat to act may take now, in a fixed order; empty once the deal is over."""
     legal = state._legal
-    if legal is None:
-        legal = state._legal = _compute_legal(state)
+    if legal is not None:
+        return legal
+    # The plays computed here rather than in a function of their own: a call less at every card.
+    if state.phase is _PLAYING:  # first: it is 90% of the decisions
+        seat = state.to_act
+        assert seat is not None
+        hand = state.hands[seat]
+        # _playable_mask inline, each case with the tables of the regions its cards can be in
+        led = state._led
+        follow = hand & SUIT_MASKS[led] if 0 <= led < 4 else 0
+        if follow:
+            mask = follow | hand & EXCUSE_BIT
+            plays: tuple[Action, ...] = _SUIT_PLAYS[led][follow >> 14 * led]
+            if hand & EXCUSE_BIT:
+                plays += _EXCUSE_PLAYS
+        elif led >= 0 and hand & TRUMP_MASK:
+            trumps = hand & TRUMP_MASK
+            best = state._best
+            higher = trumps & ~((2 << best) - 1) if best >= 56 else 0
+            mask = (higher or trumps) | hand & EXCUSE_BIT
+            plays = _TRUMPS_LOW[mask >> 56 & 0x7FF] + _TRUMPS_HIGH[mask >> 67]
+        else:
+            mask = _playable_mask(state, hand)
+            plays = _plays_of(mask)
+        state._card_kind = Play
+        state._cards = mask
+        if not state.poignee_done >> seat & 1:
+            plays = _POIGNEE_OPTIONS[state.players][
+                (hand & TRUMP_MASK).bit_count() + (1 if hand & EXCUSE_BIT else 0)
+            ] + plays
+        state._legal = plays
+        return plays
+    legal = state._legal = _compute_legal(state)
     return legal
 
 
 def _compute_legal(state: DealState) -> tuple[Action, ...]:
+    """The legal actions outside the playing phase (:func:`legal_actions` lists the plays)."""
     phase = state.phase
-    if phase is _PLAYING:  # first: it is 90% of the decisions
-        seat = state.to_act
-        assert seat is not None
-        hand = state.hands[seat]
-        mask = legal_play_mask(hand, state._led, state._best)
-        if not state.tricks and not state.trick and state.called_card is not None:
-            mask = _without_called_suit(mask, state.called_card)
-        plays = _plays_of(mask)
-        if state.poignee_done >> seat & 1:
-            return plays
-        return _poignee_options(hand, state.players) + plays
+    state._card_kind = None
     if phase is Phase.BIDDING:
-        floor = state.contract or 0
-        return (PASS, *(BIDS[c] for c in state.options.contracts if c > floor))
+        return _BIDDING_OPTIONS[state.options.beginner][state.contract or 0]
     if phase is Phase.DISCARDING:
-        return tuple(DISCARDS[c] for c in cards_of(_discardable(state)))
+        cards = state._cards = _discardable(state)
+        state._card_kind = Discard
+        return tuple(map(DISCARDS.__getitem__, cards_of(cards)))
     if phase is Phase.CALLING:
         assert state.taker is not None
-        return tuple(CALLS[c] for c in cards_of(_callable(state.hands[state.taker])))
+        cards = state._cards = _callable(state.hands[state.taker])
+        state._card_kind = CallCard
+        return tuple(map(CALLS.__getitem__, cards_of(cards)))
     if phase is Phase.CHELEM:
         return (NO_CHELEM, ANNOUNCE_CHELEM)
     if phase is Phase.POIGNEE:
         assert state.to_act is not None
         # Highest first: the fallback (the first legal action) shows the lowest trumps.
-        choosable = state.hands[state.to_act] & TRUMP_MASK & ~state.poignee_hidden
-        return tuple(HIDES[c] for c in reversed(cards_of(choosable)))
+        cards = state._cards = state.hands[state.to_act] & TRUMP_MASK & ~state.poignee_hidden
+        state._card_kind = HideTrump
+        return tuple(map(HIDES.__getitem__, reversed(cards_of(cards))))
     return ()
+
+
+_BIDDING_OPTIONS: Final[dict[bool, tuple[tuple[Action, ...], ...]]] = {
+    beginner: tuple(
+        (PASS, *(BIDS[c] for c in TableOptions(beginner=beginner).contracts if c > floor))
+        for floor in range(len(Contract) + 1)
+    )
+    for beginner in (False, True)
+}
+"""The bids open to a seat, by variant (beginner or not) and the contract to beat (0: none)."""
 
 
 def _region_tables(first: Card, bits: int) -> list[tuple[Play, ...]]:
@@ -490,6 +536,9 @@ def _region_tables(first: Card, bits: int) -> list[tuple[Play, ...]]:
 _SPADES, _HEARTS, _DIAMONDS, _CLUBS = (_region_tables(14 * s, 14) for s in range(4))
 _TRUMPS_LOW = _region_tables(56, 11)
 _TRUMPS_HIGH = _region_tables(67, 11)
+"""Trumps 12-21 and the Excuse."""
+_SUIT_PLAYS: Final = (_SPADES, _HEARTS, _DIAMONDS, _CLUBS)
+_EXCUSE_PLAYS: Final = (PLAYS[EXCUSE],)
 
 
 def _plays_of(mask: Hand) -> tuple[Play, ...]:
@@ -504,20 +553,51 @@ def _plays_of(mask: Hand) -> tuple[Play, ...]:
     )
 
 
+def _playable_mask(state: DealState, hand: Hand) -> Hand:
+    """:func:`legal_play_mask` for the seat to act holding ``hand``, with the called suit's rule
+    for the first card of the deal; inline, since it runs at every card."""
+    led = state._led
+    if led < 0:
+        mask = hand
+        if state.called_card is not None and not state.trick and not state.tricks:
+            return _without_called_suit(mask, state.called_card)
+        return mask
+    if led < 4:
+        follow = hand & SUIT_MASKS[led]
+        if follow:
+            return follow | hand & EXCUSE_BIT
+    trumps = hand & TRUMP_MASK
+    if not trumps:
+        return hand
+    best = state._best
+    if best >= 56:
+        higher = trumps & ~((2 << best) - 1)
+        if higher:
+            return higher | hand & EXCUSE_BIT
+    return trumps | hand & EXCUSE_BIT
+
+
 def _without_called_suit(mask: Hand, called: Card) -> Hand:
     """Five players, first card of the deal: not the called suit, unless the called card."""
     allowed = mask & ~SUIT_MASKS[called // 14] | mask & (1 << called)
     return allowed or mask
 
 
-def _poignee_options(hand: Hand, players: int) -> tuple[DeclarePoignee, ...]:
-    """The levels this hand may show (same test as :func:`poignee_cards`, by counting)."""
-    trumps = (hand & TRUMP_MASK).bit_count() + (1 if hand & EXCUSE_BIT else 0)
+def _poignee_options(trumps: int, players: int) -> tuple[DeclarePoignee, ...]:
+    """The levels a hand of ``trumps`` trumps, the Excuse counted as one, may show (the test of
+    :func:`poignee_cards`, by counting)."""
     return tuple(
         POIGNEES[level]
         for level, need in POIGNEE_THRESHOLDS[players].items()
         if trumps >= need
     )
+
+
+_POIGNEE_OPTIONS: Final = {
+    players: tuple(_poignee_options(trumps, players) for trumps in range(23))
+    for players in POIGNEE_THRESHOLDS
+}
+""":func:`_poignee_options` by player count and trumps held, the Excuse counted as one."""
 
 
 _CALL_RANKS: Final = (KING, QUEEN, CAVALIER, JACK)
@@ -559,7 +639,24 @@ def apply(state: DealState, action: Action, seat: int | None = None) -> None:
         raise WrongTurnError(_wrong_turn(state, actor, seat), action, seat)
     legal = state._legal
     if legal is None:
-        legal = state._legal = _compute_legal(state)
+        legal = legal_actions(state)
+    kind = action.__class__
+    if kind is state._card_kind:
+        # A bit test rather than a search of the list, which compares the action with each one
+        # before it. A card that is no card fails it (a shift by a negative or a non-int raises).
+        try:
+            taken = state._cards >> action.card & 1  # type: ignore[union-attr]
+        except (TypeError, ValueError):
+            taken = 0
+        if taken:
+            card: Card = action.card  # type: ignore[union-attr]
+            if kind is Play:
+                state._legal = None
+                state.history.append((actor, action))
+                _play(state, actor, card)
+            else:
+                _transition(state, actor, action)
+            return
     if action not in legal:
         raise IllegalActionError(explain_illegal(state, action), action, actor)
     _transition(state, actor, action)
@@ -698,34 +795,42 @@ def _start_play(state: DealState) -> None:
     state.to_act = leader
 
 
+_LAST_TRICK: Final = tuple(HAND_SIZES.get(n, 0) - 1 for n in range(6))
+"""The index of the last trick, by hands at the table."""
+_new_trick: Final = tuple.__new__
+"""Builds a :class:`Trick` from its three fields without the named tuple's Python-level
+``__new__``: a deal makes up to 24 of them."""
+
+
 def _play(state: DealState, seat: int, card: Card) -> None:
     state.hands[seat] ^= 1 << card
     state.poignee_done |= 1 << seat
     trick = state.trick
-    if card != EXCUSE:
+    played = len(trick)
+    if card != 77:  # the Excuse; literals here and below: this runs at every card
         led = state._led
         if led < 0:
-            state._led = _LED_TRUMP if card >= 56 else card // 14
+            state._led = 4 if card >= 56 else card // 14
             state._best = card
-            state._best_pos = len(trick)
+            state._best_pos = played
         elif card > state._best and (card >= 56 or card // 14 == led):
             state._best = card
-            state._best_pos = len(trick)
+            state._best_pos = played
     if card == state.called_card:
         state.partner_revealed = True
     trick.append(card)
     n = state.seats
-    if len(trick) < n:
+    if played + 1 < n:
         state.to_act = (seat + 1) % n
         return
     leader = state.trick_leader
     winner = (leader + state._best_pos) % n
-    last = len(state.tricks) == HAND_SIZES[n] - 1
+    last = len(state.tricks) == _LAST_TRICK[n]
     if last and trick[0] == EXCUSE and not state.options.beginner and _side_took_all(
         state, leader
     ):
         winner = leader  # the Excuse, led to the last trick of a chelem, wins it
-    state.tricks.append(Trick(leader, tuple(trick), winner))
+    state.tricks.append(_new_trick(Trick, (leader, tuple(trick), winner)))
     state.trick = []
     state._led = _NO_LEAD
     state._best = -1
@@ -754,7 +859,7 @@ def _finish(state: DealState) -> None:
     summary, debt_unpaid = summarize(state)
     assert state.taker is not None
     breakdown = score_deal(summary)
-    scores = settle(summary, state.taker, state.partner)
+    scores = table_scores(breakdown, state.players, state.taker, state.partner)
     state.result = DealResult(
         DealOutcome.PLAYED,
         scores,
@@ -814,7 +919,7 @@ def summarize(state: DealState) -> tuple[DealSummary, bool]:
         taker_cards |= state.discard
     elif contract is Contract.GARDE_SANS:
         taker_cards |= state.chien
-    half = sum(HALF_POINTS[c] for c in cards_of(taker_cards))
+    half = mask_half_points(taker_cards)
     debt_unpaid = False
     if excuse_exchange is not None:
         if (taker_tricks if excuse_exchange else last + 1 - taker_tricks) > 0:
@@ -852,6 +957,9 @@ _PHASE_ACTIONS: Final[dict[Phase, tuple[type, ...]]] = {
 
 def explain_illegal(state: DealState, action: Action) -> str:
     """Why ``action`` is not legal now, in the words a player would use."""
+    card = getattr(action, "card", 0)
+    if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < DECK_SIZE:
+        return f"{card!r} is not a card: cards are numbered 0 to {DECK_SIZE - 1}"
     phase = state.phase
     seat = state.to_act
     expected = _PHASE_ACTIONS.get(phase, ())

@@ -172,9 +172,16 @@ def settle(summary: DealSummary, taker: int, partner: int | None = None) -> tupl
         raise ValueError("only 5-player deals have a partner")
     if partner is not None and not 0 <= partner < n:
         raise ValueError(f"partner seat {partner} is not a seat of a {n}-player table")
-    breakdown = score_deal(summary)
-    scores = [breakdown.defender] * n
+    return table_scores(score_deal(summary), n, taker, None if alone else partner)
+
+
+def table_scores(
+    breakdown: ScoreBreakdown, players: int, taker: int, partner: int | None
+) -> tuple[int, ...]:
+    """:func:`settle` from the deal's breakdown, its seats already checked (the engine, which
+    has both at hand at the end of a deal)."""
+    scores = [breakdown.defender] * players
     scores[taker] = breakdown.taker
-    if not alone and partner is not None:
+    if partner is not None and partner != taker:
         scores[partner] = breakdown.partner
     return tuple(scores)

@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Final
 
-from ..cardsets import partition_masks
+from ..cardsets import pack_parts, partition_masks
 from ..dealing import DealStream, shuffled_pack
 from .cards import DECK_SIZE, Card, Hand, format_cards
 
@@ -47,9 +47,7 @@ class Deal:
     talon_mask: Hand = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        if isinstance(self.dealer, bool) or not isinstance(self.dealer, int) or not (
-            0 <= self.dealer < PLAYERS
-        ):
+        if _not_a_seat(self.dealer):
             raise ValueError(f"dealer seat {self.dealer!r} is not a seat of a 3-player table")
         if len(self.hands) != PLAYERS:
             raise ValueError(f"{len(self.hands)} hands: Tre e Venticinque is played by 3")
@@ -70,25 +68,53 @@ class Deal:
                           f"{format_cards(self.talon)}"])
 
 
+def _not_a_seat(dealer: object) -> bool:
+    return isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < PLAYERS
+
+
 _ORDER: Final = tuple(tuple((dealer + k) % PLAYERS for k in (2, 1, 0)) for dealer in range(3))
 
 
 def deal_pack(pack: list[Card], dealer: int) -> Deal:
     """Steps 4 and 5: distribute a pack (top card first) in packets of five, the talon last."""
-    if not (isinstance(dealer, int) and 0 <= dealer < PLAYERS):
+    if _not_a_seat(dealer):
         raise ValueError(f"dealer seat {dealer!r} is not a seat of a 3-player table")
     if sorted(pack) != list(range(DECK_SIZE)):
         raise ValueError("a pack must hold each of the 78 cards once")
-    hands: list[list[Card]] = [[] for _ in range(PLAYERS)]
-    order = _ORDER[dealer]
+    return _dealt(pack, dealer)
+
+
+def _positions(dealer: int) -> tuple[list[int], ...]:
+    """Steps 4 and 5's places in the pack of each seat's cards, then the talon's."""
+    parts: tuple[list[int], ...] = tuple([] for _ in range(PLAYERS + 1))
     pos = 0
     for _ in range(HAND_SIZE // PACKET):
-        for seat in order:
-            hands[seat].extend(pack[pos:pos + PACKET])
+        for seat in _ORDER[dealer]:
+            parts[seat].extend(range(pos, pos + PACKET))
             pos += PACKET
-    return Deal(dealer, tuple(map(tuple, hands)), tuple(pack[pos:]))
+    parts[PLAYERS].extend(range(pos, DECK_SIZE))
+    return parts
+
+
+_CUTS: Final = tuple(pack_parts(_positions(dealer), DECK_SIZE) for dealer in range(PLAYERS))
+
+
+def _dealt(pack: list[Card], dealer: int) -> Deal:
+    """:func:`deal_pack` of a pack known to hold every card once, for a dealer known to be a
+    seat: a :class:`Deal` whose checks would find nothing, built without them."""
+    parts, masks = _CUTS[dealer](pack)
+    deal = object.__new__(Deal)
+    setattr_ = object.__setattr__
+    setattr_(deal, "dealer", dealer)
+    setattr_(deal, "hands", parts[:PLAYERS])
+    setattr_(deal, "talon", parts[PLAYERS])
+    setattr_(deal, "hand_masks", masks[:PLAYERS])
+    setattr_(deal, "talon_mask", masks[PLAYERS])
+    return deal
 
 
 def seeded_deal(seed: int, dealer: int = 0) -> Deal:
     """The deal for ``seed`` (steps 1-5 of the module docstring)."""
-    return deal_pack(shuffled_pack(DealStream(seed)), dealer)
+    if _not_a_seat(dealer):
+        raise ValueError(f"dealer seat {dealer!r} is not a seat of a 3-player table")
+    return _dealt(shuffled_pack(DealStream(seed)), dealer)

@@ -398,9 +398,17 @@ def legal_actions(state: DealState) -> tuple[Action, ...]:
                 mask = state._mask = legal_play_mask(
                     state.hands[seat], state._follow, state.tricks_won[seat] > 0
                 )
-            legal = state._legal = plays_of(mask)
+            follow = state._follow
+            if 0 <= follow < 4 and not mask & ~(SUIT_MASKS[follow] | MATTO_BIT):
+                # following suit: the plays of one region (and perhaps the Matto)
+                legal = _SUIT_PLAYS[follow][mask >> 14 * follow & 0x3FFF]
+                if mask & MATTO_BIT:
+                    legal += _MATTO_PLAYS
+            else:
+                legal = plays_of(mask)
+            state._legal = legal
         else:
-            legal = state._legal = tuple(DISCARDS[c] for c in cards_of(legal_mask(state)))
+            legal = state._legal = tuple(map(DISCARDS.__getitem__, cards_of(legal_mask(state))))
     return legal
 
 
@@ -435,6 +443,8 @@ def _region_tables(first: Card, bits: int) -> list[tuple[Play, ...]]:
 _SWORDS, _CUPS, _COINS, _BATONS = (_region_tables(14 * s, 14) for s in range(4))
 _TRUMPS_LOW = _region_tables(56, 11)
 _TRUMPS_HIGH = _region_tables(67, 11)
+_SUIT_PLAYS: Final = (_SWORDS, _CUPS, _COINS, _BATONS)
+_MATTO_PLAYS: Final = (PLAYS[MATTO],)
 
 
 def plays_of(mask: Hand) -> tuple[Play, ...]:
@@ -469,6 +479,14 @@ def apply(state: DealState, action: Action, seat: int | None = None) -> None:
     if mask < 0:
         mask = legal_mask(state)
     card: object
+    if kind is Play and state.phase is _PLAYING:  # the common case first, in fewer steps
+        played = action.card
+        if played.__class__ is int and played >= 0 and mask >> played & 1:
+            state._legal = None
+            state._mask = -1
+            state.history.append((actor, action))
+            _play(state, actor, played)
+            return
     if kind is Play:
         card = action.card
         legal = state.phase is _PLAYING
@@ -493,6 +511,11 @@ def _discard(state: DealState, dealer: int, card: Card) -> None:
     if state.discard.bit_count() == TALON_SIZE:
         state.phase = Phase.PLAYING
         state.to_act = state.trick_leader = state.first_seat
+
+
+_new_trick: Final = tuple.__new__
+"""Builds a :class:`Trick` from its three fields without the named tuple's Python-level
+``__new__``: a deal makes 25 of them."""
 
 
 def _play(state: DealState, seat: int, card: Card) -> None:
@@ -524,7 +547,7 @@ def _play(state: DealState, seat: int, card: Card) -> None:
         return
     leader = state.trick_leader
     winner = (leader + state._best_pos) % PLAYERS
-    done = Trick(leader, tuple(trick), winner)
+    done = _new_trick(Trick, (leader, tuple(trick), winner))
     tricks = state.tricks
     index = len(tricks)
     tricks.append(done)
