@@ -313,13 +313,11 @@ def test_finish_is_atomic(store: TournamentStore, monkeypatch: pytest.MonkeyPatc
     assert claim is not None
     outcome = play(claim.deal, claim.bots, claim.table_id, 3)
 
-    original = Session.add_all
-
-    def broken(self: Session, rows: object) -> None:
-        original(self, rows)  # type: ignore[arg-type]
+    def broken(self: Session) -> None:
+        self.flush()  # the table, its seats and its decisions all written, then the disk fills
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr(Session, "add_all", broken)
+    monkeypatch.setattr(Session, "commit", broken)
     with pytest.raises(RuntimeError):
         store.finish(claim.table_id, worker, outcome)
     monkeypatch.undo()
