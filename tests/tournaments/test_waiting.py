@@ -237,13 +237,19 @@ async def test_a_crashed_runners_tables_are_taken_over_once_its_lease_runs_out(
     bots = names(store, 4)
     tid = store.create(TournamentSettings(name="t", bots=tuple(bots), boards=1))
     stuck = FakeArena({b: 8 for b in bots}, table_seconds=3600)
-    crashed = TournamentRunner(store, stuck, tid, concurrency=4, lease=0.2, seat_timeout=5.0)
-    with trio.move_on_after(0.3):
-        # a crash: no renewal and no release after this point (unlike a cancellation)
-        crashed._renew_leases = trio.sleep_forever  # type: ignore[method-assign]
-        crashed.store = TournamentStore(store.engine)
-        crashed.store.release = lambda table_id, worker: None  # type: ignore[method-assign]
-        await crashed.run()
+    # The lease outlasts the four claims however loaded the machine (a lease that ran out
+    # before the last claim would let the crashed runner take its own table again).
+    crashed = TournamentRunner(store, stuck, tid, concurrency=4, lease=2.0, seat_timeout=5.0)
+    # a crash: no renewal and no release after this point (unlike a cancellation)
+    crashed._renew_leases = trio.sleep_forever  # type: ignore[method-assign]
+    crashed.store = TournamentStore(store.engine)
+    crashed.store.release = lambda table_id, worker: None  # type: ignore[method-assign]
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(crashed.run)
+        with trio.fail_after(30):
+            while store.progress(tid).running < 4:
+                await trio.sleep(0.01)
+        nursery.cancel_scope.cancel()  # the crash, once its four tables are claimed
     assert store.progress(tid).running == 4
     healthy = FakeArena({b: 8 for b in bots})
     with trio.fail_after(30):
