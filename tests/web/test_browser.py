@@ -35,9 +35,14 @@ def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
 
 
 def _wait(driver: object, condition: object, timeout: float = 15.0) -> object:
+    """Until ``condition`` holds; an element the live page replaced between being found and
+    being read (stale) is looked for again."""
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.support.ui import WebDriverWait
 
-    return WebDriverWait(driver, timeout).until(condition)  # type: ignore[arg-type]
+    return WebDriverWait(  # type: ignore[arg-type]
+        driver, timeout, ignored_exceptions=(StaleElementReferenceException,)
+    ).until(condition)
 
 
 def _text(driver: object, selector: str) -> str:
