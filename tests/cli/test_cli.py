@@ -295,6 +295,14 @@ def test_tournament_create(
     assert store.progress(tid[0]).pending == tables
 
 
+def test_tournament_create_counts_one_board_in_the_singular(
+    cli: Cli, bots: list[str]
+) -> None:
+    result = cli("tournament", "create", *bots[:4], "--boards", "1", "--seed", "7")
+    assert result.code == 0, result.err
+    assert "1 board, 4 tables, seating rotation" in result.out
+
+
 def test_tournament_create_with_every_option(cli: Cli, bots: list[str], sqlite_url: str) -> None:
     result = cli("tournament", "create", *bots[:3], "--players", "3", "--boards", "3",
                  "--seed", "0x2a", "--variant", "beginner", "--direction", "clockwise",

@@ -304,6 +304,11 @@ def _json_mode(on: bool) -> None:
     _state["json"] = on
 
 
+def _count(n: int, noun: str) -> str:
+    """``1 board``, ``2 boards``: a size line a user reads."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def _print_json(data: object) -> None:
     sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
 
@@ -473,7 +478,8 @@ def tournament_create(
     store = _store()
     settings = dataclasses.replace(settings, bots=bot_ids(BotRegistry(store.engine), bots))
     tables = len(plan_tables(settings))
-    size = (f"{settings.boards} boards, {tables} tables, seating {settings.seating.value}")
+    size = (f"{_count(settings.boards, 'board')}, {_count(tables, 'table')}, "
+            f"seating {settings.seating.value}")
     rows = settings.boards + tables * (1 + settings.players)
     large = rows >= LARGE
     tid = _create_with_progress(store, settings, size) if large else store.create(settings)

@@ -165,7 +165,9 @@ def run_demo(
     elapsed = time.monotonic() - started
     print_standings(console, store, tournament_id, standings)
     paths = export_tournament(store, tournament_id, out / "export")
-    console.print(f"export: {', '.join(str(p) for p in paths)}")
+    console.print("export:")
+    for path in paths:
+        console.print(f"  {path}", soft_wrap=True)
     console.print(f"played {boards * len(BUNDLED)} tables in {elapsed:.1f} s")
     first_table = store.tables(tournament_id)[0][0].id
     for line in next_steps(tournament_id, first_table, database):
