@@ -42,11 +42,10 @@ from .feed import (
     stream_of,
 )
 from .plot import cumulative_plot
-from .replay import faces_of, replay_page
+from .replay import replay_page
 from .views import (
     BOARDS_PER_PAGE,
     DONE_STATUSES,
-    FRENCH_TAROT,
     NotFound,
     TournamentData,
     WebData,
@@ -116,7 +115,7 @@ def _environment() -> jinja2.Environment:
         trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined,
     )
     env.filters.update(signed=signed, p_value=p_value, seconds=seconds)
-    env.globals.update(faces=faces_of(FRENCH_TAROT), boards_per_page=BOARDS_PER_PAGE)
+    env.globals.update(boards_per_page=BOARDS_PER_PAGE)
     return env
 
 

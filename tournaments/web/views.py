@@ -29,7 +29,6 @@ from typing import Any
 
 from sqlalchemy.engine import Engine
 
-from arena import games
 from arena.games.base import Card, Record, ScoresMatches
 from arena.games.display import ScoreUnit, TalliesMatches, display_of, game_form, score_unit
 from arena.storage.bots import BotRegistry, VersionSummary
@@ -83,9 +82,6 @@ class ProgressView:
     @property
     def percent(self) -> float:
         return 100.0 * self.done / self.total if self.total else 0.0
-
-
-FRENCH_TAROT = games.game(games.DEFAULT_GAME)
 
 
 @dataclass(frozen=True, slots=True)
