@@ -205,3 +205,8 @@ def test_a_board_page_has_one_shape_for_every_game(
     assert '<h2 id="deal-h">The deal</h2>' in body
     assert body.count('<span class="contract">') == len(tables)
     assert body.count('<div class="bids">') == players * len(tables)
+    hands = len(re.findall(r'<tr><th scope="row">Seat \d', body.split('id="cmp-h"')[0]))
+    unheld = body.count("held by no bot")  # the dummy: named in the deal and in its own row
+    assert (hands, unheld) == ((3, 1) if form == "french-2" else (players, 0))
+    if form == "french-2":
+        assert re.search(r'Seat 2 <span class="badge">dummy</span></th>', body)

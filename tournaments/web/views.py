@@ -361,20 +361,26 @@ class WebData:
         look = {"faces": faces_of(game), "unit": data.head.unit, "game": game}
         if data.head.sealed and not shown:
             return {"data": data, "number": number, "shown": False, "tables": [],
-                    "deal": None, "summaries": {}, "datum": {}, "undealt": "", **look}
+                    "deal": None, "summaries": {}, "datum": {}, "undealt": "", "unheld": {},
+                    **look}
         board = self.reads.board(tournament_id, number)
         records: dict[str, Record] = {}
         if shown:
             for t, _ in board:
                 if t.record_json is not None:
                     records[t.id] = game.load_record(json.loads(t.record_json))
-        deal, undealt = None, ""
+        deal, undealt, unheld = None, "", {}
         if records:  # every table played the same cards: the first record says them
             state = game.replay(next(iter(records.values())))
             cards = game.revealed(state)
             deal = BoardDeal(state.dealer, cards.hands, cards.undealt)
-            titles = [fact.title for fact in display_of(game).undealt(state)]
+            display = display_of(game)
+            titles = [fact.title for fact in display.undealt(state)]
             undealt = titles[0].capitalize() if titles else "Not dealt"
+            players = data.head.settings.players
+            # a hand no bot holds (French Tarot's dummy) is named by its role at every table
+            unheld = {seat: role for seat, role in display.roles(state).items()
+                      if seat >= players}
         datum = {
             (s.entry.table_id, s.entry.seat): (s.datum, s.matchpoints)
             for s in data.standings.scored if s.entry.board == number
@@ -387,7 +393,8 @@ class WebData:
         ]
         summaries = {table_id: deal_summary(game, r) for table_id, r in records.items()}
         return {"data": data, "number": number, "shown": shown, "tables": rows, "deal": deal,
-                "summaries": summaries, "datum": datum, "undealt": undealt, **look}
+                "summaries": summaries, "datum": datum, "undealt": undealt, "unheld": unheld,
+                **look}
 
     # --------------------------------------------------------------------------- tables
     def table(self, table_id: str) -> dict[str, Any]:
