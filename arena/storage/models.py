@@ -193,3 +193,20 @@ class LadderSeat(SQLModel, table=True):
     entry_id: int = Field(foreign_key="ladder_entry.id", index=True)
     bot_id: str = Field(foreign_key="bot.id", max_length=40)
     seated_at: datetime = Field(default_factory=utcnow)
+
+
+class LadderRating(SQLModel, table=True):
+    """An entry's rating as last fitted, with how many results the fit read: what the
+    standings show without fitting again (``ladder refit`` fits the stored results anew)."""
+
+    __tablename__ = "ladder_rating"
+
+    entry_id: int = Field(foreign_key="ladder_entry.id", primary_key=True)
+    ladder_id: str = Field(foreign_key="ladder.id", index=True, max_length=40)
+    rating: float
+    low: float
+    high: float
+    comparisons: float
+    results: int
+    """Seats of finished tables of the ladder the fit read."""
+    fitted_at: datetime = Field(default_factory=utcnow)

@@ -805,13 +805,15 @@ def serve(
     tls_client_ca: TlsClientCa = None,
     insecure: Insecure = False,
 ) -> None:
-    """Serve the arena and play every unfinished tournament, oldest first.
+    """Serve the arena and play every unfinished tournament, oldest first, and every ladder.
 
-    Cancelled tournaments are not played. Bots connect over gRPC; the admin service is served.
+    Cancelled tournaments are not played. A ladder seats its bots whenever enough of them are
+    connected (tarot-arena ladder --help). Bots connect over gRPC; the admin service is served.
     Tournaments play side by side within --concurrency tables; one whose bots are not connected
     waits for them (the line "waiting for: ..." names them) and never stops the others.
     With --tls-cert and --tls-key, the arena (and the web page) are served over TLS only.
     """
+    from ..ladder.service import ladder_members, serving
     from ..play.live import serve_forever
 
     token = _admin_token(admin_token, admin_token_file)
@@ -821,7 +823,8 @@ def serve(
     tls = server_tls(tls_cert, tls_key, tls_client_ca, insecure)
     announce(console, errors, tls, host, port, insecure)
     serve_forever(store, host=host, port=port, admin_token=token,
-                  concurrency=concurrency, console=console, web_port=web_port, tls=tls)
+                  concurrency=concurrency, console=console, web_port=web_port, tls=tls,
+                  also=serving(store), also_busy=lambda: ladder_members(store))
 
 
 def _check_web_port(web_port: int | None, port: int, host: str) -> None:
@@ -1009,3 +1012,13 @@ def _register_compare() -> None:
 
 
 _register_compare()
+
+
+def _register_ladder() -> None:
+    from .ladder import Helpers, add_commands
+
+    add_commands(app, Helpers(_store, bot_ids, table_settings, _json_mode, _print_json,
+                              CliError), console)
+
+
+_register_ladder()

@@ -24,6 +24,7 @@ import logging
 import random
 import secrets
 from collections.abc import Callable, Collection, Sequence
+from typing import Any
 
 import trio
 
@@ -35,9 +36,9 @@ from ..play.runner import LEASE, TableDone, TournamentRunner
 from ..storage.ladders import FieldState, LadderStore
 from ..store import TournamentStore
 from .matchmaking import Candidate, Field, OpenBoard, matches
-from .rating import ELO as ELO_PER_UNIT
-from .rating import PRIOR_SD, Play, Rating, fit
+from .rating import BASE, ELO, PRIOR_SD, Rating
 from .settings import LadderSettings
+from .standings import fitted
 
 log = logging.getLogger(__name__)
 
@@ -217,9 +218,9 @@ class LadderService:
 
         entry_of = await trio.to_thread.run_sync(entries)
         ratings = await trio.to_thread.run_sync(self.ratings, ladder_id)
-        prior = ELO_PER_UNIT * PRIOR_SD
+        prior = ELO * PRIOR_SD
         candidates = [
-            Candidate(b, ratings[entry_of[b]].rating if entry_of[b] in ratings else 1500.0,
+            Candidate(b, ratings[entry_of[b]].rating if entry_of[b] in ratings else BASE,
                       ratings[entry_of[b]].sd if entry_of[b] in ratings else prior,
                       state.entry_boards.get(entry_of[b], 0), tuple(state.seats.get(b, ())))
             for b in free
@@ -236,11 +237,38 @@ class LadderService:
         return len(ids)
 
     def ratings(self, ladder_id: str) -> dict[int, Rating]:
-        """The current fit (kept while no table ends)."""
+        """The current fit, stored for the standings whenever a table has ended since."""
         plays = self.ladders.plays(ladder_id)
+        entries = self.ladders.entries(ladder_id)
         cached = self._fits.get(ladder_id)
-        if cached is not None and cached[0] == len(plays):
+        if cached is not None and cached[0] == len(plays) and len(cached[1]) == len(entries):
             return cached[1]
-        ratings = fit(Play(p.board, p.seat, p.entry_id, p.score) for p in plays)
+        ratings = fitted(plays, entries)
+        self.ladders.store_ratings(ladder_id, ratings, len(plays))
         self._fits[ladder_id] = (len(plays), ratings)
         return ratings
+
+
+def ladder_members(store: TournamentStore) -> set[str]:
+    """The bots that some ladder may still seat (``serve`` never dismisses them)."""
+    ladders = LadderStore(store.engine)
+    return {m.bot_id for ladder in ladders.ladders() for m in ladders.members(ladder.id)
+            if m.active}
+
+
+def serving(store: TournamentStore) -> Callable[[Arena, trio.Semaphore, Any], Any]:
+    """What ``serve`` runs beside its tournaments: every ladder, on its arena and within its
+    budget of tables, saying on its console when a ladder seats its first tables."""
+
+    async def serve(arena: Arena, slots: trio.Semaphore, console: Any) -> None:
+        announced: set[str] = set()
+
+        def seated(name: str, tables: int) -> None:
+            if name not in announced:
+                announced.add(name)
+                console.print(f"ladder {name}: playing ({tables} tables seated)",
+                              highlight=False)
+
+        await LadderService(store, arena, slots=slots, on_seated=seated).serve()
+
+    return serve

@@ -36,6 +36,7 @@ from arena.storage.models import (
     Ladder,
     LadderEntry,
     LadderMember,
+    LadderRating,
     LadderSeat,
     TableSeat,
     TableStatus,
@@ -45,6 +46,7 @@ from arena.storage.models import (
 
 from ..duplicate.seatings import board_seed
 from ..duplicate.settings import SettingsError
+from ..ladder.rating import Rating
 from ..ladder.settings import MAX_BOARDS, LadderSettings, VersionPolicy
 
 
@@ -110,7 +112,8 @@ class FieldState:
     last_hour: dict[str, int] = field(default_factory=dict)
     """bot -> tables it was seated at in the last hour."""
     pending: dict[str, tuple[str, ...]] = field(default_factory=dict)
-    """Tables not claimed yet -> their bots (withdrawn when a bot is gone)."""
+    """Tables not claimed yet, or whose claim's lease ran out -> their bots (withdrawn when
+    a bot is gone)."""
 
 
 class LadderStore:
@@ -286,7 +289,7 @@ class LadderStore:
             rows = session.exec(
                 select(LadderSeat.table_id, LadderSeat.board, LadderSeat.seat,
                        LadderSeat.bot_id, LadderSeat.entry_id, LadderSeat.seated_at,
-                       ArenaTable.status, ArenaTable.claimed_by)
+                       ArenaTable.status, ArenaTable.claimed_by, ArenaTable.lease_until)
                 .join(ArenaTable, col(ArenaTable.id) == col(LadderSeat.table_id))
                 .where(LadderSeat.ladder_id == ladder_id)
             ).all()
@@ -300,7 +303,8 @@ class LadderStore:
         entry_boards: dict[int, set[int]] = defaultdict(set)
         pending: dict[str, list[tuple[int, str]]] = defaultdict(list)
         unplayed: set[str] = set()
-        for table_id, board, seat, bot, entry, seated_at, status, claimed in rows:
+        now = self.clock()
+        for table_id, board, seat, bot, entry, seated_at, status, claimed, lease in rows:
             tables[board].add(table_id)
             bots[board].add(bot)
             entry_boards[entry].add(board)
@@ -311,7 +315,9 @@ class LadderStore:
                 undone.add(board)
                 unplayed.add(table_id)
                 state.busy.add(bot)
-                if status == TableStatus.PENDING and claimed is None:
+                if (status == TableStatus.PENDING and claimed is None) or (
+                        status == TableStatus.RUNNING and lease is not None
+                        and _aware(lease) < now):
                     pending[table_id].append((seat, bot))
             if _aware(seated_at) >= hour_ago:
                 state.last_hour[bot] = state.last_hour.get(bot, 0) + 1
@@ -375,16 +381,20 @@ class LadderStore:
         return ids
 
     def withdraw(self, table_ids: Collection[str]) -> int:
-        """Remove tables not claimed yet (a bot of theirs left); how many were. A table claimed
-        meanwhile is left to its runner."""
+        """Remove tables not claimed yet, or whose claim's lease ran out (their arena is gone),
+        because a bot of theirs is; how many were. A table claimed meanwhile is left to its
+        runner."""
         removed = 0
         for table_id in sorted(table_ids):
             with Session(self.engine) as session:
+                now = self.clock()
                 won = session.execute(
                     update(ArenaTable)
                     .where(col(ArenaTable.id) == table_id,
-                           col(ArenaTable.status) == TableStatus.PENDING,
-                           col(ArenaTable.claimed_by).is_(None))
+                           ((col(ArenaTable.status) == TableStatus.PENDING)
+                            & col(ArenaTable.claimed_by).is_(None))
+                           | ((col(ArenaTable.status) == TableStatus.RUNNING)
+                              & (col(ArenaTable.lease_until) < now)))
                     .values(claimed_by="ladder:withdrawn")
                     .execution_options(synchronize_session=False)
                 ).rowcount  # type: ignore[attr-defined]
@@ -417,6 +427,25 @@ class LadderStore:
             ).all()
         return [PlayRow(t, b, s, e, bot, score or 0, n, _aware(at) if at else _now())
                 for t, b, s, e, bot, score, n, at in rows]
+
+    def stored_ratings(self, ladder_id: str) -> tuple[dict[int, Rating], int]:
+        """The ratings as last fitted, and how many results that fit read (0: none yet)."""
+        with Session(self.engine) as session:
+            rows = session.exec(select(LadderRating)
+                                .where(LadderRating.ladder_id == ladder_id)).all()
+        ratings = {r.entry_id: Rating(r.entry_id, r.rating, r.low, r.high, r.comparisons)
+                   for r in rows}
+        return ratings, max((r.results for r in rows), default=0)
+
+    def store_ratings(self, ladder_id: str, ratings: dict[int, Rating], results: int) -> None:
+        """Replace the ladder's stored ratings with a fit of ``results`` results."""
+        with Session(self.engine) as session:
+            session.execute(delete(LadderRating).where(col(LadderRating.ladder_id) == ladder_id))
+            for r in ratings.values():
+                session.add(LadderRating(entry_id=r.entry, ladder_id=ladder_id, rating=r.rating,
+                                         low=r.low, high=r.high, comparisons=r.comparisons,
+                                         results=results))
+            session.commit()
 
     def closed_boards(self, ladder_id: str) -> set[int]:
         """The boards that may be shown: played at all their tables, and full."""

@@ -102,9 +102,29 @@ def upgrade() -> None:
     with op.batch_alter_table("ladder_seat", schema=None) as batch_op:
         batch_op.create_index(batch_op.f("ix_ladder_seat_entry_id"), ["entry_id"], unique=False)
         batch_op.create_index(batch_op.f("ix_ladder_seat_ladder_id"), ["ladder_id"], unique=False)
+    op.create_table(
+        "ladder_rating",
+        sa.Column("entry_id", sa.Integer(), nullable=False),
+        sa.Column("ladder_id", sqlmodel.sql.sqltypes.AutoString(length=40), nullable=False),
+        sa.Column("rating", sa.Float(), nullable=False),
+        sa.Column("low", sa.Float(), nullable=False),
+        sa.Column("high", sa.Float(), nullable=False),
+        sa.Column("comparisons", sa.Float(), nullable=False),
+        sa.Column("results", sa.Integer(), nullable=False),
+        sa.Column("fitted_at", sqlmodel.sql.sqltypes.UTCDateTime(), nullable=False),
+        sa.ForeignKeyConstraint(["entry_id"], ["ladder_entry.id"]),
+        sa.ForeignKeyConstraint(["ladder_id"], ["ladder.id"]),
+        sa.PrimaryKeyConstraint("entry_id"),
+    )
+    with op.batch_alter_table("ladder_rating", schema=None) as batch_op:
+        batch_op.create_index(batch_op.f("ix_ladder_rating_ladder_id"), ["ladder_id"], unique=False)
 
 
 def downgrade() -> None:
+    with op.batch_alter_table("ladder_rating", schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f("ix_ladder_rating_ladder_id"))
+
+    op.drop_table("ladder_rating")
     with op.batch_alter_table("ladder_seat", schema=None) as batch_op:
         batch_op.drop_index(batch_op.f("ix_ladder_seat_ladder_id"))
         batch_op.drop_index(batch_op.f("ix_ladder_seat_entry_id"))
