@@ -242,7 +242,7 @@ def add_commands(app: typer.Typer, helpers: Helpers, console: Console) -> None:
 def print_standings(console: Console, standings: LadderStandings) -> None:
     s = standings.settings
     console.print(f"ladder [bold]{escape(standings.ladder.name)}[/bold]: "
-                  f"{s.rules.title}, {s.players} players · {standings.tables} tables, "
+                  f"{s.form} · {standings.tables} tables, "
                   f"{standings.boards} boards ({len(standings.closed)} closed) · ratings "
                   "with 95 % intervals", highlight=False)
     if not standings.rows:

@@ -11,6 +11,7 @@ from typing import Any
 
 from arena import games
 from arena.games import Game
+from arena.games.display import game_form
 from arena.table import TimeControl
 
 from ..duplicate.settings import Seating, SettingsError, TournamentSettings
@@ -74,6 +75,12 @@ class LadderSettings:
     @property
     def rules(self) -> Game:
         return games.game(self.game)
+
+    @property
+    def form(self) -> str:
+        """The game and its form, as lists show it: ``French Tarot, 2 players with the
+        dummy``."""
+        return game_form(self.rules, self.table_options)
 
     @property
     def table_options(self) -> Any:
