@@ -2,8 +2,11 @@
 
 - The most uncertain entry goes first (the widest interval, then the fewest boards): a new
   entry, whose interval is the prior's, plays before the settled ones.
-- It is seated with the free bots whose ratings are closest to its own: a comparison between
-  near equals is the one whose outcome is least known in advance.
+- It is seated with the free bots whose ratings are closest to its own (a comparison between
+  near equals is the one whose outcome is least known in advance), each meeting they already
+  had counting as :data:`MEETING_COST` rating points more apart: a result measures a bot
+  against its table, and bots that always met the same opponents could be told apart from
+  them only, never from the rest of the field.
 - On a board none of them has played, the oldest open one first: a bot that comes late plays
   the boards the field already played, and is compared with everyone who held its seat there.
   A board takes :attr:`Field.tables_per_board` tables at most; when no open board suits the
@@ -21,6 +24,8 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+MEETING_COST = 100.0
+"""Rating points a meeting two bots already had at a table puts between them."""
 
 @dataclass(frozen=True, slots=True)
 class Candidate:
@@ -60,23 +65,39 @@ class Field:
 
 
 def matches(free: Sequence[Candidate], boards: Mapping[int, OpenBoard], table: Field,
-            rng: random.Random) -> list[Match]:
+            rng: random.Random, meets: Mapping[frozenset[str], int] | None = None
+            ) -> list[Match]:
     """Tables for as many of ``free`` as can be seated now (``boards``: the open ones, which
-    this updates with the tables it seats)."""
+    this updates with the tables it seats; ``meets``: how often each pair of bots met)."""
+    met = meets or {}
     queue = sorted(free, key=lambda c: (-c.sd, c.boards, rng.random()))
     ordered = sorted(boards.values(), key=lambda b: b.number)
     next_board = table.next_board
     out = []
     while len(queue) >= table.players:
         anchor = queue.pop(0)
-        closest = sorted(queue, key=lambda c: (abs(c.rating - anchor.rating), -c.sd,
-                                               rng.random()))
+        ties = {c.bot_id: rng.random() for c in queue}
+
+        def group_for(pool: list[Candidate], anchor: Candidate = anchor,
+                      ties: dict[str, float] = ties) -> list[Candidate] | None:
+            group: list[Candidate] = []
+            for _ in range(table.players - 1):
+                left = [c for c in pool if c not in group]
+                if not left:
+                    return None
+                seated = (anchor, *group)
+                group.append(min(left, key=lambda c: (
+                    abs(c.rating - anchor.rating) + MEETING_COST * sum(
+                        met.get(frozenset((c.bot_id, g.bot_id)), 0) for g in seated),
+                    -c.sd, ties[c.bot_id])))
+            return group
+
         chosen: tuple[OpenBoard, list[Candidate]] | None = None
         for board in ordered:
             if board.tables >= table.tables_per_board or anchor.bot_id in board.bots:
                 continue
-            others = [c for c in closest if c.bot_id not in board.bots][:table.players - 1]
-            if len(others) == table.players - 1:
+            others = group_for([c for c in queue if c.bot_id not in board.bots])
+            if others is not None:
                 chosen = (board, others)
                 break
         if chosen is None:
@@ -84,7 +105,9 @@ def matches(free: Sequence[Candidate], boards: Mapping[int, OpenBoard], table: F
             next_board += 1
             boards[board.number] = board
             ordered.append(board)
-            chosen = (board, closest[:table.players - 1])
+            others = group_for(queue)
+            assert others is not None  # the queue holds players - 1 at least
+            chosen = (board, others)
         board, others = chosen
         group = [anchor, *others]
         for c in others:

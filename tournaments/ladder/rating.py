@@ -5,13 +5,27 @@ so their scores there are one comparison: the higher score wins it, equal scores
 else is compared (a score against the other seats of one table says more about the cards than
 about the bot).
 
-The model is Bradley-Terry: entry ``i`` beats ``j`` with probability
-``1 / (1 + exp(θj - θi))``. A tie counts as half a win for each. A group of ``k`` entries on
-one board and seat makes ``k (k - 1) / 2`` comparisons that share the cards, so each weighs
-``1 / (k - 1)``: an entry's comparisons in a group weigh one result in all, however many held
-that seat. Each strength has a normal prior, mean 0 and :data:`PRIOR_SD`, which keeps an entry
-that won (or lost) everything finite and pulls a new entry towards the field until it has
-played.
+What a result measures: in these games a seat's points are won from the other seats of its
+table, so a result measures the entry against its opponents there. Two tables of one board may
+seat different opponents (the ladder seats near equals together), so the model reads the
+comparison of ``i`` (whose opponents were ``O_i``) with ``j`` (opponents ``O_j``) as one of
+``θi - mean θ(O_i)`` with ``θj - mean θ(O_j)``: Bradley-Terry over those contrasts, ``i``
+winning with probability ``1 / (1 + exp(-(θi - mean θ(O_i) - θj + mean θ(O_j))))``. Against the
+same field it is plain Bradley-Terry; a heuristic that beat random bots is not rated below
+one that drew against heuristics. A tie counts as half a win for each.
+
+A group of ``k`` entries on one board and seat makes ``k (k - 1) / 2`` comparisons, and an
+entry's ``k - 1`` of them share its one result there: were results its strength plus a noise,
+the mean of its ``k - 1`` differences would have the variance of ``2 (k - 1) / k`` independent
+comparisons, not ``k - 1``. So each comparison of a group of ``k`` weighs ``2 / k`` (one for a
+pair): an entry learns more from a seat held by more entries, never as much as from as many
+separate boards. And a table's scores add up to a fixed sum in every game (each declares it
+zero- or constant-sum), so between two tables of a board the ``n`` seats' differences add up
+to zero: they say ``n - 1`` things, not ``n`` (with two players, seat 1's comparison is seat
+0's, reversed). Each comparison weighs ``(n - 1) / n`` more.
+
+Each strength has a normal prior, mean 0 and :data:`PRIOR_SD`, which keeps an entry that won
+(or lost) everything finite and pulls a new entry towards the field until it has played.
 
 The fit is the posterior's maximum, by Newton's method from zero; its uncertainty the inverse
 of the posterior's curvature there (Laplace's approximation). Ratings are relative: they are
@@ -40,12 +54,14 @@ Z95 = 1.959963984540054
 
 @dataclass(frozen=True, slots=True)
 class Play:
-    """One entry's result at one seat of one board."""
+    """One entry's result at one seat of one board, and the entries of its table's other
+    seats."""
 
     board: int
     seat: int
     entry: int
     score: float
+    opponents: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +73,7 @@ class Rating:
     high: float
     """The 95 % interval, Elo scale."""
     comparisons: float
-    """The weight of the comparisons it took part in (one per group it shared)."""
+    """The weight of the comparisons it took part in."""
 
     @property
     def sd(self) -> float:
@@ -68,54 +84,83 @@ class Rating:
         return self.low > other.high or other.low > self.high
 
 
-def comparisons(plays: Iterable[Play]) -> dict[tuple[int, int], tuple[float, float]]:
-    """(i, j) with i < j -> (weight of their comparisons, weight of i's wins, ties half)."""
+Contrast = tuple[tuple[int, float], ...]
+"""A comparison's contrast of strengths: (entry, coefficient), by entry."""
+
+
+def comparisons(plays: Iterable[Play], players: int = 0
+                ) -> dict[Contrast, tuple[float, float, frozenset[int]]]:
+    """Every comparison, as contrast -> (its weight, the weight of its wins, ties half, the
+    entries compared); the contrast is the first side's: ``i``'s strength against its
+    opponents', less ``j``'s against theirs. Comparisons of one contrast add up. ``players``:
+    seats at a table, whose scores add up to a fixed sum (0: no such correction)."""
     groups: dict[tuple[int, int], list[Play]] = defaultdict(list)
     for play in plays:
         groups[(play.board, play.seat)].append(play)
-    out: dict[tuple[int, int], list[float]] = defaultdict(lambda: [0.0, 0.0])
+    out: dict[Contrast, list[float]] = defaultdict(lambda: [0.0, 0.0])
+    compared: dict[Contrast, set[int]] = defaultdict(set)
+    seats = (players - 1) / players if players > 1 else 1.0
     for key in sorted(groups):
-        group = groups[key]
+        group = sorted(groups[key], key=lambda p: (p.entry, p.score, p.opponents))
         if len(group) < 2:
             continue
-        weight = 1.0 / (len(group) - 1)
+        weight = 2.0 / len(group) * seats
         for x in range(len(group)):
             for y in range(x + 1, len(group)):
                 a, b = group[x], group[y]
                 if a.entry == b.entry:
                     continue  # never seated so; nothing to learn from it
-                i, j, si, sj = ((a.entry, b.entry, a.score, b.score) if a.entry < b.entry
-                                else (b.entry, a.entry, b.score, a.score))
-                won = 1.0 if si > sj else 0.5 if si == sj else 0.0
-                pair = out[(i, j)]
+                contrast = _contrast(a, b)
+                won = 1.0 if a.score > b.score else 0.5 if a.score == b.score else 0.0
+                if contrast[0][1] < 0:  # one sign for one contrast: a's side first
+                    contrast = tuple((e, -c) for e, c in contrast)
+                    won = 1.0 - won
+                pair = out[contrast]
                 pair[0] += weight
                 pair[1] += weight * won
-    return {pair: (w, s) for pair, (w, s) in out.items()}
+                compared[contrast].update((a.entry, b.entry))
+    return {contrast: (w, s, frozenset(compared[contrast]))
+            for contrast, (w, s) in out.items()}
 
 
-def fit(plays: Iterable[Play], entries: Iterable[int] = ()) -> dict[int, Rating]:
-    """Every entry's rating from ``plays`` (and ``entries`` with no play: the prior's)."""
+def _contrast(a: Play, b: Play) -> Contrast:
+    coefficients: dict[int, float] = defaultdict(float)
+    coefficients[a.entry] += 1.0
+    coefficients[b.entry] -= 1.0
+    for play, sign in ((a, -1.0), (b, 1.0)):
+        for opponent in play.opponents:
+            coefficients[opponent] += sign / len(play.opponents)
+    return tuple(sorted((e, c) for e, c in coefficients.items() if abs(c) > 1e-12))
+
+
+def fit(plays: Iterable[Play], entries: Iterable[int] = (), players: int = 0
+        ) -> dict[int, Rating]:
+    """Every entry's rating from ``plays`` (and ``entries`` with no play: the prior's);
+    ``players`` as for :func:`comparisons`."""
     plays = list(plays)
-    pairs = comparisons(plays)
-    ids = sorted({p.entry for p in plays} | set(entries))
+    found = comparisons(plays, players)
+    ids = sorted({p.entry for p in plays} | {o for p in plays for o in p.opponents}
+                 | set(entries))
     index = {entry: k for k, entry in enumerate(ids)}
     n = len(ids)
+    rows = [([(index[e], c) for e, c in contrast], weight, won)
+            for contrast, (weight, won, _) in sorted(found.items())]
     theta = [0.0] * n
     precision = 1.0 / PRIOR_SD**2
     hessian: list[list[float]] = []
     for _ in range(100):
         gradient = [-precision * t for t in theta]
         hessian = [[precision if r == c else 0.0 for c in range(n)] for r in range(n)]
-        for (i, j), (weight, won) in pairs.items():
-            a, b = index[i], index[j]
-            p = 1.0 / (1.0 + math.exp(theta[b] - theta[a]))
-            gradient[a] += won - weight * p
-            gradient[b] -= won - weight * p
+        for terms, weight, won in rows:
+            z = math.fsum(theta[k] * c for k, c in terms)
+            p = 1.0 / (1.0 + math.exp(-z))
+            residual = won - weight * p
             curve = weight * p * (1.0 - p)
-            hessian[a][a] += curve
-            hessian[b][b] += curve
-            hessian[a][b] -= curve
-            hessian[b][a] -= curve
+            for k, c in terms:
+                gradient[k] += residual * c
+                row = hessian[k]
+                for m, d in terms:
+                    row[m] += curve * c * d
         step = _solve(hessian, gradient)
         theta = [t + s for t, s in zip(theta, step, strict=True)]
         if max((abs(s) for s in step), default=0.0) < 1e-10:
@@ -124,9 +169,9 @@ def fit(plays: Iterable[Play], entries: Iterable[int] = ()) -> dict[int, Rating]
     mean = math.fsum(theta) / n if n else 0.0
     theta = [t - mean for t in theta]
     weights: dict[int, float] = defaultdict(float)
-    for (i, j), (weight, _) in pairs.items():
-        weights[i] += weight
-        weights[j] += weight
+    for weight, _, who in found.values():
+        for entry in who:
+            weights[entry] += weight
     out = {}
     for entry, k in index.items():
         sd = math.sqrt(max(covariance[k][k], 0.0))
@@ -173,7 +218,7 @@ def _cholesky(matrix: Sequence[Sequence[float]]) -> list[list[float]]:
     return lower
 
 
-def history(timed: Sequence[tuple[float, Play]], points: int = 24
+def history(timed: Sequence[tuple[float, Play]], points: int = 24, players: int = 0
             ) -> list[tuple[float, dict[int, Rating]]]:
     """The ratings as they stood at up to ``points`` moments, the last one the latest result
     (``timed``: each play with the time its table ended, in any order): at each, the fit of
@@ -186,4 +231,5 @@ def history(timed: Sequence[tuple[float, Play]], points: int = 24
         return []
     chosen = sorted({ends[min(len(ends) - 1, len(ends) * (k + 1) // points)]
                      for k in range(points)} | {ends[-1]})
-    return [(ordered[mark - 1][0], fit(p for _, p in ordered[:mark])) for mark in chosen]
+    return [(ordered[mark - 1][0], fit((p for _, p in ordered[:mark]), players=players))
+            for mark in chosen]

@@ -44,6 +44,9 @@ log = logging.getLogger(__name__)
 
 RECHECK = 2.0
 """Seconds between looks at the database while nothing happens here."""
+REFIT = 1.0
+"""Seconds the matchmaker goes on with a fit before fitting the new results (and storing the
+fit for the standings): a fit reads every result, and a table's few results move it little."""
 
 VersionFn = Callable[[str], str]
 SeatedFn = Callable[[str, int], None]
@@ -100,7 +103,9 @@ class LadderService:
         self.versions = versions or self._last_version
         self.on_seated = on_seated
         self.rng = rng or random.Random(secrets.randbits(64))
-        self._fits: dict[str, tuple[int, dict[int, Rating]]] = {}
+        self._fits: dict[str, tuple[float, dict[int, Rating]]] = {}
+        self._entries: dict[tuple[str, str, str], int] = {}
+        """(ladder, bot, version) -> entry, as the store made or found it."""
         self._lock = trio.Lock()
 
     def _last_version(self, bot_id: str) -> str:
@@ -192,13 +197,12 @@ class LadderService:
             if gone:
                 log.info("ladder %s: %d table(s) withdrawn, a bot is away", ladder.name, gone)
                 state = await trio.to_thread.run_sync(self.ladders.field, ladder_id)
+        seated = 0
         if not joined:  # else the runner would not seat the newcomer: seat no one
             seated = await self._seat(ladder_id, settings, state, active & bots, connected)
-            if seated:
-                if self.on_seated is not None:
-                    self.on_seated(ladder.name, seated)
-                state = await trio.to_thread.run_sync(self.ladders.field, ladder_id)
-        return joined, state.unplayed
+            if seated and self.on_seated is not None:
+                self.on_seated(ladder.name, seated)
+        return joined, state.unplayed + seated
 
     async def _seat(self, ladder_id: str, settings: LadderSettings, state: FieldState,
                     members: set[str], connected: set[str]) -> int:
@@ -213,11 +217,22 @@ class LadderService:
             return 0
 
         def entries() -> dict[str, int]:
-            return {b: self.ladders.entry_for(ladder_id, b, self.versions(b), settings.versions)
-                    for b in free}
+            out = {}
+            for b in free:
+                key = (ladder_id, b, self.versions(b))
+                if key not in self._entries:
+                    self._entries[key] = self.ladders.entry_for(*key, settings.versions)
+                out[b] = self._entries[key]
+            return out
 
         entry_of = await trio.to_thread.run_sync(entries)
-        ratings = await trio.to_thread.run_sync(self.ratings, ladder_id)
+        known = self._fits.get(ladder_id)
+        if (known is None or trio.current_time() - known[0] >= REFIT
+                or not set(entry_of.values()) <= set(known[1])):
+            ratings = await trio.to_thread.run_sync(self.ratings, ladder_id, settings.players)
+            self._fits[ladder_id] = (trio.current_time(), ratings)
+        else:
+            ratings = known[1]
         prior = ELO * PRIOR_SD
         candidates = [
             Candidate(b, ratings[entry_of[b]].rating if entry_of[b] in ratings else BASE,
@@ -229,25 +244,19 @@ class LadderService:
                   for n, (tables, seated) in state.boards.items()}
         found = matches(candidates, boards,
                         Field(settings.players, settings.tables_per_board, state.next_board),
-                        self.rng)
+                        self.rng, state.meets)
         if not found:
             return 0
         tables = [(m.board, [(b, entry_of[b]) for b in m.bots]) for m in found]
         ids = await trio.to_thread.run_sync(self.ladders.seat, ladder_id, tables)
         return len(ids)
 
-    def ratings(self, ladder_id: str) -> dict[int, Rating]:
-        """The current fit, stored for the standings whenever a table has ended since."""
+    def ratings(self, ladder_id: str, players: int) -> dict[int, Rating]:
+        """A fit of every result, stored for the standings."""
         plays = self.ladders.plays(ladder_id)
-        entries = self.ladders.entries(ladder_id)
-        cached = self._fits.get(ladder_id)
-        if cached is not None and cached[0] == len(plays) and len(cached[1]) == len(entries):
-            return cached[1]
-        ratings = fitted(plays, entries)
+        ratings = fitted(plays, self.ladders.entries(ladder_id), players)
         self.ladders.store_ratings(ladder_id, ratings, len(plays))
-        self._fits[ladder_id] = (len(plays), ratings)
         return ratings
-
 
 def ladder_members(store: TournamentStore) -> set[str]:
     """The bots that some ladder may still seat (``serve`` never dismisses them)."""

@@ -52,10 +52,23 @@ class LadderStandings:
     members: list[Member]
 
 
-def fitted(plays: Sequence[PlayRow], entries: Sequence[EntryRow]) -> dict[int, Rating]:
+def fitted(plays: Sequence[PlayRow], entries: Sequence[EntryRow], players: int
+           ) -> dict[int, Rating]:
     """The fit of these results alone, every entry rated (one without results: the prior's)."""
-    return fit((Play(p.board, p.seat, p.entry_id, p.score) for p in plays),
-               [e.id for e in entries])
+    return fit(as_plays(plays), [e.id for e in entries], players)
+
+
+def as_plays(rows: Sequence[PlayRow]) -> list[Play]:
+    """The results as the fit reads them, each with the entries it played against."""
+    tables: dict[str, list[int]] = defaultdict(list)
+    for p in rows:
+        tables[p.table_id].append(p.entry_id)
+    out = []
+    for p in rows:
+        others = list(tables[p.table_id])
+        others.remove(p.entry_id)
+        out.append(Play(p.board, p.seat, p.entry_id, p.score, tuple(others)))
+    return out
 
 
 def read(ladders: LadderStore, name: str, *, stored: bool = True) -> LadderStandings:
@@ -67,7 +80,7 @@ def read(ladders: LadderStore, name: str, *, stored: bool = True) -> LadderStand
     entries = ladders.entries(ladder.id)
     ratings, results = ladders.stored_ratings(ladder.id) if stored else ({}, 0)
     if results != len(plays) or not set(ratings) >= {e.id for e in entries}:
-        ratings = fitted(plays, entries)
+        ratings = fitted(plays, entries, settings.players)
     return _standings(ladders, ladder, settings, plays, entries, ratings)
 
 
@@ -78,7 +91,7 @@ def refit(ladders: LadderStore, name: str) -> tuple[LadderStandings, float | Non
     plays = ladders.plays(ladder.id)
     entries = ladders.entries(ladder.id)
     before, results = ladders.stored_ratings(ladder.id)
-    ratings = fitted(plays, entries)
+    ratings = fitted(plays, entries, LadderStore.settings(ladder).players)
     ladders.store_ratings(ladder.id, ratings, len(plays))
     change = None
     if results == len(plays) and set(before) == set(ratings):
@@ -93,11 +106,12 @@ def refit(ladders: LadderStore, name: str) -> tuple[LadderStandings, float | Non
 def over_time(ladders: LadderStore, ladder: Ladder, points: int = 24
               ) -> list[tuple[datetime, dict[int, Rating]]]:
     """Each entry's rating at up to ``points`` moments, refitted from the results known then."""
-    plays = ladders.plays(ladder.id)
-    stamps = {p.finished_at.timestamp(): p.finished_at for p in plays}
-    timed = [(p.finished_at.timestamp(), Play(p.board, p.seat, p.entry_id, p.score))
-             for p in plays]
-    return [(stamps[t], ratings) for t, ratings in history(timed, points)]
+    rows = ladders.plays(ladder.id)
+    stamps = {p.finished_at.timestamp(): p.finished_at for p in rows}
+    timed = [(row.finished_at.timestamp(), play)
+             for row, play in zip(rows, as_plays(rows), strict=True)]
+    players = LadderStore.settings(ladder).players
+    return [(stamps[t], ratings) for t, ratings in history(timed, points, players)]
 
 
 def _standings(ladders: LadderStore, ladder: Ladder, settings: LadderSettings,

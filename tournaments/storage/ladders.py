@@ -16,6 +16,7 @@ tournament's pages do not know its tables at all (:mod:`.pages`).
 
 from __future__ import annotations
 
+import itertools
 import secrets
 from collections import defaultdict
 from collections.abc import Callable, Collection, Sequence
@@ -109,6 +110,8 @@ class FieldState:
     """Bots seated at a table not yet played."""
     unplayed: int = 0
     """Tables seated and not yet played."""
+    meets: dict[frozenset[str], int] = field(default_factory=dict)
+    """How often each pair of bots met at a table."""
     last_hour: dict[str, int] = field(default_factory=dict)
     """bot -> tables it was seated at in the last hour."""
     pending: dict[str, tuple[str, ...]] = field(default_factory=dict)
@@ -325,6 +328,13 @@ class LadderStore:
             if len(ids) < cap or board in undone:
                 state.boards[board] = (len(ids), bots[board])
         state.unplayed = len(unplayed)
+        at_table: dict[str, set[str]] = defaultdict(set)
+        for table_id, _, _, bot, *_ in rows:
+            at_table[table_id].add(bot)
+        for seated in at_table.values():
+            for pair in itertools.combinations(sorted(seated), 2):
+                key = frozenset(pair)
+                state.meets[key] = state.meets.get(key, 0) + 1
         state.entry_boards = {e: len(b) for e, b in entry_boards.items()}
         state.pending = {t: tuple(b for _, b in sorted(s)) for t, s in pending.items()}
         return state
@@ -446,6 +456,15 @@ class LadderStore:
                                          low=r.low, high=r.high, comparisons=r.comparisons,
                                          results=results))
             session.commit()
+
+    def tables_done(self, ladder_id: str) -> int:
+        """How many of the ladder's tables were played."""
+        with Session(self.engine) as session:
+            return int(session.exec(
+                select(func.count(func.distinct(LadderSeat.table_id)))
+                .join(ArenaTable, col(ArenaTable.id) == col(LadderSeat.table_id))
+                .where(LadderSeat.ladder_id == ladder_id, ArenaTable.status == TableStatus.DONE)
+            ).one())
 
     def closed_boards(self, ladder_id: str) -> set[int]:
         """The boards that may be shown: played at all their tables, and full."""
