@@ -221,7 +221,7 @@ def add_commands(app: typer.Typer, helpers: Helpers, console: Console) -> None:
                                 "two tables, never twice by one bot)")
         if len(chosen) < top:
             raise helpers.error(f"--top {top}: ladder {standings.ladder.name} has "
-                                f"{len(chosen)} bots still playing")
+                                f"{len(chosen)} bots with results still in it")
         final_settings = TournamentSettings(
             name=f"{standings.ladder.name} final", bots=tuple(chosen[:top]),
             seating=Seating.COMPETITION, players=settings.players, boards=boards,
