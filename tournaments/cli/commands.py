@@ -667,6 +667,7 @@ def tournament_cancel(tournament_id: str) -> None:
     What was played is kept, and a table being played is finished; `serve` skips it. Bots and
     other tournaments are not touched.
     """
+    _not_a_ladders(tournament_id)
     cancelled = cancel_tournament(_store(), tournament_id)
     if not cancelled.changed:
         console.print(f"{tournament_id} was already cancelled")
@@ -687,6 +688,7 @@ def tournament_delete(
     Bots and other tournaments are not touched.
     """
     store = _store()
+    _not_a_ladders(tournament_id)
     progress = store.progress(tournament_id)
     name = store.tournament(tournament_id).name
     if not yes:
@@ -698,6 +700,18 @@ def tournament_delete(
     deleted = delete_tournament(store, tournament_id)
     console.print(f"{tournament_id} deleted: {deleted.boards} boards, {deleted.tables} tables, "
                   f"{deleted.decisions} decisions")
+
+
+def _not_a_ladders(tournament_id: str) -> None:
+    """A ladder's tournament is the ladder's to play (``serve``), and its tables are the
+    ladder's results: not cancelled, deleted or run on its own."""
+    from ..storage.ladders import LadderStore
+
+    ladders = LadderStore(_engine())
+    for ladder in ladders.ladders():
+        if ladder.tournament_id == tournament_id:
+            raise CliError(f"tournament {tournament_id} is ladder {ladder.name}'s: serve plays "
+                           f"it, and tarot-arena ladder leave takes bots out of it")
 
 
 def _admin_token(flag: str | None, file: Path | None) -> str | None:
@@ -755,6 +769,7 @@ def tournament_run(
     if not seat_timeout >= 0:
         raise CliError(f"bad --seat-timeout {seat_timeout:g}: seconds, 0 or more (0: forever)")
     store = _store()
+    _not_a_ladders(tournament_id)
     status = store.tournament(tournament_id).status
     if status is TournamentStatus.CANCELLED:
         raise CliError(f"tournament {tournament_id} is cancelled: it is not played any more")

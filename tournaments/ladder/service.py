@@ -27,6 +27,7 @@ from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 import trio
+from rich.markup import escape
 
 from arena.storage.bots import BotRegistry
 from arena.table import TableOutcome
@@ -112,15 +113,30 @@ class LadderService:
         seen = BotRegistry(self.store.engine).versions(bot_id)
         return seen[0].version if seen else ""
 
-    async def serve(self, poll: float = 5.0) -> None:
-        """Every ladder, those created meanwhile too, until cancelled."""
+    async def serve(self, poll: float = 5.0, retry: float = 30.0,
+                    report: Callable[[str], None] | None = None) -> None:
+        """Every ladder, those created meanwhile too, until cancelled. A ladder that fails
+        (its rows vanished, the database refused) is reported in one line and tried again
+        after ``retry`` seconds; the others go on."""
         started: set[str] = set()
+
+        async def keep(ladder_id: str, name: str) -> None:
+            while True:
+                try:
+                    await self.run(ladder_id)
+                except Exception as exc:  # one ladder's failure is not serve's
+                    log.debug("ladder %s failed", name, exc_info=True)
+                    first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+                    if report is not None:
+                        report(f"ladder {name} failed: {first}; trying again in {retry:g} s")
+                    await trio.sleep(retry)
+
         async with trio.open_nursery() as nursery:
             while True:
                 for ladder in await trio.to_thread.run_sync(self.ladders.ladders):
                     if ladder.id not in started:
                         started.add(ladder.id)
-                        nursery.start_soon(self.run, ladder.id)
+                        nursery.start_soon(keep, ladder.id, ladder.name)
                 await trio.sleep(poll)
 
     async def run(self, ladder_id: str) -> None:
@@ -275,9 +291,12 @@ def serving(store: TournamentStore) -> Callable[[Arena, trio.Semaphore, Any], An
         def seated(name: str, tables: int) -> None:
             if name not in announced:
                 announced.add(name)
-                console.print(f"ladder {name}: playing ({tables} tables seated)",
+                console.print(f"ladder {escape(name)}: playing ({tables} tables seated)",
                               highlight=False)
 
-        await LadderService(store, arena, slots=slots, on_seated=seated).serve()
+        def failed(line: str) -> None:
+            console.print(f"[red]{escape(line)}[/red]")
+
+        await LadderService(store, arena, slots=slots, on_seated=seated).serve(report=failed)
 
     return serve
