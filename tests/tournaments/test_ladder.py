@@ -154,15 +154,15 @@ def test_settings_round_trip_through_json() -> None:
 
 
 # ------------------------------------------------------------------------------ storage
-def stores(tmp_path: object) -> tuple[LadderStore, list[str]]:
-    engine = make_engine(f"sqlite:///{tmp_path}/arena.db")
+def stores(db_url: str) -> tuple[LadderStore, list[str]]:
+    engine = make_engine(db_url)
     registry = BotRegistry(engine)
     return LadderStore(engine), [registry.register(f"b{i}")[0].id for i in range(5)]
 
 
 def test_the_ladder_plays_on_its_own_tournament_once_two_bots_per_seat_joined(
-        tmp_path: object) -> None:
-    ladders, bots = stores(tmp_path)
+        db_url: str) -> None:
+    ladders, bots = stores(db_url)
     lid = ladders.create(LadderSettings(name="duo", players=2)).id
     for bot in bots[:3]:
         assert ladders.join("duo", bot)
@@ -186,8 +186,8 @@ def test_the_ladder_plays_on_its_own_tournament_once_two_bots_per_seat_joined(
 
 
 def test_boards_deal_from_the_ladders_seed_and_a_bot_holds_one_seat_of_a_board(
-        tmp_path: object) -> None:
-    ladders, bots = stores(tmp_path)
+        db_url: str) -> None:
+    ladders, bots = stores(db_url)
     lid = ladders.create(LadderSettings(name="duo", players=2), seed=99).id
     for bot in bots[:4]:
         ladders.join(lid, bot)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import random
 import re
-from pathlib import Path
 
 import trio
 from sqlalchemy.engine import Engine
@@ -47,10 +46,10 @@ def ladder_played(engine: Engine, name: str, tables_per_board: int, tables: int)
     return lid
 
 
-def test_a_ladders_page_shows_its_standings_and_only_its_closed_boards(tmp_path: Path) -> None:
+def test_a_ladders_page_shows_its_standings_and_only_its_closed_boards(db_url: str) -> None:
     """Four bots, two players: a board takes two tables at most. A ladder whose boards close
-    at two shows them; one whose boards close at three never can."""
-    engine = make_engine(f"sqlite:///{tmp_path}/arena.db")
+    at two shows them; one whose boards close at three never can. On SQLite and PostgreSQL."""
+    engine = make_engine(db_url)
     ladders = LadderStore(engine)
     closing = ladder_played(engine, "closing", 2, 6)
     still_open = ladder_played(engine, "open-secrets", 3, 4)
