@@ -72,7 +72,9 @@ def test_a_ladders_page_shows_its_standings_and_only_its_closed_boards(db_url: s
         status, index, _ = site.get("/ladders")
         assert status == 200 and "open-secrets" in index and "closing" in index
         for table_id in shown:
-            assert site.get(f"/tables/{table_id}")[0] == 200
+            status, table_html, _ = site.get(f"/tables/{table_id}")
+            assert status == 200 and 'href="/ladders/closing"' in table_html
+            assert "/tournaments/" not in table_html  # its tournament has no page
         for table_id in hidden:  # as unknown as a wrong id, record and all
             assert site.get(f"/tables/{table_id}")[0] == 404
             assert site.get(f"/tables/{table_id}/record.json")[0] == 404
