@@ -110,8 +110,9 @@ def test_the_standings_as_a_table_and_a_refit_to_the_same_numbers(cli: object) -
     assert "the same numbers as stored" in out
     tid = LadderStore(run.engine).ladder("duo").tournament_id  # type: ignore[attr-defined]
     assert tid is not None
-    for command in (("cancel", tid), ("delete", tid, "--yes"), ("run", tid)):
-        code, _, err = run("tournament", *command)  # type: ignore[operator]
+    for command in (("tournament", "cancel", tid), ("tournament", "delete", tid, "--yes"),
+                    ("tournament", "run", tid), ("export", tid)):
+        code, _, err = run(*command)  # type: ignore[operator]
         assert code == 1 and "is ladder duo's" in err and err.count("error:") == 1, err
     code, out, _ = run("ladder", "leave", "duo", "bot-0")  # type: ignore[operator]
     assert code == 0 and "left duo" in out

@@ -704,7 +704,8 @@ def tournament_delete(
 
 def _not_a_ladders(tournament_id: str) -> None:
     """A ladder's tournament is the ladder's to play (``serve``), and its tables are the
-    ladder's results: not cancelled, deleted or run on its own."""
+    ladder's results: not cancelled, deleted, run or exported on its own (its boards stay open
+    to bots that have not played them)."""
     from ..storage.ladders import LadderStore
 
     ladders = LadderStore(_engine())
@@ -896,6 +897,7 @@ def export_cmd(
     """Export boards, deal logs and standings as JSON and CSV."""
     store = _store()
     store.tournament(tournament_id)  # an unknown id is an error before any folder is made
+    _not_a_ladders(tournament_id)  # its open boards' deals would be in the files
     for path in export_tournament(store, tournament_id, out):
         console.print(f"wrote {escape(str(path))}", highlight=False, soft_wrap=True)
 
