@@ -84,6 +84,12 @@ bench-attack: $(STAMP)
 bench-duplicate: $(STAMP)
 	$(PY) -m bench.duplicate $(ARGS)
 
+# The ladder against a fixed competition and a plain rating: deals until a close pair parts
+# (ARGS="--seeds 4 --deals 400"); several minutes.
+.PHONY: bench-ladder
+bench-ladder: $(STAMP)
+	$(PY) -m bench.ladder $(ARGS)
+
 # Regression testing (tarot-arena compare): false-positive rate of A vs A, power, and deals to a
 # verdict of the sequential duplicate test against fixed-sample duplicate and plain tests, on
 # two bot pairs (bidding, card play). ARGS=--quick for a short run.

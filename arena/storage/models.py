@@ -132,3 +132,81 @@ class BotVersion(SQLModel, table=True):
     last_seen: datetime = Field(default_factory=utcnow)
     connections: int = 1
     """Accepted Hellos with this version and name."""
+
+
+class Ladder(SQLModel, table=True):
+    """A standing duplicate ladder: bots join and leave, boards are drawn on demand from its
+    secret seed and played by its own tournament's tables (``tournament_id``), which the
+    ladder service fills as bots come (see ``tournaments.ladder``)."""
+
+    id: str = Field(primary_key=True, max_length=40)
+    name: str = Field(max_length=100, unique=True)
+    tournament_id: str | None = Field(default=None, foreign_key="tournament.id", max_length=40,
+                                      unique=True)
+    """The tournament whose boards and tables the ladder plays (never shown as one); made
+    once the ladder has enough bots to compare (two per seat)."""
+    seed: str = Field(max_length=24)
+    """The ladder's secret seed (0 .. 2**64-1) as a decimal string: board ``k`` deals from
+    ``board_seed(seed, k)``."""
+    settings_json: str = Field(sa_column=Column(Text, nullable=False))
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class LadderMember(SQLModel, table=True):
+    """A bot joined to a ladder; ``left_at`` once it left (it may join again)."""
+
+    __tablename__ = "ladder_member"
+
+    ladder_id: str = Field(foreign_key="ladder.id", primary_key=True, max_length=40)
+    bot_id: str = Field(foreign_key="bot.id", primary_key=True, max_length=40)
+    joined_at: datetime = Field(default_factory=utcnow)
+    left_at: datetime | None = None
+
+
+class LadderEntry(SQLModel, table=True):
+    """What the ladder rates: a bot, or one version of it when the ladder says a new
+    ``Hello.bot_version`` is a new entry."""
+
+    __tablename__ = "ladder_entry"
+    __table_args__ = (UniqueConstraint("ladder_id", "bot_id", "version"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    ladder_id: str = Field(foreign_key="ladder.id", index=True, max_length=40)
+    bot_id: str = Field(foreign_key="bot.id", max_length=40)
+    version: str = Field(default="", max_length=100)
+    """The version it rates (a ladder whose versions continue the entry: the first seen)."""
+    first_seen: datetime = Field(default_factory=utcnow)
+
+
+class LadderSeat(SQLModel, table=True):
+    """One seat of one ladder table: which entry held it (its score is the table seat's).
+    A bot holds one seat of a board at most, whatever its entries: no bot plays a board
+    twice, even when two arenas seat it at once."""
+
+    __tablename__ = "ladder_seat"
+    __table_args__ = (UniqueConstraint("ladder_id", "board", "bot_id"),)
+
+    table_id: str = Field(foreign_key="arena_table.id", primary_key=True, max_length=80)
+    seat: int = Field(primary_key=True)
+    ladder_id: str = Field(foreign_key="ladder.id", index=True, max_length=40)
+    board: int
+    entry_id: int = Field(foreign_key="ladder_entry.id", index=True)
+    bot_id: str = Field(foreign_key="bot.id", max_length=40)
+    seated_at: datetime = Field(default_factory=utcnow)
+
+
+class LadderRating(SQLModel, table=True):
+    """An entry's rating as last fitted, with how many results the fit read: what the
+    standings show without fitting again (``ladder refit`` fits the stored results anew)."""
+
+    __tablename__ = "ladder_rating"
+
+    entry_id: int = Field(foreign_key="ladder_entry.id", primary_key=True)
+    ladder_id: str = Field(foreign_key="ladder.id", index=True, max_length=40)
+    rating: float
+    low: float
+    high: float
+    comparisons: float
+    results: int
+    """Seats of finished tables of the ladder the fit read."""
+    fitted_at: datetime = Field(default_factory=utcnow)

@@ -673,6 +673,7 @@ def tournament_cancel(tournament_id: str) -> None:
     What was played is kept, and a table being played is finished; `serve` skips it. Bots and
     other tournaments are not touched.
     """
+    _not_a_ladders(tournament_id)
     cancelled = cancel_tournament(_store(), tournament_id)
     if not cancelled.changed:
         console.print(f"{tournament_id} was already cancelled")
@@ -693,6 +694,7 @@ def tournament_delete(
     Bots and other tournaments are not touched.
     """
     store = _store()
+    _not_a_ladders(tournament_id)
     progress = store.progress(tournament_id)
     name = store.tournament(tournament_id).name
     if not yes:
@@ -704,6 +706,19 @@ def tournament_delete(
     deleted = delete_tournament(store, tournament_id)
     console.print(f"{tournament_id} deleted: {deleted.boards} boards, {deleted.tables} tables, "
                   f"{deleted.decisions} decisions")
+
+
+def _not_a_ladders(tournament_id: str) -> None:
+    """A ladder's tournament is the ladder's to play (``serve``), and its tables are the
+    ladder's results: not cancelled, deleted, run or exported on its own (its boards stay open
+    to bots that have not played them)."""
+    from ..storage.ladders import LadderStore
+
+    ladders = LadderStore(_engine())
+    for ladder in ladders.ladders():
+        if ladder.tournament_id == tournament_id:
+            raise CliError(f"tournament {tournament_id} is ladder {ladder.name}'s: serve plays "
+                           f"it, and tarot-arena ladder leave takes bots out of it")
 
 
 def _admin_token(flag: str | None, file: Path | None) -> str | None:
@@ -761,6 +776,7 @@ def tournament_run(
     if not seat_timeout >= 0:
         raise CliError(f"bad --seat-timeout {seat_timeout:g}: seconds, 0 or more (0: forever)")
     store = _store()
+    _not_a_ladders(tournament_id)
     status = store.tournament(tournament_id).status
     if status is TournamentStatus.CANCELLED:
         raise CliError(f"tournament {tournament_id} is cancelled: it is not played any more")
@@ -811,13 +827,15 @@ def serve(
     tls_client_ca: TlsClientCa = None,
     insecure: Insecure = False,
 ) -> None:
-    """Serve the arena and play every unfinished tournament, oldest first.
+    """Serve the arena and play every unfinished tournament, oldest first, and every ladder.
 
-    Cancelled tournaments are not played. Bots connect over gRPC; the admin service is served.
+    Cancelled tournaments are not played. A ladder seats its bots whenever enough of them are
+    connected (tarot-arena ladder --help). Bots connect over gRPC; the admin service is served.
     Tournaments play side by side within --concurrency tables; one whose bots are not connected
     waits for them (the line "waiting for: ..." names them) and never stops the others.
     With --tls-cert and --tls-key, the arena (and the web page) are served over TLS only.
     """
+    from ..ladder.service import ladder_members, serving
     from ..play.live import serve_forever
 
     token = _admin_token(admin_token, admin_token_file)
@@ -827,7 +845,8 @@ def serve(
     tls = server_tls(tls_cert, tls_key, tls_client_ca, insecure)
     announce(console, errors, tls, host, port, insecure)
     serve_forever(store, host=host, port=port, admin_token=token,
-                  concurrency=concurrency, console=console, web_port=web_port, tls=tls)
+                  concurrency=concurrency, console=console, web_port=web_port, tls=tls,
+                  also=serving(store), also_busy=lambda: ladder_members(store))
 
 
 def _check_web_port(web_port: int | None, port: int, host: str) -> None:
@@ -884,6 +903,7 @@ def export_cmd(
     """Export boards, deal logs and standings as JSON and CSV."""
     store = _store()
     store.tournament(tournament_id)  # an unknown id is an error before any folder is made
+    _not_a_ladders(tournament_id)  # its open boards' deals would be in the files
     for path in export_tournament(store, tournament_id, out):
         console.print(f"wrote {escape(str(path))}", highlight=False, soft_wrap=True)
 
@@ -1015,3 +1035,13 @@ def _register_compare() -> None:
 
 
 _register_compare()
+
+
+def _register_ladder() -> None:
+    from .ladder import Helpers, add_commands
+
+    add_commands(app, Helpers(_store, bot_ids, table_settings, _json_mode, _print_json,
+                              CliError), console)
+
+
+_register_ladder()

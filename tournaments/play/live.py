@@ -9,7 +9,7 @@ import logging
 import math
 import threading
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 import trio
@@ -39,6 +39,9 @@ from .remote import RemoteArena
 from .runner import TableDone, TournamentRunner
 
 log = logging.getLogger(__name__)
+
+AlsoServed = Callable[[RemoteArena, trio.Semaphore, Console], Awaitable[None]]
+"""Played beside the tournaments on the same arena and budget of tables (the ladders)."""
 
 
 def _columns() -> tuple[ProgressColumn, ...]:
@@ -259,6 +262,8 @@ def serve_forever(
     web_port: int | None = None,
     retry: float = 30.0,
     tls: ServerTls | None = None,
+    also: AlsoServed | None = None,
+    also_busy: Callable[[], set[str]] = set,
 ) -> None:
     """Serve until Ctrl-C, playing every unfinished tournament at once, oldest first, within
     one budget of ``concurrency`` tables.
@@ -267,7 +272,8 @@ def serve_forever(
     up the others, and goes on when they connect; tournaments created meanwhile are picked up
     within ``poll`` seconds. One that fails (say, its database rows vanished) is reported in one
     line and tried again after ``retry`` seconds; serving goes on. With ``tls``, the arena and
-    its web page are served over TLS only.
+    its web page are served over TLS only. ``also`` runs beside them (the ladders), whose bots
+    ``also_busy`` names: a finished tournament never dismisses them.
     """
 
     async def main() -> None:
@@ -284,6 +290,8 @@ def serve_forever(
             if admin_token is None:
                 console.print(f"admin token for this run: [bold]{server.admin_token}[/bold]")
             with TournamentProgress(console) as bar:
+                if also is not None:
+                    nursery.start_soon(also, arena, slots, bar.console)
 
                 async def play(tournament_id: str, name: str) -> None:
                     try:
@@ -301,7 +309,8 @@ def serve_forever(
                         row = await trio.to_thread.run_sync(store.tournament, tournament_id)
                         bar.console.print(f"tournament {tournament_id} ({escape(name)}) "
                                           f"{row.status.value}")
-                        await dismiss_if_done(server, store, tournament_id, keep_busy=True)
+                        await dismiss_if_done(server, store, tournament_id, keep_busy=True,
+                                              busy_elsewhere=also_busy)
                     finally:
                         active.discard(tournament_id)
 
@@ -333,7 +342,8 @@ def serve_forever(
 
 
 async def dismiss_if_done(
-    server: ArenaServer, store: TournamentStore, tournament_id: str, *, keep_busy: bool
+    server: ArenaServer, store: TournamentStore, tournament_id: str, *, keep_busy: bool,
+    busy_elsewhere: Callable[[], set[str]] = set,
 ) -> None:
     """Once a tournament has no table left, tell its bots (so that they can exit rather than
     reconnect forever): all of them when the arena stops next (``tournament run``), or, when
@@ -343,6 +353,7 @@ async def dismiss_if_done(
         return
     settings = await trio.to_thread.run_sync(store.settings, tournament_id)
     busy = await trio.to_thread.run_sync(bots_with_tables_left, store) if keep_busy else set()
+    busy |= busy_elsewhere()
     server.dismiss([bot for bot in settings.bots if bot not in busy],
                    f"tournament {tournament_id} ({settings.name}) is over")
 

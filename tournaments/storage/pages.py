@@ -1,7 +1,11 @@
 """What the web pages read (:class:`tournaments.web.views.WebData` asks, in a worker thread):
 each method is the few queries one look needs, whatever the size of the tournament (one
 ``GROUP BY`` for counts, one query per 500 tables at most for offences), never one per row.
-Rows come back detached from their session, to be read after it is closed."""
+Rows come back detached from their session, to be read after it is closed.
+
+A ladder's tournament (:mod:`.ladders`) is none of these pages': its boards stay open to new
+bots for as long as the ladder runs, so its tables are shown only by the ladder's page, and a
+table's own page only once its board is closed."""
 
 from __future__ import annotations
 
@@ -18,11 +22,14 @@ from arena.storage.models import (
     ArenaTable,
     Bot,
     Decision,
+    Ladder,
     TableSeat,
     TableStatus,
     Tournament,
     TournamentStatus,
 )
+
+from .ladders import closed_boards, ladder_boards
 
 OFFENCES_PER_QUERY = 500
 """Tables named in one query for their infractions (the databases' limits on parameters)."""
@@ -105,7 +112,7 @@ class PageReads:
         may change); None if there is no such tournament."""
         with Session(self.engine) as session:
             row = session.get(Tournament, tournament_id)
-            if row is None:
+            if row is None or _backs_a_ladder(session, tournament_id):
                 return None
             counts = session.exec(
                 select(ArenaTable.status, func.count())
@@ -115,10 +122,11 @@ class PageReads:
             return row.status, [(status, n) for status, n in counts]
 
     def tournaments(self) -> list[Tournament]:
-        """Every tournament, newest first."""
+        """Every tournament, newest first (not the ladders')."""
         with Session(self.engine) as session:
             rows = list(session.exec(
-                select(Tournament).order_by(col(Tournament.created_at).desc())
+                select(Tournament).where(_not_a_ladders())
+                .order_by(col(Tournament.created_at).desc())
             ))
             for row in rows:
                 session.expunge(row)
@@ -127,7 +135,8 @@ class PageReads:
     def overview(self) -> Overview:
         with Session(self.engine) as session:
             rows = list(session.exec(
-                select(Tournament).order_by(col(Tournament.created_at).desc())
+                select(Tournament).where(_not_a_ladders())
+                .order_by(col(Tournament.created_at).desc())
             ))
             for row in rows:
                 session.expunge(row)
@@ -148,7 +157,7 @@ class PageReads:
     def played(self, tournament_id: str) -> Played | None:
         with Session(self.engine) as session:
             row = session.get(Tournament, tournament_id)
-            if row is None:
+            if row is None or _backs_a_ladder(session, tournament_id):
                 return None
             session.expunge(row)
             tables = list(session.exec(
@@ -216,6 +225,10 @@ class PageReads:
             if tournament is None:
                 return None
             session.expunge(tournament)
+        cap = ladder_boards(self.engine).get(table.tournament_id)
+        if cap is not None and table.board_number not in closed_boards(
+                self.engine, table.tournament_id, cap):
+            return None  # a ladder's board still open: as unknown as a wrong id
         return OneTable(table, seats, tournament, int(unfinished))
 
     def bot_decisions(self, bot_id: str) -> BotDecisions:
@@ -227,7 +240,7 @@ class PageReads:
                 .join(TableSeat, (col(TableSeat.table_id) == col(Decision.table_id))
                       & (col(TableSeat.seat) == col(Decision.seat)))
                 .join(ArenaTable, col(ArenaTable.id) == col(Decision.table_id))
-                .where(TableSeat.bot_id == bot_id)
+                .where(TableSeat.bot_id == bot_id, _not_a_ladders(ArenaTable.tournament_id))
             ).all()
             others = session.exec(
                 select(ArenaTable.tournament_id, ArenaTable.board_number, Decision.table_id,
@@ -236,6 +249,18 @@ class PageReads:
                 .join(TableSeat, col(TableSeat.table_id) == col(Decision.table_id))
                 .join(ArenaTable, col(ArenaTable.id) == col(Decision.table_id))
                 .where(TableSeat.bot_id == bot_id, col(Decision.infraction).is_not(None),
-                       col(Decision.seat) != col(TableSeat.seat))
+                       col(Decision.seat) != col(TableSeat.seat),
+                       _not_a_ladders(ArenaTable.tournament_id))
             ).all()
         return BotDecisions(list(decisions), list(others))
+
+
+def _not_a_ladders(column: Any = Tournament.id) -> Any:
+    """``column`` (a tournament id) names no ladder's tournament."""
+    return col(column).not_in(
+        select(Ladder.tournament_id).where(col(Ladder.tournament_id).is_not(None)))
+
+
+def _backs_a_ladder(session: Session, tournament_id: str) -> bool:
+    return session.exec(select(Ladder.id).where(Ladder.tournament_id == tournament_id)
+                        ).first() is not None

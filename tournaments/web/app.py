@@ -41,6 +41,7 @@ from .feed import (
     event,
     stream_of,
 )
+from .ladder import LadderPages
 from .plot import cumulative_plot
 from .replay import replay_page
 from .views import (
@@ -329,6 +330,7 @@ def create_app(engine: Engine, poll: float = POLL_SECONDS, *,
         Route("/tables/{table_id}", page.table, methods=get),
         Route("/tables/{table_id}/record.json", page.record, methods=get),
         Route("/bots/{bot_id}", page.bot, methods=get),
+        *LadderPages(engine, page._render, page._read).routes(),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]
     handlers: dict[Any, Any] = {

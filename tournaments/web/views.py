@@ -43,6 +43,7 @@ from ..duplicate.matches import MatchStandings, match_standings
 from ..duplicate.scoring import Entry, Standings, charged_players, compute_standings
 from ..duplicate.settings import TournamentSettings
 from ..duplicate.stats import t_quantile
+from ..storage.ladders import LadderStore
 from ..storage.pages import PageReads
 from ..store import TournamentStore
 from .replay import deal_summary, faces_of
@@ -414,9 +415,12 @@ class WebData:
                   if shown and table.record_json else None)
         decisions = self.store.decisions(table_id) if shown else []
         names = self.names(s.bot_id for s in seats)
+        ladder = next((row.name for row in LadderStore(self.engine).ladders()
+                       if row.tournament_id == table.tournament_id), None)
         return {"head": head, "table": table, "seats": seats, "record": record,
                 "decisions": decisions, "names": names, "shown": shown,
-                "board_done": board_done, "game": game, "unit": score_unit(game)}
+                "board_done": board_done, "game": game, "unit": score_unit(game),
+                "ladder": ladder}
 
     def record_json(self, table_id: str) -> str:
         info = self.table(table_id)
