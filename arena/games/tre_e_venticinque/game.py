@@ -473,27 +473,30 @@ def apply(state: DealState, action: Action, seat: int | None = None) -> None:
     :class:`~arena.games.base.IllegalActionError` for an action :func:`legal_actions` does not
     list; the state is left unchanged by a refused action.
     """
-    if state.phase is _FINISHED:
-        raise IllegalActionError("the deal is over: no more actions", action, seat)
     actor = state.to_act
-    assert actor is not None
-    if seat is not None and seat != actor:
-        raise WrongTurnError(f"it is seat {actor}'s turn, not seat {seat}'s", action, seat)
-    # The legal mask, not the list of actions: a membership test on interned dataclasses would
-    # compare field by field, the cost of the rules themselves.
-    kind = type(action)
-    mask = state._mask
-    if mask < 0:
-        mask = legal_mask(state)
-    card: object
-    if kind is Play and state.phase is _PLAYING:  # the common case first, in fewer steps
+    # The common case first, in the fewest steps: a play in the playing phase (the seat to act
+    # is then a seat), checked by its bit in the legal mask, not by a membership test of the
+    # list, which compares interned dataclasses field by field.
+    if action.__class__ is Play and state.phase is _PLAYING and (seat is None or seat == actor):
+        mask = state._mask
+        if mask < 0:
+            mask = legal_mask(state)
         played = action.card
         if played.__class__ is int and played >= 0 and mask >> played & 1:
+            assert actor is not None
             state._legal = None
             state._mask = -1
             state.history.append((actor, action))
             _play(state, actor, played)
             return
+    if state.phase is _FINISHED:
+        raise IllegalActionError("the deal is over: no more actions", action, seat)
+    assert actor is not None
+    if seat is not None and seat != actor:
+        raise WrongTurnError(f"it is seat {actor}'s turn, not seat {seat}'s", action, seat)
+    kind = type(action)
+    mask = legal_mask(state)
+    card: object
     if kind is Play:
         card = action.card
         legal = state.phase is _PLAYING
