@@ -137,18 +137,32 @@ class HeldSeats:
     another stream; a seat is on one connection at a time, and its ``connection`` says which.
     """
 
-    __slots__ = ("_seats",)
+    __slots__ = ("_seats", "_tables")
 
     def __init__(self) -> None:
         self._seats: dict[tuple[str, int], RemoteSeat] = {}
+        self._tables: dict[str, int] = {}
+        """Seats held per table id: what a connection plays is asked at every seating, of
+        every connection of the bot, and counting it from the seats made opening many tables
+        cost the square of their number."""
 
     def take(self, seat: RemoteSeat) -> None:
-        self._seats[seat.key] = seat
+        key = seat.key
+        if key not in self._seats:
+            self._tables[key[0]] = self._tables.get(key[0], 0) + 1
+        self._seats[key] = seat
 
     def release(self, seat: RemoteSeat) -> None:
         """``seat`` is no longer held here (nothing if it was not: released twice, or moved)."""
-        if self._seats.get(seat.key) is seat:
-            del self._seats[seat.key]
+        key = seat.key
+        if self._seats.get(key) is seat:
+            del self._seats[key]
+            table_id = key[0]
+            left = self._tables[table_id] - 1
+            if left:
+                self._tables[table_id] = left
+            else:
+                del self._tables[table_id]
 
     def move(self, seat: RemoteSeat, to: BotConnection) -> BotConnection:
         """``seat``, held here, is now held by ``to`` (the bot's resumed stream); the
@@ -164,11 +178,14 @@ class HeldSeats:
         return list(self._seats.values())
 
     def tables(self) -> set[str]:
-        return {table_id for table_id, _ in self._seats}
+        return set(self._tables)
+
+    def table_count(self) -> int:
+        return len(self._tables)
 
     def at(self, table_id: str | None) -> bool:
         """A seat of ``table_id`` is held here."""
-        return any(key[0] == table_id for key in self._seats)
+        return table_id in self._tables
 
     def __len__(self) -> int:
         return len(self._seats)
@@ -213,7 +230,7 @@ class BotConnection:
     def tables(self) -> int:
         """Tables this connection plays now: a bot holding several seats of one table (a
         gauntlet's control table) plays one table, not one per seat."""
-        return len(self.seats.tables())
+        return self.seats.table_count()
 
     @property
     def free_tables(self) -> int:

@@ -73,3 +73,24 @@ async def test_the_server_releases_and_moves_through_the_connections_seats(
     assert moving.connection is new and new.seats.held() == [moving] and not old.seats
     server.mark_revoked("b1")
     assert new.closed and new.seats.held() == [moving]  # still held until its table ends
+
+
+async def test_the_tables_played_follow_every_take_release_and_move(
+    server: ArenaServer,
+) -> None:
+    old, new = connect(server, "b1"), connect(server, "b1")
+    first, second, other = seat(server, old, "t1", 0), seat(server, old, "t1", 1), seat(
+        server, old, "t2")
+    stale = seat(server, old, "t3")
+    fresh = seat(server, old, "t3")  # the same key taken again: one seat, one table
+    assert old.tables == 3 and old.free_tables == 1
+    old.seats.release(stale)  # not the seat held: nothing changes
+    assert old.seats.tables() == {"t1", "t2", "t3"}
+    old.seats.release(first)
+    assert old.seats.at("t1") and old.tables == 3  # its other seat still plays there
+    old.seats.move(second, new)
+    assert not old.seats.at("t1") and new.seats.at("t1") and (old.tables, new.tables) == (2, 1)
+    old.seats.release(other)
+    old.seats.release(fresh)
+    assert old.seats.tables() == set() and old.tables == 0 and not old.seats.at("t3")
+    assert new.seats.tables() == {"t1"} and new.has_room_for("t1")

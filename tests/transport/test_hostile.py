@@ -204,6 +204,7 @@ async def test_garbage_first_messages_get_invalid_argument_and_one_log_line_each
     arena: Arena, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(bad_input_log, "_windows", {})  # not what an earlier test logged
+    monkeypatch.setattr(bad_input_log, "interval", 3600.0)  # one window however slow the run
     _, token = arena.register("probe")
     bad_utf8 = hello(token, bot_name="ab").SerializeToString().replace(b"ab", b"\xff\xfe")
 
@@ -232,6 +233,7 @@ async def test_hello_then_garbage_always_ends_with_invalid_argument_and_no_trace
     TOO_MANY_OPERATIONS and a traceback, about a stream in ten under load, and the client
     then waited for its deadline)."""
     monkeypatch.setattr(bad_input_log, "_windows", {})
+    monkeypatch.setattr(bad_input_log, "interval", 3600.0)  # one window however slow the run
     arena = await make_arena(nursery, tmp_path, handshake_burst=10_000,
                              handshakes_per_second=10_000)
     _, token = arena.register("probe")
@@ -318,6 +320,7 @@ async def test_a_database_that_fails_every_hello_logs_a_few_lines_not_one_per_he
     traceback per Hello), and versions that cannot be recorded cost the bot nothing: either
     way a client reconnecting in a loop adds a few lines, not one per Hello."""
     monkeypatch.setattr(bad_input_log, "_windows", {})
+    monkeypatch.setattr(bad_input_log, "interval", 3600.0)  # one window however slow the run
     arena = await make_arena(nursery, tmp_path, handshake_burst=10_000,
                              handshakes_per_second=10_000)
     _, token = arena.register("probe")
@@ -356,6 +359,7 @@ async def test_a_writer_that_fails_for_every_stream_logs_a_few_lines_not_one_per
     at most a few times per interval, not left to asyncio, which logs a task's unretrieved
     error at ERROR, with its traceback, once per stream."""
     monkeypatch.setattr(bad_input_log, "_windows", {})
+    monkeypatch.setattr(bad_input_log, "interval", 3600.0)  # one window however slow the run
     arena = await make_arena(nursery, tmp_path, handshake_burst=10_000,
                              handshakes_per_second=10_000)
     _, token = arena.register("probe")

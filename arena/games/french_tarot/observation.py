@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Final
 
+from ..frozen import replacer
 from .actions import Action, Bid, Contract
 from .cards import Card, cards_of
 from .deal import CHIEN_SIZES, DUMMY, HAND_SIZES, Deal, first_seat
@@ -83,6 +84,10 @@ class Observation:
     dummy: tuple[Card, ...] | None = None
     """With the dummy: its cards now, once shown to both players; None before (and at 3-5
     player tables)."""
+
+
+replace: Final = replacer(Observation)
+"""dataclasses.replace for an observation, which a bot's view makes at every event it folds."""
 
 
 def observe(state: DealState, seat: int) -> Observation:

@@ -35,6 +35,7 @@ from .cards import (
     TRUMP_MASK,
     Card,
     Hand,
+    beats,
     card_long_name,
     card_name,
     cards_of,
@@ -393,19 +394,25 @@ def legal_actions(state: DealState) -> tuple[Action, ...]:
         if seat is None:
             return ()
         if state.phase is _PLAYING:  # first: 75 of a deal's 78 decisions
-            mask = state._mask
-            if mask < 0:
-                mask = state._mask = legal_play_mask(
-                    state.hands[seat], state._follow, state.tricks_won[seat] > 0
-                )
+            # legal_play_mask inline, each common case with the tables of the regions its cards
+            # can be in: following suit (a region and perhaps the Matto), then trumping
+            hand = state.hands[seat]
             follow = state._follow
-            if 0 <= follow < 4 and not mask & ~(SUIT_MASKS[follow] | MATTO_BIT):
-                # following suit: the plays of one region (and perhaps the Matto)
-                legal = _SUIT_PLAYS[follow][mask >> 14 * follow & 0x3FFF]
-                if mask & MATTO_BIT:
-                    legal += _MATTO_PLAYS
+            matto = hand & MATTO_BIT if state.tricks_won[seat] else 0
+            cards = hand & SUIT_MASKS[follow] if 0 <= follow < 4 else 0
+            if cards:
+                legal = _SUIT_PLAYS[follow][cards >> 14 * follow]
+            elif follow >= 0 and hand & TRUMP_MASK:
+                cards = hand & TRUMP_MASK
+                legal = _TRUMPS_LOW[cards >> 56 & 0x7FF] + _TRUMPS_HIGH[cards >> 67]
             else:
-                legal = plays_of(mask)
+                cards = legal_play_mask(hand, follow, False)
+                matto = 0 if cards & MATTO_BIT else matto  # a hand of the Matto alone
+                legal = plays_of(cards)
+            if matto:
+                cards |= matto
+                legal += _MATTO_PLAYS
+            state._mask = cards
             state._legal = legal
         else:
             legal = state._legal = tuple(map(DISCARDS.__getitem__, cards_of(legal_mask(state))))
@@ -466,27 +473,30 @@ def apply(state: DealState, action: Action, seat: int | None = None) -> None:
     :class:`~arena.games.base.IllegalActionError` for an action :func:`legal_actions` does not
     list; the state is left unchanged by a refused action.
     """
-    if state.phase is _FINISHED:
-        raise IllegalActionError("the deal is over: no more actions", action, seat)
     actor = state.to_act
-    assert actor is not None
-    if seat is not None and seat != actor:
-        raise WrongTurnError(f"it is seat {actor}'s turn, not seat {seat}'s", action, seat)
-    # The legal mask, not the list of actions: a membership test on interned dataclasses would
-    # compare field by field, the cost of the rules themselves.
-    kind = type(action)
-    mask = state._mask
-    if mask < 0:
-        mask = legal_mask(state)
-    card: object
-    if kind is Play and state.phase is _PLAYING:  # the common case first, in fewer steps
+    # The common case first, in the fewest steps: a play in the playing phase (the seat to act
+    # is then a seat), checked by its bit in the legal mask, not by a membership test of the
+    # list, which compares interned dataclasses field by field.
+    if action.__class__ is Play and state.phase is _PLAYING and (seat is None or seat == actor):
+        mask = state._mask
+        if mask < 0:
+            mask = legal_mask(state)
         played = action.card
         if played.__class__ is int and played >= 0 and mask >> played & 1:
+            assert actor is not None
             state._legal = None
             state._mask = -1
             state.history.append((actor, action))
             _play(state, actor, played)
             return
+    if state.phase is _FINISHED:
+        raise IllegalActionError("the deal is over: no more actions", action, seat)
+    assert actor is not None
+    if seat is not None and seat != actor:
+        raise WrongTurnError(f"it is seat {actor}'s turn, not seat {seat}'s", action, seat)
+    kind = type(action)
+    mask = legal_mask(state)
+    card: object
     if kind is Play:
         card = action.card
         legal = state.phase is _PLAYING
@@ -518,46 +528,53 @@ _new_trick: Final = tuple.__new__
 ``__new__``: a deal makes 25 of them."""
 
 
+def _beats_row(best: Card) -> tuple[bool, ...]:
+    if best == MATTO:  # the row read after a led Matto (best -1): any card but the Matto
+        return tuple(card != MATTO for card in range(DECK_SIZE))
+    return tuple(beats(card, best) for card in range(DECK_SIZE))
+
+
+_BEATS: Final = tuple(_beats_row(best) for best in range(DECK_SIZE))
+"""``_BEATS[best][card]``: :func:`~.cards.beats`, one look-up per card played. The Matto is
+never ``best``, so its row serves ``best`` -1, the trick after a led Matto: index -1 is its."""
+
+
 def _play(state: DealState, seat: int, card: Card) -> None:
     state.hands[seat] ^= 1 << card
     trick = state.trick
     played = len(trick)
-    if card == MATTO:
-        if not played:
-            state._follow = _FOLLOW_TRUMP
-    elif not played:
+    if played:
+        if _BEATS[state._best][card]:
+            state._best = card
+            state._best_pos = played
+    elif card == MATTO:
+        state._follow = _FOLLOW_TRUMP
+    else:
         state._follow = _FOLLOW_TRUMP if card >= 56 else card // 14
         state._best = card
         state._best_pos = 0
-    else:
-        best = state._best
-        if best < 0:  # the first card after a led Matto: it leads the trick for now
-            state._best = card
-            state._best_pos = played
-        elif card >= 56:
-            if best < 56 or STRENGTH[card] > STRENGTH[best]:
-                state._best = card
-                state._best_pos = played
-        elif best < 56 and card // 14 == best // 14 and STRENGTH[card] > STRENGTH[best]:
-            state._best = card
-            state._best_pos = played
     trick.append(card)
     if played < 2:
         state.to_act = (seat + 1) % PLAYERS
         return
     leader = state.trick_leader
     winner = (leader + state._best_pos) % PLAYERS
-    done = _new_trick(Trick, (leader, tuple(trick), winner))
+    cards = tuple(trick)
+    done = _new_trick(Trick, (leader, cards, winner))
     tricks = state.tricks
     index = len(tricks)
     tricks.append(done)
-    state.debt, exchange, lost = collect_trick(
-        state.piles, state.tricks_won, state.debt, index, done
-    )
-    if exchange is not None:
-        state.exchange = exchange
-    if lost:
-        state.matto_lost = True
+    if state.debt is None and MATTO not in cards:  # collect_trick's plain case, inline
+        state.piles[winner] |= (1 << cards[0]) | (1 << cards[1]) | (1 << card)
+        state.tricks_won[winner] += 1
+    else:
+        state.debt, exchange, lost = collect_trick(
+            state.piles, state.tricks_won, state.debt, index, done
+        )
+        if exchange is not None:
+            state.exchange = exchange
+        if lost:
+            state.matto_lost = True
     state.trick = []
     state._follow = _NO_FOLLOW
     state._best = -1

@@ -23,9 +23,10 @@ which a property test checks over thousands of deals.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Final
 
+from ..frozen import replacer
 from .actions import DISCARDS, Action
 from .cards import Card, cards_of, mask_of
 from .deal import PLAYERS, TALON_SIZE, Deal
@@ -81,6 +82,10 @@ class Observation:
     """The whole deal, revealed once it is over (never in a sealed observation)."""
 
 
+
+
+replace: Final = replacer(Observation)
+"""dataclasses.replace for an observation, which a bot's view makes at every event it folds."""
 
 
 def observe(state: DealState, seat: int) -> Observation:
@@ -209,7 +214,7 @@ def observation_at_end(
     }
     if deal is not None:
         changes.update(deal=deal, discard=tuple(sorted(discard)))
-    return replace(view, **changes)  # type: ignore[arg-type]
+    return replace(view, **changes)
 
 
 __all__ = [

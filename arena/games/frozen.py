@@ -1,0 +1,52 @@
+"""A faster :func:`dataclasses.replace` for the frozen, slotted values a bot's view is made of.
+
+A bot's view of a deal is an immutable observation, and every event it receives makes a new one
+with a few fields changed (:func:`~arena.games.french_tarot.observation.observation_after`, once
+per card played, per seat). :func:`dataclasses.replace` walks the class's fields and calls the
+generated ``__init__``, which sets each field of a frozen class through ``object.__setattr__``:
+for an observation of some twenty fields that was most of what folding an event cost. The
+replacer made here copies the fields through the slots' own descriptors and sets the changed
+ones the same way: the same value, about three times faster.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from operator import attrgetter
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+
+def replacer(cls: type[T]) -> Callable[..., T]:
+    """``replace(value, **changes)``: :func:`dataclasses.replace` for instances of ``cls``, a
+    frozen dataclass with slots whose ``__init__`` only sets its fields (no ``__post_init__``,
+    every field in ``__init__``). A name that is not a field raises TypeError, as there."""
+    params = getattr(cls, "__dataclass_params__", None)
+    if params is None or not params.frozen or "__slots__" not in cls.__dict__:
+        raise TypeError(f"{cls.__name__} is not a frozen dataclass with slots")
+    if hasattr(cls, "__post_init__"):
+        raise TypeError(f"{cls.__name__} has a __post_init__, which a copy would skip")
+    fields = dataclasses.fields(cls)  # type: ignore[arg-type]
+    if any(not f.init for f in fields):
+        raise TypeError(f"{cls.__name__} has fields outside __init__")
+    names = tuple(f.name for f in fields)
+    setters = tuple(getattr(cls, name).__set__ for name in names)
+    by_name = dict(zip(names, setters, strict=True))
+    values = attrgetter(*names) if len(names) > 1 else (lambda v: (getattr(v, names[0]),))
+    new = object.__new__
+
+    def replace(value: T, /, **changes: Any) -> T:
+        other = new(cls)
+        for setter, field_value in zip(setters, values(value), strict=True):
+            setter(other, field_value)
+        for name, changed in changes.items():
+            setter = by_name.get(name)
+            if setter is None:
+                raise TypeError(f"{cls.__name__} has no field {name!r}")
+            setter(other, changed)
+        return other
+
+    replace.__doc__ = f"dataclasses.replace for {cls.__name__}, faster (arena.games.frozen)."
+    return replace
