@@ -710,10 +710,10 @@ def test_ctrl_c_in_the_middle_of_play_stops_cleanly(tmp_path: Path) -> None:
     stepped by trio): the process must still stop in order, never crash."""
     process = start_cli("demo", "--boards", "400", "--out", str(tmp_path / "demo"))
     try:
-        read_until(process, "bot processes connected", 30)
+        read_until(process, "bot processes connected", 120)
         time.sleep(1.0)  # tables are being played
         process.send_signal(signal.SIGINT)
-        out, err = process.communicate(timeout=30)
+        out, err = process.communicate(timeout=60)
     finally:
         if process.poll() is None:
             process.kill()
