@@ -318,7 +318,7 @@ class TournamentStore:
                 query = (
                     select(ArenaTable)
                     .where(ArenaTable.tournament_id == tournament_id)
-                    .where(_claimable(now))
+                    .where(claimable_at(now))
                     .order_by(*order)
                     .limit(1)
                 )
@@ -417,7 +417,7 @@ class TournamentStore:
         with Session(self.engine) as session:
             claimable = session.exec(
                 select(func.count()).select_from(ArenaTable)
-                .where(ArenaTable.tournament_id == tournament_id, _claimable(now))
+                .where(ArenaTable.tournament_id == tournament_id, claimable_at(now))
             ).one()
             live = session.exec(
                 select(func.count()).select_from(ArenaTable)
@@ -428,7 +428,7 @@ class TournamentStore:
             bots = session.exec(
                 select(TableSeat.bot_id).distinct()
                 .join(ArenaTable, col(ArenaTable.id) == col(TableSeat.table_id))
-                .where(ArenaTable.tournament_id == tournament_id, _claimable(now))
+                .where(ArenaTable.tournament_id == tournament_id, claimable_at(now))
             ).all()
         cancelled = self.tournament(tournament_id).status is TournamentStatus.CANCELLED
         return OpenWork(int(claimable), int(live), frozenset(bots), cancelled)
@@ -462,40 +462,49 @@ class TournamentStore:
 
     def finish(self, table_id: str, worker: str, outcome: TableOutcome) -> bool:
         """Commit a played deal with its full log, atomically; False if the claim was lost."""
+        with Session(self.engine) as session:
+            if not self.store_outcome(session, table_id, worker, outcome):
+                return False
+            session.commit()
+        return True
+
+    def store_outcome(self, session: Session, table_id: str, worker: str,
+                      outcome: TableOutcome) -> bool:
+        """Write a played deal with its full log in ``session`` (the caller commits: a
+        worker's group of tables commits at once); False, nothing written, if the claim
+        ``worker`` no longer holds the table."""
         result = outcome.result
         infractions: dict[int, int] = {}
         for infraction in outcome.infractions:
             infractions[infraction.seat] = infractions.get(infraction.seat, 0) + 1
-        with Session(self.engine) as session:
-            query = select(ArenaTable).where(col(ArenaTable.id) == table_id)
-            if self.postgres:
-                query = query.with_for_update()
-            table = session.exec(query).one()
-            if table.status != TableStatus.RUNNING or table.claimed_by != worker:
-                return False
-            table.status = TableStatus.DONE
-            table.finished_at = _now()
-            table.outcome = result.outcome.value
-            table.record_json = outcome.record.dumps()
-            table.lease_until = None
-            session.add(table)
-            for seat in session.exec(select(TableSeat).where(TableSeat.table_id == table_id)):
-                seat.score = result.scores[seat.seat]
-                seat.infractions = infractions.get(seat.seat, 0)
-                session.add(seat)
-            session.execute(delete(Decision).where(col(Decision.table_id) == table_id))
-            # One multi-row insert of plain rows: a model object per decision cost more than
-            # the whole deal's play (about 0.4 ms each, 78 of them a deal).
-            if outcome.decisions:
-                session.execute(insert(Decision), [
-                    {"table_id": table_id, "index": d.index, "seat": d.seat,
-                     "action": outcome.game.format_action(d.action),
-                     "seconds": round(d.seconds, 6),
-                     "infraction": d.infraction.kind.value if d.infraction else None,
-                     "reason": d.infraction.message if d.infraction else None}
-                    for d in outcome.decisions
-                ])
-            session.commit()
+        query = select(ArenaTable).where(col(ArenaTable.id) == table_id)
+        if self.postgres:
+            query = query.with_for_update()
+        table = session.exec(query).one()
+        if table.status != TableStatus.RUNNING or table.claimed_by != worker:
+            return False
+        table.status = TableStatus.DONE
+        table.finished_at = _now()
+        table.outcome = result.outcome.value
+        table.record_json = outcome.record.dumps()
+        table.lease_until = None
+        session.add(table)
+        for seat in session.exec(select(TableSeat).where(TableSeat.table_id == table_id)):
+            seat.score = result.scores[seat.seat]
+            seat.infractions = infractions.get(seat.seat, 0)
+            session.add(seat)
+        session.execute(delete(Decision).where(col(Decision.table_id) == table_id))
+        # One multi-row insert of plain rows: a model object per decision cost more than
+        # the whole deal's play (about 0.4 ms each, 78 of them a deal).
+        if outcome.decisions:
+            session.execute(insert(Decision), [
+                {"table_id": table_id, "index": d.index, "seat": d.seat,
+                 "action": outcome.game.format_action(d.action),
+                 "seconds": round(d.seconds, 6),
+                 "infraction": d.infraction.kind.value if d.infraction else None,
+                 "reason": d.infraction.message if d.infraction else None}
+                for d in outcome.decisions
+            ])
         return True
 
     def set_status(self, tournament_id: str, status: TournamentStatus) -> None:
@@ -615,7 +624,7 @@ def _claim_order(settings: TournamentSettings) -> tuple[Any, ...]:
     return (col(ArenaTable.board_number), col(ArenaTable.number))
 
 
-def _claimable(now: datetime) -> ColumnElement[bool]:
+def claimable_at(now: datetime) -> ColumnElement[bool]:
     """Pending, or claimed with a lease that ran out (its holder is gone or stuck)."""
     return (col(ArenaTable.status) == TableStatus.PENDING) | (
         (col(ArenaTable.status) == TableStatus.RUNNING) & (col(ArenaTable.lease_until) < now)

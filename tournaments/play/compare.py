@@ -117,8 +117,9 @@ class Boards:
             kept[:] = [e for e in kept if (e.table_id, e.seat) != (entry.table_id, entry.seat)]
             kept.append(entry)
 
-    def advance(self) -> bool:
-        """Feed the test every newly complete board in order; whether it moved."""
+    def advance(self, each: Callable[[Status], None] | None = None) -> bool:
+        """Feed the test every newly complete board in order (``each`` hears the test after
+        every one); whether it moved."""
         moved = False
         while self.test.verdict is None:
             value = board_difference(self.by_board.get(self.test.n, []), self.candidate,
@@ -127,8 +128,9 @@ class Boards:
                 break
             self.test.add(value)
             moved = True
+            if each is not None:
+                each(self.test.status())
         return moved
-
 
     def scored_nothing(self) -> bool:
         """Whether every table of the boards the test counted scored 0 at every seat (French
@@ -254,7 +256,11 @@ async def run_compare(
 
 async def _not_cancelled(store: TournamentStore, tournament_id: str, boards: Boards) -> None:
     """A cancelled compare is not played any more (``tournament cancel``)."""
-    row = await trio.to_thread.run_sync(store.tournament, tournament_id)
+    await trio.to_thread.run_sync(not_cancelled, store, tournament_id, boards)
+
+
+def not_cancelled(store: TournamentStore, tournament_id: str, boards: Boards) -> None:
+    row = store.tournament(tournament_id)
     if boards.test.verdict is None and row.status is TournamentStatus.CANCELLED:
         raise cancelled_error(tournament_id, boards)
 
@@ -266,9 +272,19 @@ def cancelled_error(tournament_id: str, boards: Boards) -> CompareError:
 
 
 async def _conclude(store: TournamentStore, tournament_id: str, boards: Boards) -> Status:
+    return await trio.to_thread.run_sync(conclude, store, tournament_id, boards)
+
+
+def conclude(store: TournamentStore, tournament_id: str, boards: Boards,
+             stuck: Callable[[], str | None] = lambda: None) -> Status:
+    """The verdict, the compare marked finished; or why there is none once nothing is left
+    to play here (``stuck``: a reason of the caller's, asked first, e.g. a board given up)."""
     if boards.test.verdict is None:
-        await _not_cancelled(store, tournament_id, boards)
-        progress = await trio.to_thread.run_sync(store.progress, tournament_id)
+        not_cancelled(store, tournament_id, boards)
+        reason = stuck()
+        if reason is not None:
+            raise CompareError(reason)
+        progress = store.progress(tournament_id)
         if progress.running:
             raise CompareError(
                 f"{progress.running} tables of {tournament_id} are claimed by another process "
@@ -278,6 +294,5 @@ async def _conclude(store: TournamentStore, tournament_id: str, boards: Boards) 
         # boards were lost (the cap is the number of boards).
         raise CompareError(f"{tournament_id} has no tables left to play but its test counts "
                            f"{boards.test.n} complete boards of {boards.test.settings.max_boards}")
-    await trio.to_thread.run_sync(finish, store, tournament_id)
+    finish(store, tournament_id)
     return boards.test.status()
-
