@@ -21,7 +21,10 @@ def tarot_arena(db: str, *args: str, timeout: float = 120) -> subprocess.Complet
 
 
 def compare(db: str, *args: str) -> tuple[int, dict[str, object], str]:
-    result = tarot_arena(db, "compare", "--local", "--json", *args)
+    """One worker process (``--jobs 1``) unless told otherwise: a worker process per core
+    costs each test a second of imports per core, for the few boards a test plays."""
+    jobs = () if "--jobs" in args or "--workers-only" in args else ("--jobs", "1")
+    result = tarot_arena(db, "compare", "--local", "--json", *jobs, *args)
     lines = result.stdout.strip().splitlines()
     data = json.loads(lines[-1]) if lines else {}
     return result.returncode, data, result.stderr
@@ -167,7 +170,7 @@ def test_a_filler_that_bids_compares_bots_that_never_do(db: str, players: int = 
     board0 = [t for t in listed if t["board"] == 0]
     assert len(board0) == 2 * players
     # Resumed with another filler: refused, naming the one it is played with.
-    result = tarot_arena(db, "compare", "--local", "--id", tid, "--filler", "random")
+    result = tarot_arena(db, "compare", "--local", "--jobs", "1", "--id", tid, "--filler", "random")
     assert result.returncode == 1
     assert f"{tid} is played among heuristic fillers, not among random" in result.stderr
 
@@ -367,7 +370,7 @@ def test_a_cancelled_compare_is_not_played_again(db: str, tmp_path: Path) -> Non
     tid = create(store, config, local_bot_ids(store, HEURISTIC, RANDOM), players=4, seed=1,
                  per_decision=60.0)
     cancel_tournament(store, tid)
-    result = tarot_arena(db, "compare", "--local", "--id", tid)
+    result = tarot_arena(db, "compare", "--local", "--jobs", "1", "--id", tid)
     assert result.returncode == 1
     assert one_error_line(result) == (f"error: {tid} was cancelled after 0 boards, before its "
                                       f"test decided")

@@ -493,9 +493,11 @@ def add_command(app: typer.Typer, store_factory: Callable[[], TournamentStore],
         else:
             errors.print(f"[{style}]{escape(text)}[/{style}] {escape(after)}", highlight=False)
         if unplayed:
-            errors.print(f"{unplayed} tables not needed (the test had "
-                         f"{'decided' if status.reason is None else 'ended'}): left unplayed, "
-                         f"or played meanwhile and not counted", highlight=False)
+            extra = max(store.progress(tid).done - status.boards * deals_per_board, 0)
+            errors.print(f"{unplayed - extra} tables left unplayed (the test had "
+                         f"{'decided' if status.reason is None else 'ended'})"
+                         + (f"; {extra} played past it by other workers meanwhile, not "
+                            f"counted" if extra else ""), highlight=False)
         if out is not None:
             out.write_text(json.dumps(data, indent=2) + "\n")
         if json_out:
