@@ -185,7 +185,7 @@ class WorkQueue:
                            col(Tournament.status) == TournamentStatus.CREATED)
                     .values(status=TournamentStatus.RUNNING)
                     .execution_options(synchronize_session=False))
-                numbers = {t.id: (t.number, t.attempts) for t in tables}
+                numbers = {t.id: (t.number, t.attempts + 1) for t in tables}
                 session.commit()
                 deal = session.exec(select(Board.deal_json).where(
                     Board.tournament_id == tournament_id, Board.number == board)).one()

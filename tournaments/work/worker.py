@@ -324,7 +324,8 @@ class Worker:
         if prepared.compare is not None:
             _, _, boards = await trio.to_thread.run_sync(load, self.store, tid)
             status = boards.test.status()
-            line += f", test at {status.boards} boards, LLR {status.llr:+.2f}"
+            line += (f", test at {status.boards} board{'s' if status.boards != 1 else ''}, "
+                     f"LLR {status.llr:+.2f}")
             if status.verdict is not None:
                 await trio.to_thread.run_sync(finish, self.store, tid)
                 prepared.decided = True
