@@ -79,6 +79,20 @@ def test_a_clearly_better_bot_is_accepted_and_the_compare_is_a_stored_tournament
 
 
 
+def test_two_worker_processes_give_the_verdict_one_process_gives(tmp_path: Path) -> None:
+    """``--jobs 2``: two worker processes play the boards in whatever order they finish; the
+    verdict, its board count and the whole JSON are one process's, the ids aside."""
+    args = (HEURISTIC, RANDOM, "--players", "3", "--min-boards", "8", "--max-boards", "40",
+            "--seed", "8")
+    one = compare(f"sqlite:///{tmp_path}/one.db", *args, "--jobs", "1")
+    two = compare(f"sqlite:///{tmp_path}/two.db", *args, "--jobs", "2")
+    assert one[0] == two[0] == 0, two[2]
+    ids = ("compare", "candidate_bot_id", "baseline_bot_id")
+    assert {k: v for k, v in two[1].items() if k not in ids} == \
+        {k: v for k, v in one[1].items() if k not in ids}
+    assert two[1]["boards"] == 11 and two[1]["tables_unplayed"] == (40 - 11) * 4
+
+
 def test_two_players_with_the_dummy_compare_in_three_deals_a_board(db: str) -> None:
     code, data, stderr = compare(db, HEURISTIC, RANDOM, "--players", "2", "--max-boards", "40",
                                  "--seed", "7")

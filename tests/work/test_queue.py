@@ -154,7 +154,8 @@ def test_a_worker_refuses_a_compare_pinned_to_other_code_and_plays_another(
     candidate = store.settings(pinned).bots[0]
     forged = {b: dataclasses.replace(p, code_hash="0" * 64) if b == candidate else p
               for b, p in stored.items()}
-    other = queued_compare(store, seed=2)
+    other = queued_compare(store, seed=2, settings=SprtSettings(0, 10, Units.POINTS,
+                                                                max_boards=2, min_boards=2))
     from sqlmodel import Session, delete
 
     from arena.storage.models import WorkPin
