@@ -260,13 +260,15 @@ class TournamentStore:
             counts.get(TableStatus.DONE, 0), int(infractions),
         )
 
-    def entries(self, tournament_id: str) -> list[Entry]:
-        """Every scored seat of every finished table, for duplicate scoring."""
+    def entries(self, tournament_id: str, from_board: int = 0) -> list[Entry]:
+        """Every scored seat of every finished table, for duplicate scoring (``from_board``:
+        of the boards from that one on only, for a reader that has the first ones)."""
         with Session(self.engine) as session:
             rows = session.exec(
                 select(ArenaTable, TableSeat)
                 .join(TableSeat, col(TableSeat.table_id) == col(ArenaTable.id))
                 .where(ArenaTable.tournament_id == tournament_id,
+                       ArenaTable.board_number >= from_board,
                        ArenaTable.status == TableStatus.DONE, col(TableSeat.scored))
                 .order_by(col(ArenaTable.board_number), col(ArenaTable.number),
                           col(TableSeat.seat))
@@ -275,6 +277,7 @@ class TournamentStore:
                 select(Decision.table_id, Decision.index, Decision.seat, Decision.infraction)
                 .join(ArenaTable, col(ArenaTable.id) == col(Decision.table_id))
                 .where(ArenaTable.tournament_id == tournament_id,
+                       ArenaTable.board_number >= from_board,
                        col(Decision.infraction).is_not(None))
                 .order_by(col(Decision.table_id), col(Decision.index))
             ).all()

@@ -132,6 +132,13 @@ class Boards:
                 each(self.test.status())
         return moved
 
+    def refresh(self, store: TournamentStore, tournament_id: str,
+                each: Callable[[Status], None] | None = None) -> bool:
+        """Read the boards finished since (those past the ones counted: the counted ones never
+        change) and :meth:`advance`; whether the test moved."""
+        self.add(store.entries(tournament_id, from_board=self.test.n))
+        return self.advance(each)
+
     def scored_nothing(self) -> bool:
         """Whether every table of the boards the test counted scored 0 at every seat (French
         Tarot: every deal passed out): nothing about the bots' play was compared."""

@@ -76,8 +76,7 @@ async def play_here(
         on_status(boards.test.status())
 
     async def after_group(_: str) -> None:
-        boards.add(await trio.to_thread.run_sync(store.entries, tournament_id))
-        boards.advance(on_status)
+        await trio.to_thread.run_sync(boards.refresh, store, tournament_id, on_status)
 
     if boards.test.verdict is None:
         await trio.to_thread.run_sync(not_cancelled, store, tournament_id, boards)
@@ -85,8 +84,7 @@ async def play_here(
                         exit_when_idle=True, wait_elsewhere=False, after_group=after_group,
                         bots=bots, auction_bot=auction_bot, say=lambda _: None)
         await worker.run()
-        boards.add(await trio.to_thread.run_sync(store.entries, tournament_id))
-        boards.advance(on_status)
+        await trio.to_thread.run_sync(boards.refresh, store, tournament_id, on_status)
     return await trio.to_thread.run_sync(functools.partial(
         conclude, store, tournament_id, boards,
         lambda: given_up(store, tournament_id, boards)))
@@ -108,8 +106,7 @@ def watch(store: TournamentStore, tournament_id: str, on_status: StatusFn | None
         if pool is not None and not pool.alive():
             break
         sleep(every)
-        boards.add(store.entries(tournament_id))
-        boards.advance(on_status)
+        boards.refresh(store, tournament_id, on_status)
     if boards.test.verdict is not None:
         finish(store, tournament_id)  # every worker stops its work on it at the next table
     return conclude(store, tournament_id, boards, lambda: given_up(store, tournament_id, boards))

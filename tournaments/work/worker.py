@@ -32,7 +32,7 @@ from arena.table import TableOutcome
 
 from ..duplicate.settings import TournamentSettings
 from ..play.arena import TableToPlay
-from ..play.compare import CompareConfig, finish, load
+from ..play.compare import Boards, CompareConfig, finish, load
 from ..play.imposed import ImposedAuctions, stored_auctions
 from ..play.leases import LeaseKeeper
 from ..play.runner import LEASE
@@ -83,6 +83,8 @@ class Prepared:
     arena: LocalArena | None = None
     refused: str | None = None
     decided: bool = False
+    boards: Boards | None = None
+    """A compare's boards as this worker last read them (only newer ones are read again)."""
 
 
 @dataclass
@@ -236,7 +238,7 @@ class Worker:
             bidder = self.auction_bot or self.bots.get(settings.bots[-1])
             prepared.arena = LocalArena(self.bots, strict=False,
                                         imposed=self._imposed(tid, compare, bidder))
-            prepared.decided = compare is not None and self._decided(tid)
+            prepared.decided = compare is not None and self._decided(tid, prepared)
             return prepared
         stored = self.queue.pins(tid)
         missing = [b for b in settings.bots if b not in stored]
@@ -265,7 +267,7 @@ class Worker:
             bidder = load_bot(stored[settings.bots[-1]].spec)  # the filler, else the baseline
         prepared.arena = LocalArena(bots, strict=False,
                                     imposed=self._imposed(tid, compare, bidder))
-        prepared.decided = compare is not None and self._decided(tid)
+        prepared.decided = compare is not None and self._decided(tid, prepared)
         return prepared
 
     def _imposed(self, tid: str, compare: CompareConfig | None, bidder: Any
@@ -279,9 +281,10 @@ class Worker:
         return ImposedAuctions(auction_seat(bidder), bidder.display_name,
                                stored_auctions(self.store, tid))
 
-    def _decided(self, tid: str) -> bool:
+    def _decided(self, tid: str, prepared: Prepared) -> bool:
         """Whether the compare's test has decided (it is then marked finished)."""
         _, _, boards = load(self.store, tid)
+        prepared.boards = boards
         if boards.test.verdict is None:
             return False
         finish(self.store, tid)
@@ -321,8 +324,9 @@ class Worker:
         self.counts.tables += len(group.tables)
         line = (f"{self.name}: {tid} board {group.board}: {len(group.tables)} tables in "
                 f"{seconds:.1f} s")
-        if prepared.compare is not None:
-            _, _, boards = await trio.to_thread.run_sync(load, self.store, tid)
+        if prepared.boards is not None:
+            boards = prepared.boards
+            await trio.to_thread.run_sync(boards.refresh, self.store, tid)
             status = boards.test.status()
             line += (f", test at {status.boards} board{'s' if status.boards != 1 else ''}, "
                      f"LLR {status.llr:+.2f}")
