@@ -1019,7 +1019,7 @@ def _register_worker() -> None:
         _engine()
         return safe_url(url)
 
-    add_command(app, lambda: str(_state["db"]), open_db, console, errors)
+    add_command(app, lambda: str(_state["db"]), open_db, console, errors, _store)
 
 
 _register_worker()

@@ -1,7 +1,8 @@
 """``tarot-arena worker --db postgresql://...``: play queued boards on this machine's cores.
 
 Any number of workers, on any machine that reaches the database, play the boards of the
-compares (``compare --local``, ``--workers-only``) and tournaments queued for workers whose
+compares (``compare --local``, ``--workers-only``) and tournaments (``tarot-arena queue``)
+queued for workers whose
 bots they can load (bundled names or ``module:Class``, with the code pinned when the work was
 queued: :mod:`tournaments.work.pins`). One line per board played, failed or refused. Ctrl-C
 stops every process, each giving its boards back unplayed.
@@ -17,8 +18,11 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from ..store import TournamentStore
+from ..work.pins import pin_of
 from ..work.processes import WorkerOptions, default_jobs, run_pool, work
-from ..work.queue import MAX_FAILURES, backoff
+from ..work.queue import MAX_FAILURES, WorkQueue, backoff
+from .bots import load_bot_spec
 
 
 class WorkerError(ValueError):
@@ -26,9 +30,50 @@ class WorkerError(ValueError):
 
 
 def add_command(app: typer.Typer, root_db: Callable[[], str], open_db: Callable[[str], str],
-                console: Console, errors: Console) -> None:
-    """Register ``worker`` on the CLI ``app``. ``root_db``: the database the command line
-    names (``tarot-arena --db``); ``open_db(url)`` opens it (migrated) and says which it is."""
+                console: Console, errors: Console,
+                store_factory: Callable[[], TournamentStore]) -> None:
+    """Register ``worker`` and ``queue`` on the CLI ``app``. ``root_db``: the database the
+    command line names (``tarot-arena --db``); ``open_db(url)`` opens it (migrated) and says
+    which it is."""
+
+    @app.command("queue")
+    def queue_cmd(
+        tournament_id: Annotated[str, typer.Argument(help="A stored tournament.")],
+        bots: Annotated[list[str], typer.Argument(
+            help="BOT_ID=SPEC for each of its bots: the bot workers play for that id (a "
+                 "bundled name or module:Class), its code pinned as it is here.")],
+    ) -> None:
+        """Queue a stored tournament for workers (``tarot-arena worker``), its bots played in
+        the workers' processes. A compare --local is queued by the compare itself."""
+        store = store_factory()
+        settings = store.settings(tournament_id)
+        specs: dict[str, str] = {}
+        for pair in bots:
+            bot_id, sep, spec = pair.partition("=")
+            if not (sep and bot_id and spec):
+                raise WorkerError(f"bad {pair!r}: expected BOT_ID=SPEC, e.g. "
+                                  f"{settings.bots[0]}=heuristic")
+            if bot_id not in settings.bots:
+                raise WorkerError(f"{bot_id} does not play in {tournament_id} (its bots: "
+                                  f"{', '.join(dict.fromkeys(settings.bots))})")
+            specs[bot_id] = spec
+        missing = [b for b in dict.fromkeys(settings.bots) if b not in specs]
+        if missing:
+            raise WorkerError(f"give the code of every bot of {tournament_id}: "
+                              f"{', '.join(missing)} missing (BOT_ID=SPEC)")
+        queue = WorkQueue(store)
+        known = queue.pins(tournament_id)
+        for bot_id, spec in specs.items():
+            if bot_id in known and known[bot_id].spec != spec:
+                raise WorkerError(f"{tournament_id} is queued with {known[bot_id].spec} for "
+                                  f"{bot_id}, not {spec}")
+        pins = {b: pin_of(spec, load_bot_spec(spec)) for b, spec in specs.items()}
+        queue.pin(tournament_id, pins)
+        for bot_id, pin in queue.pins(tournament_id).items():
+            console.print(f"{bot_id}: {escape(pin.spec)} (sha256 {pin.code_hash[:12]} over "
+                          f"{escape(', '.join(pin.files))})", highlight=False)
+        console.print(f"queued {tournament_id} for workers: tarot-arena worker --db URL",
+                      highlight=False)
 
     @app.command("worker", epilog=(
         f"A board that fails is given back and retried after {backoff(1):g} s, then twice "
