@@ -40,10 +40,10 @@ from clients.sdk import Action, DecisionRequest, TableView
 from tournaments.duplicate.seatings import tables_per_board
 from tournaments.duplicate.sprt import SprtSettings
 from tournaments.play import compare
+from tournaments.storage.work import WorkQueue
 from tournaments.store import TournamentStore
 from tournaments.work.compares import pin_compare
 from tournaments.work.processes import WorkerOptions, run_pool
-from tournaments.work.queue import WorkQueue
 from tournaments.work.worker import Worker
 
 

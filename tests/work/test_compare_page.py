@@ -12,8 +12,8 @@ import trio
 
 from tests.web.conftest import WebServer
 from tournaments.duplicate.sprt import SprtSettings
+from tournaments.storage.work import WorkQueue
 from tournaments.work.flags import Z_FLAG, shares, z_means, z_proportions
-from tournaments.work.queue import WorkQueue
 from tournaments.work.worker import Worker
 
 from .helpers import new_store, queued_compare

@@ -14,10 +14,11 @@ from arena.storage.models import TableStatus, TournamentStatus
 from clients.random_bot import RandomBot
 from tournaments.duplicate.sprt import SprtSettings, Units
 from tournaments.play.compare import CompareError, load
+from tournaments.storage.work import BACKOFF, BACKOFF_CAP, MAX_FAILURES, WorkQueue, backoff
+from tournaments.storage import lifecycle
 from tournaments.store import TournamentStore
 from tournaments.work.compares import play_here
 from tournaments.work.pins import mismatch, pin_of
-from tournaments.work.queue import BACKOFF, BACKOFF_CAP, MAX_FAILURES, WorkQueue, backoff
 from tournaments.work.worker import Worker
 
 from .helpers import HEURISTIC, NEVER_BIDS, queued_compare
@@ -104,6 +105,10 @@ def test_failures_back_off_exponentially_and_a_board_is_given_up(db_url: str) ->
     clock.move(BACKOFF_CAP * 10)
     group = queue.claim(tid, "a:1:x/99", lease=10)
     assert group is not None and group.board == 1  # board 0 never again
+    queue.release(group)
+    # a compare queued for workers, its failures and pins, is deleted like any tournament
+    assert lifecycle.delete_unless_playing(store.engine, tid) is not None
+    assert queue.pins(tid) == {} and queue.failures(tid) == []
 
 
 def test_a_worker_that_keeps_failing_pauses_longer_each_time_and_stops(

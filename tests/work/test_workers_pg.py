@@ -18,9 +18,9 @@ import trio
 
 from clients.run import load_bot
 from tournaments.duplicate.sprt import SprtSettings
+from tournaments.storage.work import WorkQueue
 from tournaments.store import TournamentStore
 from tournaments.work.compares import play_here, watch
-from tournaments.work.queue import WorkQueue
 
 from ..conftest import fresh_database
 from ..processes import ROOT, environment

@@ -18,10 +18,10 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from ..storage.work import MAX_FAILURES, WorkQueue, backoff
 from ..store import TournamentStore
 from ..work.pins import pin_of
 from ..work.processes import WorkerOptions, default_jobs, run_pool, work
-from ..work.queue import MAX_FAILURES, WorkQueue, backoff
 from .bots import load_bot_spec
 
 

@@ -16,9 +16,9 @@ from sqlalchemy.engine import Engine
 
 from ..duplicate.sprt import Sprt, Status
 from ..play.compare import CompareConfig, load
+from ..storage.work import Failure, WorkQueue
 from ..store import TournamentStore, UnknownTournamentError
 from ..work.flags import Share, shares
-from ..work.queue import Failure, WorkQueue
 from .plot import Plot, cumulative_plot
 from .views import NotFound
 

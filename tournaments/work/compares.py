@@ -30,10 +30,10 @@ from ..play.compare import (
     not_cancelled,
 )
 from ..play.runner import LEASE
+from ..storage.work import WorkQueue
 from ..store import TournamentStore
 from .pins import pin_of
 from .processes import Pool, WorkerOptions, run_pool
-from .queue import WorkQueue
 from .worker import Worker
 
 WATCH = 0.5

@@ -28,8 +28,8 @@ from datetime import datetime
 from arena.storage.models import TableStatus
 
 from ..play.compare import Boards, CompareConfig, board_difference
+from ..storage.work import WorkQueue, worker_of
 from ..store import TournamentStore
-from .queue import WorkQueue, worker_of
 
 Z_FLAG = 4.0
 MIN_BOARDS = 5

@@ -36,9 +36,9 @@ from ..play.compare import Boards, CompareConfig, finish, load
 from ..play.imposed import ImposedAuctions, stored_auctions
 from ..play.leases import LeaseKeeper
 from ..play.runner import LEASE
+from ..storage.work import MAX_FAILURES, Group, WorkQueue, backoff
 from ..store import TournamentStore, new_worker_id
 from .pins import Pin, mismatch, pin_of
-from .queue import MAX_FAILURES, Group, WorkQueue, backoff
 
 if TYPE_CHECKING:
     from clients.local import LocalArena

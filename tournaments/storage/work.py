@@ -50,7 +50,7 @@ from arena.storage.models import (
 from arena.table import TableOutcome
 
 from ..store import ClaimedTable, TournamentStore, claimable_at
-from .pins import Pin
+from ..work.pins import Pin
 
 BACKOFF = 2.0
 """Seconds before a failed group may be claimed again, doubled at every failure."""
