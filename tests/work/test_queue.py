@@ -14,8 +14,8 @@ from arena.storage.models import TableStatus, TournamentStatus
 from clients.random_bot import RandomBot
 from tournaments.duplicate.sprt import SprtSettings, Units
 from tournaments.play.compare import CompareError, load
-from tournaments.storage.work import BACKOFF, BACKOFF_CAP, MAX_FAILURES, WorkQueue, backoff
 from tournaments.storage import lifecycle
+from tournaments.storage.work import BACKOFF, BACKOFF_CAP, MAX_FAILURES, WorkQueue, backoff
 from tournaments.store import TournamentStore
 from tournaments.work.compares import play_here
 from tournaments.work.pins import mismatch, pin_of
