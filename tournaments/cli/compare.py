@@ -3,8 +3,11 @@
 Regression testing of bots with a sequential test on duplicate boards; how a compare is played
 and stored is :mod:`tournaments.play.compare`, the statistics :mod:`tournaments.duplicate.sprt`.
 
-- **Local** (``--local``): both bots are ``module:Class`` SDK bots played in this process, on
-  the in-process arena (:class:`clients.local.LocalArena`, imported only then): for a CI job.
+- **Local** (``--local``): both bots are ``module:Class`` SDK bots played by workers
+  (:mod:`tournaments.work`) on the in-process arena (:class:`clients.local.LocalArena`,
+  imported only then): in this process (``--jobs 1``), on ``--jobs N`` processes of this
+  machine (default: every core), or (``--workers-only``, on PostgreSQL) by ``tarot-arena
+  worker`` processes anywhere: for a CI job.
   They are registered in the database under their spec (owner ``compare --local``) so that the
   stored tables name them; their tokens are never shown (nobody connects as them).
 - **Live**: both are registered bots that connect over gRPC as in any tournament; the arena

@@ -14,11 +14,13 @@ is :mod:`tournaments.cli.compare`, the statistics :mod:`tournaments.duplicate.sp
   the candidate and the baseline alike (each in each seat among fillers: ``2 players`` deals a
   board), so that a pair of bots that never bid (every deal of theirs passed out) or play alike
   among themselves are compared among bots that bid and play differently.
-- **Played** by the one tournament runner (:class:`~tournaments.play.runner.TournamentRunner`)
-  on any arena: bots connected over gRPC, or bot objects in this process
-  (:class:`clients.local.LocalArena`, ``--local``: one table at a time, in board order). The
-  test is looked at whenever a board is finished; once decided, the tables being played are
-  given back unplayed (pending) and the others are never started.
+- **Played** live by the one tournament runner
+  (:class:`~tournaments.play.runner.TournamentRunner`) on the gRPC arena, or, ``--local``, by
+  workers (:mod:`tournaments.work`): whole boards of bot objects on the in-process arena
+  (:class:`clients.local.LocalArena`), in this process, on this machine's cores or on any
+  machine that reaches the database. The test is looked at whenever a board is finished; once
+  decided, the tables being played are given back unplayed (pending) and the others are never
+  started.
 - **Stored**: the verdict is not stored: it is recomputed from the stored boards, so a compare
   killed mid-way and run again resumes where it stopped (finished tables kept, an interrupted
   one replayed) and gives the verdict the uninterrupted run would have given.
