@@ -12,6 +12,7 @@ from arena.storage.bots import BotRegistry
 from arena.storage.db import make_engine
 from arena.storage.models import TournamentStatus
 from tests.cli.entry import run_entry_point
+from tournaments.storage.work import WorkQueue
 from tournaments.store import TournamentStore
 
 
@@ -49,3 +50,40 @@ def test_a_tournament_queued_for_workers_is_played_by_one(
     assert store.progress(tid).done == 3 * 4
     code, _, err = cli("worker", "--jobs", "0")
     assert code == 1 and "bad --jobs 0: at least 1" in err
+
+
+def test_ctrl_c_stops_every_worker_process_and_gives_their_boards_back(tmp_path: Path) -> None:
+    """Ctrl-C reaches the terminal's whole process group: the parent and both workers stop,
+    exit 0, and no board stays claimed (nobody has to wait for a lease to run out)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    from tests.processes import ROOT, environment
+
+    from .helpers import new_store, queued_compare
+
+    db = f"sqlite:///{tmp_path}/arena.db"
+    store = new_store(db)
+    tid = queued_compare(store, baseline="random")
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "tournaments.cli", "--db", db, "worker", "--jobs", "2",
+         "--name", "w"], cwd=ROOT, env=environment(), stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        assert worker.stdout is not None
+        for line in worker.stdout:  # a board stored: both processes are at work
+            if line.startswith(f"w-") and f"{tid} board" in line:
+                break
+        os.killpg(worker.pid, signal.SIGINT)
+        _, err = worker.communicate(timeout=60)
+    finally:
+        if worker.poll() is None:
+            os.killpg(worker.pid, signal.SIGKILL)
+            worker.wait()
+    assert worker.returncode == 0, err
+    assert "worker stopped: the boards it held are given back" in err
+    assert "Traceback" not in err, err
+    assert store.progress(tid).running == 0
+    assert {w.name for w in WorkQueue(store).workers() if w.stopped} == {"w-1", "w-2"}

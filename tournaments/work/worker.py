@@ -142,14 +142,14 @@ class Worker:
     # --------------------------------------------------------------------------- running
     async def run(self) -> Counts:
         await trio.to_thread.run_sync(self.queue.register, self.id, self.name, os.getpid())
-        failed: list[Exception] = []
+        failed: list[BaseException] = []
         try:
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(self._renew_leases)
                 try:
                     await self._work()
-                except Exception as exc:  # raised below as it is, not in an exception group
-                    failed.append(exc)
+                except (Exception, KeyboardInterrupt) as exc:  # raised below as it is, not
+                    failed.append(exc)                          # in an exception group
                 nursery.cancel_scope.cancel()
             if failed:
                 raise failed[0]
