@@ -74,7 +74,7 @@ def test_ctrl_c_stops_every_worker_process_and_gives_their_boards_back(tmp_path:
     try:
         assert worker.stdout is not None
         for line in worker.stdout:  # a board stored: both processes are at work
-            if line.startswith(f"w-") and f"{tid} board" in line:
+            if line.startswith("w-") and f"{tid} board" in line:
                 break
         os.killpg(worker.pid, signal.SIGINT)
         _, err = worker.communicate(timeout=60)
