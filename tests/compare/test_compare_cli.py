@@ -254,6 +254,9 @@ def test_a_bot_that_fails_every_decision_is_rejected_not_crashed(db: str) -> Non
     ([HEURISTIC, RANDOM, "--non-regression", "0.1", "--bounds", "0,1"],
      "give it or --bounds, not both"),
     (["--id", "cmp_nothere"], "give the CANDIDATE and the BASELINE"),
+    ([HEURISTIC, RANDOM, "--jobs", "0"], "bad --jobs 0: at least 1"),
+    ([HEURISTIC, RANDOM, "--workers-only"], "--workers-only needs a database that workers on "
+                                            "other machines reach"),
 ])
 def test_bad_input_is_one_clear_error(db: str, args: list[str], message: str) -> None:
     result = tarot_arena(db, "compare", "--local", *args)
