@@ -21,7 +21,8 @@ def test_a_tournament_queued_for_workers_is_played_by_one(
 ) -> None:
     db = f"sqlite:///{tmp_path}/arena.db"
     registry = BotRegistry(make_engine(db))
-    smart, dumb = (registry.register(name)[0].id for name in ("smart", "dumb"))
+    smart, dumb, *others = (registry.register(name)[0].id
+                            for name in ("smart", "dumb", "c", "d", "e", "f", "g", "h"))
 
     def cli(*args: str) -> tuple[int, str, str]:
         return run_entry_point(capsys, monkeypatch, "--db", db, *args)
@@ -48,6 +49,12 @@ def test_a_tournament_queued_for_workers_is_played_by_one(
     store = TournamentStore(make_engine(db))
     assert store.tournament(tid).status is TournamentStatus.FINISHED
     assert store.progress(tid).done == 3 * 4
+    code, out, err = cli("tournament", "create", smart, dumb, *others, "--seating",
+                         "competition", "--boards", "2", "--json")
+    assert code == 0, err
+    sealed = re.search(r"tour_[0-9a-f]+", out).group(0)  # type: ignore[union-attr]
+    code, _, err = cli("queue", sealed, f"{smart}=heuristic", f"{dumb}=random")
+    assert code == 1 and "whose deals stay secret until it is finished" in err
     code, _, err = cli("worker", "--jobs", "0")
     assert code == 1 and "bad --jobs 0: at least 1" in err
 

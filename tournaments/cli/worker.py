@@ -47,6 +47,10 @@ def add_command(app: typer.Typer, root_db: Callable[[], str], open_db: Callable[
         the workers' processes. A compare --local is queued by the compare itself."""
         store = store_factory()
         settings = store.settings(tournament_id)
+        if settings.seating.safe:
+            raise WorkerError(f"{tournament_id} is a {settings.seating.value} seating, whose "
+                              f"deals stay secret until it is finished: workers read the deals "
+                              f"from the database, so it is played on an arena only")
         specs: dict[str, str] = {}
         for pair in bots:
             bot_id, sep, spec = pair.partition("=")
