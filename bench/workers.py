@@ -37,6 +37,7 @@ from arena.storage.db import make_engine
 from clients.random_bot import RandomBot
 from clients.run import load_bot
 from clients.sdk import Action, DecisionRequest, TableView
+from tournaments.cli.local_bots import SdkBots
 from tournaments.duplicate.seatings import tables_per_board
 from tournaments.duplicate.sprt import SprtSettings
 from tournaments.play import compare
@@ -87,10 +88,10 @@ def real_processes(url: str, store: TournamentStore, boards: int) -> dict[str, A
     for jobs in (1, 2):
         tid = new_compare(store, "heuristic", "random", boards)
         pin_compare(store, tid, {b: load_bot(s, {}) for b, s in zip(
-            store.settings(tid).bots, ("heuristic", "random"), strict=True)})
+            store.settings(tid).bots, ("heuristic", "random"), strict=True)}, SdkBots())
         started = time.monotonic()
-        run_pool(WorkerOptions(url, name=f"bench-{jobs}", only=frozenset({tid}), lease=10.0,
-                               poll=0.5, exit_when_idle=True, quiet=True), jobs)
+        run_pool(WorkerOptions(url, SdkBots(), name=f"bench-{jobs}", only=frozenset({tid}),
+                               lease=10.0, poll=0.5, exit_when_idle=True, quiet=True), jobs)
         wall = time.monotonic() - started
         done, per_s = rate(store, tid)
         out[f"jobs_{jobs}"] = {"tables": done, "tables_per_s": round(per_s, 2),
@@ -139,7 +140,7 @@ def simulate(url: str, store: TournamentStore, workers: int, sleep: float, board
     async def main() -> None:
         async with trio.open_nursery() as nursery:
             for n, mine in enumerate(own):
-                worker = Worker(mine, name=f"sim-{n}", only={tid}, exit_when_idle=True,
+                worker = Worker(mine, SdkBots(), name=f"sim-{n}", only={tid}, exit_when_idle=True,
                                 bots=bots, say=lambda _: None, poll=0.2)
                 worker.queue = TimedQueue(mine, claims, commits)
                 nursery.start_soon(worker.run)

@@ -105,7 +105,7 @@ def test_a_database_at_revision_0002_is_upgraded_with_its_bots_kept(db_url: str)
     assert "bot_version" in sqlalchemy.inspect(engine).get_table_names()
     with engine.connect() as connection:
         heads = connection.execute(sqlalchemy.text("SELECT version_num FROM alembic_version"))
-        assert heads.scalars().all() == ["0003"]
+        assert heads.scalars().all() == ["0004"]
     registry = BotRegistry(engine)
     assert [b.name for b in registry.list()] == ["veteran"]
     assert registry.versions("bot_old") == []

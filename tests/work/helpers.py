@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from arena.storage.db import make_engine
 from clients.run import load_bot
+from tournaments.cli.local_bots import SdkBots
 from tournaments.duplicate.sprt import SprtSettings, Units
 from tournaments.play import compare
 from tournaments.store import TournamentStore
@@ -22,7 +23,8 @@ def queued_compare(store: TournamentStore, seed: int = 11, players: int = 3,
     config = compare.CompareConfig(True, candidate, baseline, settings)
     ids = compare.local_bot_ids(store, candidate, baseline)
     tid = compare.create(store, config, ids, players=players, seed=seed, per_decision=60.0)
-    pin_compare(store, tid, {ids[0]: load_bot(candidate, {}), ids[1]: load_bot(baseline, {})})
+    pin_compare(store, tid, {ids[0]: load_bot(candidate, {}), ids[1]: load_bot(baseline, {})},
+                SdkBots())
     return tid
 
 

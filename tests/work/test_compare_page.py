@@ -11,6 +11,7 @@ from pathlib import Path
 import trio
 
 from tests.web.conftest import WebServer
+from tournaments.cli.local_bots import SdkBots
 from tournaments.duplicate.sprt import SprtSettings
 from tournaments.storage.work import WorkQueue
 from tournaments.work.flags import Z_FLAG, shares, z_means, z_proportions
@@ -36,7 +37,7 @@ def test_the_page_shows_the_test_and_every_worker(tmp_path: Path) -> None:
     async def two_workers() -> None:
         async with trio.open_nursery() as nursery:
             for name in ("alpha", "beta"):
-                worker = Worker(store, name=name, only={tid}, exit_when_idle=True,
+                worker = Worker(store, SdkBots(), name=name, only={tid}, exit_when_idle=True,
                                 say=lambda _: None)
                 nursery.start_soon(worker.run)
 

@@ -12,6 +12,7 @@ import trio
 from arena.storage.db import make_engine
 from arena.storage.models import TableStatus, TournamentStatus
 from clients.random_bot import RandomBot
+from tournaments.cli.local_bots import SdkBots
 from tournaments.duplicate.sprt import SprtSettings, Units
 from tournaments.play.compare import CompareError, load
 from tournaments.storage import lifecycle
@@ -132,7 +133,8 @@ def test_a_worker_that_keeps_failing_pauses_longer_each_time_and_stops(
         clock.move(seconds)
         await trio.lowlevel.checkpoint()
 
-    worker = Worker(store, only={tid}, exit_when_idle=True, say=lines.append, sleep=sleep)
+    worker = Worker(store, SdkBots(), only={tid}, exit_when_idle=True, say=lines.append,
+                    sleep=sleep)
     counts = trio.run(worker.run)
     failures = WorkQueue(store).failures(tid)
     assert counts.groups == 0
@@ -144,7 +146,7 @@ def test_a_worker_that_keeps_failing_pauses_longer_each_time_and_stops(
            "arena is broken" in lines[0]
     with pytest.raises(CompareError, match=r"board 0 of cmp_\w+ failed 5 times \(last on .*"
                                            r"RuntimeError: the arena is broken\) and was given"):
-        trio.run(play_here, store, tid, {})
+        trio.run(play_here, store, tid, {}, SdkBots())
     # the failures are the worker's too, for its flag
     (row,) = WorkQueue(store).workers([worker.id])
     assert row.failures == counts.failures and row.stopped
@@ -171,7 +173,7 @@ def test_a_worker_refuses_a_compare_pinned_to_other_code_and_plays_another(
         session.commit()
     queue.pin(pinned, forged)
     lines: list[str] = []
-    worker = Worker(store, exit_when_idle=True, say=lines.append)
+    worker = Worker(store, SdkBots(), exit_when_idle=True, say=lines.append)
     counts = trio.run(worker.run)
     assert counts.refused.keys() == {pinned}
     refusal = counts.refused[pinned]
@@ -188,11 +190,12 @@ def test_a_worker_refuses_a_compare_pinned_to_other_code_and_plays_another(
 def test_a_pin_covers_the_bot_and_its_own_base_classes_not_the_sdk() -> None:
     from clients.run import load_bot
 
-    never = pin_of(NEVER_BIDS, load_bot(NEVER_BIDS, {}))
-    heuristic = pin_of(HEURISTIC, load_bot(HEURISTIC, {}))
+    sdk = SdkBots()
+    never = pin_of(NEVER_BIDS, load_bot(NEVER_BIDS, {}), sdk.resolve(NEVER_BIDS))
+    heuristic = pin_of(HEURISTIC, load_bot(HEURISTIC, {}), sdk.resolve(HEURISTIC))
     assert never.files == ("tests.compare.weaker", "clients.heuristic_bot")
     assert heuristic.files == ("clients.heuristic_bot",)
-    assert pin_of(HEURISTIC, load_bot(HEURISTIC, {})) == heuristic  # stable
+    assert pin_of(HEURISTIC, load_bot(HEURISTIC, {}), sdk.resolve(HEURISTIC)) == heuristic
     assert never.code_hash != heuristic.code_hash
     assert mismatch({"b": heuristic}, {"b": heuristic}) is None
     assert mismatch({"b": heuristic}, {}) == "bot heuristic cannot be loaded here"

@@ -17,6 +17,7 @@ import pytest
 import trio
 
 from clients.run import load_bot
+from tournaments.cli.local_bots import SdkBots
 from tournaments.duplicate.sprt import SprtSettings
 from tournaments.storage.work import WorkQueue
 from tournaments.store import TournamentStore
@@ -58,7 +59,7 @@ def test_three_workers_one_killed_mid_batch_store_what_one_process_does(
     alone_id = queued_compare(alone, seed=SEED, baseline=RANDOM, settings=FAST)
     bots = dict(zip(alone.settings(alone_id).bots,
                     (load_bot(HEURISTIC, {}), load_bot(RANDOM, {})), strict=True))
-    expected = trio.run(play_here, alone, alone_id, bots)
+    expected = trio.run(play_here, alone, alone_id, bots, SdkBots())
 
     store = new_store(pg_url)
     tid = queued_compare(store, seed=SEED, baseline=RANDOM, settings=FAST)

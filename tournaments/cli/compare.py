@@ -133,9 +133,10 @@ async def run_local(
     bids each board's auction at a table of its copies, in memory; a board partly played keeps
     the auction its stored tables played."""
     from ..work.compares import play_here
+    from .local_bots import SdkBots
 
-    return await play_here(store, tournament_id, bots, on_status, auction_bot=auction_bot,
-                           lease=lease)
+    return await play_here(store, tournament_id, bots, SdkBots(), on_status,
+                           auction_bot=auction_bot, lease=lease)
 
 
 # ------------------------------------------------------------------------------ output
@@ -525,8 +526,9 @@ def _run_local(store: TournamentStore, tid: str, bots: Mapping[str, Bot],
     """A local compare, queued for workers (its bots pinned), played in this process, on
     ``jobs`` processes of this machine, or (``workers_only``) by workers anywhere."""
     from ..work.compares import pin_compare, play_on_processes, watch
+    from .local_bots import SdkBots
 
-    pin_compare(store, tid, bots)
+    pin_compare(store, tid, bots, SdkBots())
     url = store.engine.url.render_as_string(hide_password=False)
     if workers_only:
         errors.print(f"queued for workers: start `tarot-arena worker --db "
@@ -537,7 +539,7 @@ def _run_local(store: TournamentStore, tid: str, bots: Mapping[str, Bot],
     if jobs == 1 or store.engine.url.database in (None, "", ":memory:"):
         return trio.run(functools.partial(run_local, store, tid, bots, reporter,
                                           auction_bot=auction_bot))
-    return play_on_processes(store, url, tid, jobs, reporter)
+    return play_on_processes(store, url, tid, jobs, SdkBots(), reporter)
 
 
 def _run_live(store: TournamentStore, tid: str, host: str, port: int, concurrency: int,

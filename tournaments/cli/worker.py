@@ -23,6 +23,7 @@ from ..store import TournamentStore
 from ..work.pins import pin_of
 from ..work.processes import WorkerOptions, default_jobs, run_pool, work
 from .bots import load_bot_spec
+from .local_bots import SdkBots
 
 
 class WorkerError(ValueError):
@@ -71,7 +72,9 @@ def add_command(app: typer.Typer, root_db: Callable[[], str], open_db: Callable[
             if bot_id in known and known[bot_id].spec != spec:
                 raise WorkerError(f"{tournament_id} is queued with {known[bot_id].spec} for "
                                   f"{bot_id}, not {spec}")
-        pins = {b: pin_of(spec, load_bot_spec(spec)) for b, spec in specs.items()}
+        sdk = SdkBots()
+        pins = {b: pin_of(spec, load_bot_spec(spec), sdk.resolve(spec))
+                for b, spec in specs.items()}
         queue.pin(tournament_id, pins)
         for bot_id, pin in queue.pins(tournament_id).items():
             console.print(f"{bot_id}: {escape(pin.spec)} (sha256 {pin.code_hash[:12]} over "
@@ -116,7 +119,7 @@ def add_command(app: typer.Typer, root_db: Callable[[], str], open_db: Callable[
         url = db or root_db()
         shown = open_db(url)
         who = name or socket.gethostname()
-        options = WorkerOptions(url, name=who[:90], batch=batch, lease=lease, poll=poll,
+        options = WorkerOptions(url, SdkBots(), name=who[:90], batch=batch, lease=lease, poll=poll,
                                 only=frozenset(only) if only else None,
                                 exit_when_idle=exit_when_idle)
         errors.print(f"worker {escape(who)}: {count} process{'es' if count != 1 else ''} on "

@@ -34,7 +34,7 @@ from ..storage.work import WorkQueue
 from ..store import TournamentStore
 from .pins import pin_of
 from .processes import Pool, WorkerOptions, run_pool
-from .worker import Worker
+from .worker import LocalBots, Worker
 
 WATCH = 0.5
 """Seconds between looks at the database while workers play."""
@@ -46,11 +46,13 @@ def local_specs(settings: TournamentSettings, config: CompareConfig) -> dict[str
     return dict(zip(settings.bots, specs, strict=True))
 
 
-def pin_compare(store: TournamentStore, tournament_id: str, bots: Mapping[str, Any]) -> None:
+def pin_compare(store: TournamentStore, tournament_id: str, bots: Mapping[str, Any],
+                local: LocalBots) -> None:
     """Queue a local compare for workers, its bots (loaded here, by bot id) pinned."""
     settings, config, _ = load(store, tournament_id)
     specs = local_specs(settings, config)
-    WorkQueue(store).pin(tournament_id, {b: pin_of(specs[b], bots[b]) for b in specs})
+    WorkQueue(store).pin(tournament_id, {b: pin_of(specs[b], bots[b], local.resolve(specs[b]))
+                                         for b in specs})
 
 
 def given_up(store: TournamentStore, tournament_id: str, boards: Boards) -> str | None:
@@ -64,7 +66,7 @@ def given_up(store: TournamentStore, tournament_id: str, boards: Boards) -> str 
 
 
 async def play_here(
-    store: TournamentStore, tournament_id: str, bots: Mapping[str, Any],
+    store: TournamentStore, tournament_id: str, bots: Mapping[str, Any], local: LocalBots,
     on_status: StatusFn | None = None, *, auction_bot: Any = None, lease: float = LEASE,
 ) -> Status:
     """Play the compare in this process, as one worker does (``bots``: by bot id), until the
@@ -80,7 +82,7 @@ async def play_here(
 
     if boards.test.verdict is None:
         await trio.to_thread.run_sync(not_cancelled, store, tournament_id, boards)
-        worker = Worker(store, name="compare", only={tournament_id}, lease=lease,
+        worker = Worker(store, local, name="compare", only={tournament_id}, lease=lease,
                         exit_when_idle=True, wait_elsewhere=False, after_group=after_group,
                         bots=bots, auction_bot=auction_bot, say=lambda _: None)
         await worker.run()
@@ -113,7 +115,8 @@ def watch(store: TournamentStore, tournament_id: str, on_status: StatusFn | None
 
 
 def play_on_processes(store: TournamentStore, url: str, tournament_id: str, jobs: int,
-                      on_status: StatusFn | None = None, *, lease: float = LEASE) -> Status:
+                      local: LocalBots, on_status: StatusFn | None = None, *,
+                      lease: float = LEASE) -> Status:
     """Play the compare on ``jobs`` worker processes of this machine, following its test
     here; the workers exit once it is decided (or nothing is left for them)."""
     status: list[Status] = []
@@ -121,7 +124,7 @@ def play_on_processes(store: TournamentStore, url: str, tournament_id: str, jobs
     def follow(pool: Pool) -> None:
         status.append(watch(store, tournament_id, on_status, pool=pool))
 
-    options = WorkerOptions(url, name="compare", only=frozenset({tournament_id}),
+    options = WorkerOptions(url, local, name="compare", only=frozenset({tournament_id}),
                             lease=lease, poll=WATCH, exit_when_idle=True, quiet=True)
     run_pool(options, jobs, follow)
     if not status:

@@ -9,7 +9,7 @@ copy hashes differently refuses that tournament, says why in one line, and takes
 What is hashed, exactly (SHA-256, in this order):
 
 - the spec as it resolves (a bundled bot's name becomes its ``module:Class`` and its
-  arguments, as :func:`clients.run.resolve_bot` gives them);
+  arguments, as the SDK's runner resolves them);
 - the bot class's qualified name and its ``version`` attribute;
 - the bytes of the source file of every module that defines a class of the bot's MRO, except
   the SDK's own (``clients.sdk``, part of the arena's release) and the standard library's.
@@ -42,11 +42,10 @@ class Pin:
     """The modules hashed, by name (a refusal names them)."""
 
 
-def pin_of(spec: str, bot: Any) -> Pin:
-    """The pin of ``bot``, loaded from ``spec``."""
-    from clients.run import resolve_bot
-
-    resolved, kwargs = resolve_bot(spec, {})
+def pin_of(spec: str, bot: Any, resolved_as: tuple[str, Mapping[str, Any]]) -> Pin:
+    """The pin of ``bot``, loaded from ``spec`` (which resolves as ``resolved_as``: a bundled
+    bot's ``module:Class`` and arguments)."""
+    resolved, kwargs = resolved_as
     cls = type(bot)
     digest = hashlib.sha256()
     digest.update(json.dumps([resolved, kwargs], sort_keys=True, default=repr).encode())

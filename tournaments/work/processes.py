@@ -29,6 +29,8 @@ class WorkerOptions:
     """What every worker process is told (picklable: it crosses the spawn)."""
 
     url: str
+    local: Any
+    """The bot SDK as workers use it (a :class:`~.worker.LocalBots`, picklable)."""
     name: str = ""
     only: frozenset[str] | None = None
     batch: int = 1
@@ -58,7 +60,7 @@ def work(options: WorkerOptions) -> int:
     from .worker import Worker
 
     engine = make_engine(options.url)
-    worker = Worker(TournamentStore(engine), name=options.name,
+    worker = Worker(TournamentStore(engine), options.local, name=options.name,
                     only=set(options.only) if options.only is not None else None,
                     lease=options.lease, poll=options.poll, batch=options.batch,
                     exit_when_idle=options.exit_when_idle,

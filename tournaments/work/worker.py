@@ -23,7 +23,7 @@ import os
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import trio
 
@@ -31,17 +31,14 @@ from arena.storage.models import TournamentStatus
 from arena.table import TableOutcome
 
 from ..duplicate.settings import TournamentSettings
-from ..play.arena import TableToPlay
+from ..play.arena import Arena, TableToPlay
 from ..play.compare import Boards, CompareConfig, finish, load
-from ..play.imposed import ImposedAuctions, stored_auctions
+from ..play.imposed import ImposedAuctions, SeatFactory, stored_auctions
 from ..play.leases import LeaseKeeper
 from ..play.runner import LEASE
 from ..storage.work import MAX_FAILURES, Group, WorkQueue, backoff
 from ..store import TournamentStore, new_worker_id
 from .pins import Pin, mismatch, pin_of
-
-if TYPE_CHECKING:
-    from clients.local import LocalArena
 
 log = logging.getLogger(__name__)
 
@@ -62,16 +59,17 @@ class BotLoadError(ValueError):
     """A pinned bot that cannot be loaded here; the message says why."""
 
 
-def load_bot(spec: str) -> Any:
-    """The bot ``spec`` names (a bundled bot's name or ``module:Class``), or a
-    :class:`BotLoadError` saying why not."""
-    from clients.run import UsageError
-    from clients.run import load_bot as load
+class LocalBots(Protocol):
+    """The bot SDK as a worker needs it, handed in by the command line
+    (:class:`tournaments.cli.local_bots.SdkBots`): ``tournaments`` imports the SDK only there."""
 
-    try:
-        return load(spec, {})
-    except UsageError as exc:
-        raise BotLoadError(str(exc)) from exc
+    def load(self, spec: str) -> Any: ...
+
+    def resolve(self, spec: str) -> tuple[str, dict[str, Any]]: ...
+
+    def arena(self, bots: Mapping[str, Any], imposed: ImposedAuctions | None) -> Arena: ...
+
+    def auction_seat(self, bidder: Any) -> SeatFactory: ...
 
 
 @dataclass
@@ -80,7 +78,7 @@ class Prepared:
 
     settings: TournamentSettings
     compare: CompareConfig | None
-    arena: LocalArena | None = None
+    arena: Arena | None = None
     refused: str | None = None
     decided: bool = False
     boards: Boards | None = None
@@ -107,8 +105,8 @@ class Worker:
     """
 
     def __init__(
-        self, store: TournamentStore, *, name: str = "", only: set[str] | None = None,
-        lease: float = LEASE, poll: float = POLL, batch: int = 1,
+        self, store: TournamentStore, local: LocalBots, *, name: str = "",
+        only: set[str] | None = None, lease: float = LEASE, poll: float = POLL, batch: int = 1,
         exit_when_idle: bool = False, wait_elsewhere: bool = True, say: SayFn = say_line,
         after_group: GroupFn | None = None,
         sleep: Callable[[float], Awaitable[None]] = trio.sleep,
@@ -117,6 +115,7 @@ class Worker:
         if batch < 1:
             raise ValueError("a batch holds at least one group")
         self.store = store
+        self.local = local
         self.queue = WorkQueue(store)
         self.id = new_worker_id()
         self.name = name or self.id.rsplit(":", 1)[0]
@@ -229,15 +228,12 @@ class Worker:
         return prepared
 
     def _prepare_sync(self, tid: str) -> Prepared:
-        from clients.local import LocalArena
-
         settings = self.store.settings(tid)
         compare = CompareConfig.from_json(settings.compare) if settings.compare else None
         prepared = Prepared(settings, compare)
         if self.bots is not None:
             bidder = self.auction_bot or self.bots.get(settings.bots[-1])
-            prepared.arena = LocalArena(self.bots, strict=False,
-                                        imposed=self._imposed(tid, compare, bidder))
+            prepared.arena = self.local.arena(self.bots, self._imposed(tid, compare, bidder))
             prepared.decided = compare is not None and self._decided(tid, prepared)
             return prepared
         stored = self.queue.pins(tid)
@@ -249,8 +245,8 @@ class Worker:
         here: dict[str, Pin] = {}
         try:
             for bot_id, pin in stored.items():
-                bots[bot_id] = load_bot(pin.spec)
-                here[bot_id] = pin_of(pin.spec, bots[bot_id])
+                bots[bot_id] = self.local.load(pin.spec)
+                here[bot_id] = pin_of(pin.spec, bots[bot_id], self.local.resolve(pin.spec))
         except BotLoadError as exc:
             prepared.refused = str(exc)
             return prepared
@@ -264,9 +260,8 @@ class Worker:
             return prepared
         bidder = None
         if compare is not None and compare.imposed:
-            bidder = load_bot(stored[settings.bots[-1]].spec)  # the filler, else the baseline
-        prepared.arena = LocalArena(bots, strict=False,
-                                    imposed=self._imposed(tid, compare, bidder))
+            bidder = self.local.load(stored[settings.bots[-1]].spec)  # the filler, or baseline
+        prepared.arena = self.local.arena(bots, self._imposed(tid, compare, bidder))
         prepared.decided = compare is not None and self._decided(tid, prepared)
         return prepared
 
@@ -276,9 +271,7 @@ class Worker:
         played keeping the auction its stored tables played."""
         if compare is None or not compare.imposed or bidder is None:
             return None
-        from clients.local import auction_seat
-
-        return ImposedAuctions(auction_seat(bidder), bidder.display_name,
+        return ImposedAuctions(self.local.auction_seat(bidder), bidder.display_name,
                                stored_auctions(self.store, tid))
 
     def _decided(self, tid: str, prepared: Prepared) -> bool:
@@ -314,6 +307,7 @@ class Worker:
                 self._leases.pop(table.table_id, None)
         seconds = time.monotonic() - started
         if not stored:
+            await trio.to_thread.run_sync(self.queue.release, group)  # what is still ours
             line = (f"{self.name}: {tid} board {group.board}: claim lost (its lease ran out): "
                     f"another worker replays it, nothing stored")
             self.say(line)
