@@ -110,6 +110,14 @@ bench-web: $(STAMP)
 bench-web-live: $(STAMP)
 	$(PY) -m bench.web_live $(ARGS)
 
+# Workers playing one compare from one database: tables/s with 1 and 2 worker processes, and a
+# simulation of 1, 4 and 16 workers whose bots sleep (then answer at once) showing where the
+# database becomes the limit (claims and commits/s). ARGS="--db postgresql+psycopg://..."
+# (default: TAROT_ARENA_BENCH_PG_URL, else a SQLite file); --quick for a short run.
+.PHONY: bench-workers
+bench-workers: $(STAMP)
+	$(PY) -m bench.workers $(ARGS)
+
 # The README's screenshots of the web page, taken by its browser tests (needs chromium and
 # chromium-driver: scripts/chromium.sh installs them).
 .PHONY: screenshots

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import delete, func, insert, update
+from sqlalchemy import bindparam, delete, func, insert, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.sql.elements import ColumnElement
 from sqlmodel import Session, col, select
@@ -260,13 +260,15 @@ class TournamentStore:
             counts.get(TableStatus.DONE, 0), int(infractions),
         )
 
-    def entries(self, tournament_id: str) -> list[Entry]:
-        """Every scored seat of every finished table, for duplicate scoring."""
+    def entries(self, tournament_id: str, from_board: int = 0) -> list[Entry]:
+        """Every scored seat of every finished table, for duplicate scoring (``from_board``:
+        of the boards from that one on only, for a reader that has the first ones)."""
         with Session(self.engine) as session:
             rows = session.exec(
                 select(ArenaTable, TableSeat)
                 .join(TableSeat, col(TableSeat.table_id) == col(ArenaTable.id))
                 .where(ArenaTable.tournament_id == tournament_id,
+                       ArenaTable.board_number >= from_board,
                        ArenaTable.status == TableStatus.DONE, col(TableSeat.scored))
                 .order_by(col(ArenaTable.board_number), col(ArenaTable.number),
                           col(TableSeat.seat))
@@ -275,6 +277,7 @@ class TournamentStore:
                 select(Decision.table_id, Decision.index, Decision.seat, Decision.infraction)
                 .join(ArenaTable, col(ArenaTable.id) == col(Decision.table_id))
                 .where(ArenaTable.tournament_id == tournament_id,
+                       ArenaTable.board_number >= from_board,
                        col(Decision.infraction).is_not(None))
                 .order_by(col(Decision.table_id), col(Decision.index))
             ).all()
@@ -318,7 +321,7 @@ class TournamentStore:
                 query = (
                     select(ArenaTable)
                     .where(ArenaTable.tournament_id == tournament_id)
-                    .where(_claimable(now))
+                    .where(claimable_at(now))
                     .order_by(*order)
                     .limit(1)
                 )
@@ -417,7 +420,7 @@ class TournamentStore:
         with Session(self.engine) as session:
             claimable = session.exec(
                 select(func.count()).select_from(ArenaTable)
-                .where(ArenaTable.tournament_id == tournament_id, _claimable(now))
+                .where(ArenaTable.tournament_id == tournament_id, claimable_at(now))
             ).one()
             live = session.exec(
                 select(func.count()).select_from(ArenaTable)
@@ -428,7 +431,7 @@ class TournamentStore:
             bots = session.exec(
                 select(TableSeat.bot_id).distinct()
                 .join(ArenaTable, col(ArenaTable.id) == col(TableSeat.table_id))
-                .where(ArenaTable.tournament_id == tournament_id, _claimable(now))
+                .where(ArenaTable.tournament_id == tournament_id, claimable_at(now))
             ).all()
         cancelled = self.tournament(tournament_id).status is TournamentStatus.CANCELLED
         return OpenWork(int(claimable), int(live), frozenset(bots), cancelled)
@@ -462,40 +465,55 @@ class TournamentStore:
 
     def finish(self, table_id: str, worker: str, outcome: TableOutcome) -> bool:
         """Commit a played deal with its full log, atomically; False if the claim was lost."""
+        with Session(self.engine) as session:
+            if not self.store_outcome(session, table_id, worker, outcome):
+                return False
+            session.commit()
+        return True
+
+    def store_outcome(self, session: Session, table_id: str, worker: str,
+                      outcome: TableOutcome) -> bool:
+        """Write a played deal with its full log in ``session`` (the caller commits: a
+        worker's group of tables commits at once); False, nothing written, if the claim
+        ``worker`` no longer holds the table."""
         result = outcome.result
         infractions: dict[int, int] = {}
         for infraction in outcome.infractions:
             infractions[infraction.seat] = infractions.get(infraction.seat, 0) + 1
-        with Session(self.engine) as session:
-            query = select(ArenaTable).where(col(ArenaTable.id) == table_id)
-            if self.postgres:
-                query = query.with_for_update()
-            table = session.exec(query).one()
-            if table.status != TableStatus.RUNNING or table.claimed_by != worker:
-                return False
-            table.status = TableStatus.DONE
-            table.finished_at = _now()
-            table.outcome = result.outcome.value
-            table.record_json = outcome.record.dumps()
-            table.lease_until = None
-            session.add(table)
-            for seat in session.exec(select(TableSeat).where(TableSeat.table_id == table_id)):
-                seat.score = result.scores[seat.seat]
-                seat.infractions = infractions.get(seat.seat, 0)
-                session.add(seat)
-            session.execute(delete(Decision).where(col(Decision.table_id) == table_id))
-            # One multi-row insert of plain rows: a model object per decision cost more than
-            # the whole deal's play (about 0.4 ms each, 78 of them a deal).
-            if outcome.decisions:
-                session.execute(insert(Decision), [
-                    {"table_id": table_id, "index": d.index, "seat": d.seat,
-                     "action": outcome.game.format_action(d.action),
-                     "seconds": round(d.seconds, 6),
-                     "infraction": d.infraction.kind.value if d.infraction else None,
-                     "reason": d.infraction.message if d.infraction else None}
-                    for d in outcome.decisions
-                ])
-            session.commit()
+        # Plain statements, one for the table (its row locked by the UPDATE itself, only if
+        # the claim still holds it) and one for all its seats: an ORM object per row cost a
+        # query and a flush each, 40 ms a board of five tables on a busy PostgreSQL.
+        won = session.execute(
+            update(ArenaTable)
+            .where(col(ArenaTable.id) == table_id, ArenaTable.claimed_by == worker,
+                   ArenaTable.status == TableStatus.RUNNING)
+            .values(status=TableStatus.DONE, finished_at=_now(),
+                    outcome=result.outcome.value, record_json=outcome.record.dumps(),
+                    lease_until=None)
+            .execution_options(synchronize_session=False)
+        ).rowcount  # type: ignore[attr-defined]
+        if won != 1:
+            return False
+        seats = TableSeat.__table__  # type: ignore[attr-defined]
+        session.execute(
+            update(seats)
+            .where(seats.c.table_id == bindparam("b_table"), seats.c.seat == bindparam("b_seat"))
+            .values(score=bindparam("b_score"), infractions=bindparam("b_infractions")),
+            [{"b_table": table_id, "b_seat": seat, "b_score": score,
+              "b_infractions": infractions.get(seat, 0)}
+             for seat, score in enumerate(result.scores)])
+        session.execute(delete(Decision).where(col(Decision.table_id) == table_id))
+        # One multi-row insert of plain rows: a model object per decision cost more than
+        # the whole deal's play (about 0.4 ms each, 78 of them a deal).
+        if outcome.decisions:
+            session.execute(insert(Decision), [
+                {"table_id": table_id, "index": d.index, "seat": d.seat,
+                 "action": outcome.game.format_action(d.action),
+                 "seconds": round(d.seconds, 6),
+                 "infraction": d.infraction.kind.value if d.infraction else None,
+                 "reason": d.infraction.message if d.infraction else None}
+                for d in outcome.decisions
+            ])
         return True
 
     def set_status(self, tournament_id: str, status: TournamentStatus) -> None:
@@ -615,7 +633,7 @@ def _claim_order(settings: TournamentSettings) -> tuple[Any, ...]:
     return (col(ArenaTable.board_number), col(ArenaTable.number))
 
 
-def _claimable(now: datetime) -> ColumnElement[bool]:
+def claimable_at(now: datetime) -> ColumnElement[bool]:
     """Pending, or claimed with a lease that ran out (its holder is gone or stuck)."""
     return (col(ArenaTable.status) == TableStatus.PENDING) | (
         (col(ArenaTable.status) == TableStatus.RUNNING) & (col(ArenaTable.lease_until) < now)

@@ -134,6 +134,59 @@ class BotVersion(SQLModel, table=True):
     """Accepted Hellos with this version and name."""
 
 
+class WorkPin(SQLModel, table=True):
+    """The code of a bot that workers play in their own process (``tarot-arena worker``), as
+    the tournament was queued with: a worker whose copy hashes differently refuses the
+    tournament, so that one result never mixes two versions of a bot."""
+
+    __tablename__ = "work_pin"
+
+    tournament_id: str = Field(foreign_key="tournament.id", primary_key=True, max_length=40)
+    bot_id: str = Field(foreign_key="bot.id", primary_key=True, max_length=40)
+    spec: str = Field(max_length=200)
+    """The bot as workers load it: a bundled bot's name or ``module:Class``."""
+    code_hash: str = Field(max_length=64)
+    """SHA-256 over the source files of the bot's own modules (:mod:`tournaments.work.pins`)."""
+    files: str = Field(sa_column=Column(Text, nullable=False))
+    """The modules hashed, as JSON: a refusal names them."""
+
+
+class WorkFailure(SQLModel, table=True):
+    """A board whose group of tables failed to be played by a worker: when it may be tried
+    again (exponential backoff), and whether it was given up after too many failures."""
+
+    __tablename__ = "work_failure"
+
+    tournament_id: str = Field(foreign_key="tournament.id", primary_key=True, max_length=40)
+    board_number: int = Field(primary_key=True)
+    failures: int = 0
+    retry_at: datetime = Field(default_factory=utcnow)
+    given_up: bool = False
+    worker: str = Field(default="", max_length=120)
+    last_error: str = Field(default="", sa_column=Column(Text, nullable=False))
+
+
+class WorkWorker(SQLModel, table=True):
+    """A worker process (``tarot-arena worker``), on any machine: who it is and what it last
+    said, for the compare's page and for flagging."""
+
+    __tablename__ = "work_worker"
+
+    id: str = Field(primary_key=True, max_length=120)
+    """``host:pid:nonce``, the prefix of its claims' worker ids."""
+    name: str = Field(max_length=100)
+    host: str = Field(max_length=255)
+    pid: int
+    started_at: datetime = Field(default_factory=utcnow)
+    last_seen: datetime = Field(default_factory=utcnow)
+    groups: int = 0
+    tables: int = 0
+    failures: int = 0
+    busy_seconds: float = 0.0
+    last_report: str = Field(default="", sa_column=Column(Text, nullable=False))
+    stopped: bool = False
+
+
 class Ladder(SQLModel, table=True):
     """A standing duplicate ladder: bots join and leave, boards are drawn on demand from its
     secret seed and played by its own tournament's tables (``tournament_id``), which the

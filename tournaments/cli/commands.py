@@ -1037,6 +1037,20 @@ def _register_compare() -> None:
 _register_compare()
 
 
+def _register_worker() -> None:
+    from .worker import add_command
+
+    def open_db(url: str) -> str:
+        _state["db"] = url
+        _engine()
+        return safe_url(url)
+
+    add_command(app, lambda: str(_state["db"]), open_db, console, errors, _store)
+
+
+_register_worker()
+
+
 def _register_ladder() -> None:
     from .ladder import Helpers, add_commands
 

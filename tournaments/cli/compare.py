@@ -3,8 +3,11 @@
 Regression testing of bots with a sequential test on duplicate boards; how a compare is played
 and stored is :mod:`tournaments.play.compare`, the statistics :mod:`tournaments.duplicate.sprt`.
 
-- **Local** (``--local``): both bots are ``module:Class`` SDK bots played in this process, on
-  the in-process arena (:class:`clients.local.LocalArena`, imported only then): for a CI job.
+- **Local** (``--local``): both bots are ``module:Class`` SDK bots played by workers
+  (:mod:`tournaments.work`) on the in-process arena (:class:`clients.local.LocalArena`,
+  imported only then): in this process (``--jobs 1``), on ``--jobs N`` processes of this
+  machine (default: every core), or (``--workers-only``, on PostgreSQL) by ``tarot-arena
+  worker`` processes anywhere: for a CI job.
   They are registered in the database under their spec (owner ``compare --local``) so that the
   stored tables name them; their tokens are never shown (nobody connects as them).
 - **Live**: both are registered bots that connect over gRPC as in any tournament; the arena
@@ -65,9 +68,9 @@ from ..play.compare import (
     outcomes,
     run_compare,
 )
-from ..play.imposed import ImposedAuctions, stored_auctions
 from ..play.runner import LEASE
 from ..store import TournamentStore, UnknownTournamentError
+from ..work.processes import default_jobs
 from .bots import load_bot_spec
 
 if TYPE_CHECKING:
@@ -123,23 +126,17 @@ async def run_local(
     store: TournamentStore, tournament_id: str, bots: Mapping[str, Bot],
     on_status: StatusFn | None = None, *, auction_bot: Bot | None = None, lease: float = LEASE,
 ) -> Status:
-    """Play a local compare in this process (bots by bot id), one table at a time in board
-    order, until the test decides.
+    """Play a local compare in this process (bots by bot id), board after board as one worker
+    plays them (:func:`tournaments.work.compares.play_here`), until the test decides.
 
     Imposed boards: ``auction_bot`` (a bot of its own, default the filler, else the baseline)
     bids each board's auction at a table of its copies, in memory; a board partly played keeps
     the auction its stored tables played."""
-    from clients.local import LocalArena, auction_seat
+    from ..work.compares import play_here
+    from .local_bots import SdkBots
 
-    settings, config, _ = await trio.to_thread.run_sync(load, store, tournament_id)
-    imposed = None
-    if config.imposed:
-        known = await trio.to_thread.run_sync(stored_auctions, store, tournament_id)
-        bidder = auction_bot or bots[settings.bots[-1]]  # the filler, else the baseline
-        imposed = ImposedAuctions(auction_seat(bidder), bidder.display_name, known)
-    arena = LocalArena(bots, strict=False, imposed=imposed)
-    return await run_compare(store, arena, tournament_id, on_status=on_status, lease=lease,
-                             wait_elsewhere=False)
+    return await play_here(store, tournament_id, bots, SdkBots(), on_status,
+                           auction_bot=auction_bot, lease=lease)
 
 
 # ------------------------------------------------------------------------------ output
@@ -401,6 +398,13 @@ def add_command(app: typer.Typer, store_factory: Callable[[], TournamentStore],
         concurrency: Annotated[int, typer.Option(help="Live: tables played at once.")] = 8,
         seat_timeout: Annotated[float, typer.Option(
             help="Live: give up after this many seconds with no bot to play.")] = 120.0,
+        jobs: Annotated[int | None, typer.Option(
+            help="Local: worker processes of this machine that play the boards (default: "
+                 "every core).")] = None,
+        workers_only: Annotated[bool, typer.Option(
+            "--workers-only", help="Local, on PostgreSQL: only queue the boards for "
+                                   "`tarot-arena worker` processes (on any machine) and "
+                                   "follow the test as they play.")] = False,
     ) -> None:
         """Is CANDIDATE better than BASELINE? A sequential test on duplicate boards that stops
         as soon as the answer is known, with the error rates given."""
@@ -426,6 +430,14 @@ def add_command(app: typer.Typer, store_factory: Callable[[], TournamentStore],
         # Mistakes in the command line are told before any database is opened or created.
         if imposed and not local:
             raise CompareError("--imposed boards are played in-process only: add --local")
+        if (jobs is not None or workers_only) and not local:
+            raise CompareError(f"{'--jobs' if jobs is not None else '--workers-only'} is for "
+                               f"local compares (their bots run in worker processes): add "
+                               f"--local")
+        if jobs is not None and jobs < 1:
+            raise CompareError(f"bad --jobs {jobs}: at least 1")
+        if jobs is not None and workers_only:
+            raise CompareError("--workers-only plays nothing here: give it or --jobs, not both")
         config_now = make_config()
         if filler == baseline:
             filler = None  # the baseline fills the other seats anyway, with a control table
@@ -435,6 +447,9 @@ def add_command(app: typer.Typer, store_factory: Callable[[], TournamentStore],
                 for spec in (candidate, baseline, *([filler] if filler else [])):
                     load_local_bot(spec)
         store = store_factory()
+        if workers_only and not store.postgres:
+            raise CompareError("--workers-only needs a database that workers on other "
+                               "machines reach: --db postgresql+psycopg://...")
         tid = _resolve(store, compare_id, candidate, baseline, filler, local, aa, imposed,
                        lambda: config_now, players, parsed_seed,
                        per_decision or (60.0 if local else 1.0))
@@ -453,14 +468,17 @@ def add_command(app: typer.Typer, store_factory: Callable[[], TournamentStore],
                      *([config.filler] if config.filler else []))
             bots = {bot_id: load_local_bot(spec)
                     for bot_id, spec in zip(settings.bots, specs, strict=True)}
-            auction_bot = load_local_bot(specs[-1]) if config.imposed else None
-            status = trio.run(functools.partial(run_local, store, tid, bots, reporter,
-                                                auction_bot=auction_bot))
+            status = _run_local(store, tid, bots, reporter, errors,
+                                jobs=jobs or default_jobs(), workers_only=workers_only,
+                                auction_bot=(load_local_bot(specs[-1]) if config.imposed
+                                             else None))
         else:
             status = _run_live(store, tid, host, port, concurrency, seat_timeout, reporter,
                                errors)
         reporter.flush()
-        unplayed = store.progress(tid).pending
+        # Tables of the boards past the test's (played by workers meanwhile, or not): as
+        # many whoever played, however many they were.
+        unplayed = store.progress(tid).total - status.boards * deals_per_board
         assert status.verdict is not None
         nothing_scored = load(store, tid)[2].scored_nothing()
         ended = outcomes(store, tid, status.boards) if nothing_scored else []
@@ -479,8 +497,11 @@ def add_command(app: typer.Typer, store_factory: Callable[[], TournamentStore],
         else:
             errors.print(f"[{style}]{escape(text)}[/{style}] {escape(after)}", highlight=False)
         if unplayed:
-            errors.print(f"{unplayed} tables left unplayed (the test had "
-                         f"{'decided' if status.reason is None else 'ended'})", highlight=False)
+            extra = max(store.progress(tid).done - status.boards * deals_per_board, 0)
+            errors.print(f"{unplayed - extra} tables left unplayed (the test had "
+                         f"{'decided' if status.reason is None else 'ended'})"
+                         + (f"; {extra} played past it by other workers meanwhile, not "
+                            f"counted" if extra else ""), highlight=False)
         if out is not None:
             out.write_text(json.dumps(data, indent=2) + "\n")
         if json_out:
@@ -497,6 +518,28 @@ def _who(store: TournamentStore, bot: str, local: bool) -> str:
         return f"{BotRegistry(store.engine).get(bot).name} ({bot})"
     except UnknownBotError:
         return bot
+
+
+def _run_local(store: TournamentStore, tid: str, bots: Mapping[str, Bot],
+               reporter: StatusFn, errors: Console, *, jobs: int, workers_only: bool,
+               auction_bot: Bot | None) -> Status:
+    """A local compare, queued for workers (its bots pinned), played in this process, on
+    ``jobs`` processes of this machine, or (``workers_only``) by workers anywhere."""
+    from ..work.compares import pin_compare, play_on_processes, watch
+    from .local_bots import SdkBots
+
+    pin_compare(store, tid, bots, SdkBots())
+    url = store.engine.url.render_as_string(hide_password=False)
+    if workers_only:
+        errors.print(f"queued for workers: start `tarot-arena worker --db "
+                     f"{escape(store.engine.url.render_as_string(hide_password=True))}` on "
+                     f"any machine that reaches the database (with the bots' code); "
+                     f"following the test", highlight=False)
+        return watch(store, tid, reporter)
+    if jobs == 1 or store.engine.url.database in (None, "", ":memory:"):
+        return trio.run(functools.partial(run_local, store, tid, bots, reporter,
+                                          auction_bot=auction_bot))
+    return play_on_processes(store, url, tid, jobs, SdkBots(), reporter)
 
 
 def _run_live(store: TournamentStore, tid: str, host: str, port: int, concurrency: int,

@@ -14,11 +14,13 @@ is :mod:`tournaments.cli.compare`, the statistics :mod:`tournaments.duplicate.sp
   the candidate and the baseline alike (each in each seat among fillers: ``2 players`` deals a
   board), so that a pair of bots that never bid (every deal of theirs passed out) or play alike
   among themselves are compared among bots that bid and play differently.
-- **Played** by the one tournament runner (:class:`~tournaments.play.runner.TournamentRunner`)
-  on any arena: bots connected over gRPC, or bot objects in this process
-  (:class:`clients.local.LocalArena`, ``--local``: one table at a time, in board order). The
-  test is looked at whenever a board is finished; once decided, the tables being played are
-  given back unplayed (pending) and the others are never started.
+- **Played** live by the one tournament runner
+  (:class:`~tournaments.play.runner.TournamentRunner`) on the gRPC arena, or, ``--local``, by
+  workers (:mod:`tournaments.work`): whole boards of bot objects on the in-process arena
+  (:class:`clients.local.LocalArena`), in this process, on this machine's cores or on any
+  machine that reaches the database. The test is looked at whenever a board is finished; once
+  decided, the tables being played are given back unplayed (pending) and the others are never
+  started.
 - **Stored**: the verdict is not stored: it is recomputed from the stored boards, so a compare
   killed mid-way and run again resumes where it stopped (finished tables kept, an interrupted
   one replayed) and gives the verdict the uninterrupted run would have given.
@@ -117,8 +119,9 @@ class Boards:
             kept[:] = [e for e in kept if (e.table_id, e.seat) != (entry.table_id, entry.seat)]
             kept.append(entry)
 
-    def advance(self) -> bool:
-        """Feed the test every newly complete board in order; whether it moved."""
+    def advance(self, each: Callable[[Status], None] | None = None) -> bool:
+        """Feed the test every newly complete board in order (``each`` hears the test after
+        every one); whether it moved."""
         moved = False
         while self.test.verdict is None:
             value = board_difference(self.by_board.get(self.test.n, []), self.candidate,
@@ -127,8 +130,16 @@ class Boards:
                 break
             self.test.add(value)
             moved = True
+            if each is not None:
+                each(self.test.status())
         return moved
 
+    def refresh(self, store: TournamentStore, tournament_id: str,
+                each: Callable[[Status], None] | None = None) -> bool:
+        """Read the boards finished since (those past the ones counted: the counted ones never
+        change) and :meth:`advance`; whether the test moved."""
+        self.add(store.entries(tournament_id, from_board=self.test.n))
+        return self.advance(each)
 
     def scored_nothing(self) -> bool:
         """Whether every table of the boards the test counted scored 0 at every seat (French
@@ -254,7 +265,11 @@ async def run_compare(
 
 async def _not_cancelled(store: TournamentStore, tournament_id: str, boards: Boards) -> None:
     """A cancelled compare is not played any more (``tournament cancel``)."""
-    row = await trio.to_thread.run_sync(store.tournament, tournament_id)
+    await trio.to_thread.run_sync(not_cancelled, store, tournament_id, boards)
+
+
+def not_cancelled(store: TournamentStore, tournament_id: str, boards: Boards) -> None:
+    row = store.tournament(tournament_id)
     if boards.test.verdict is None and row.status is TournamentStatus.CANCELLED:
         raise cancelled_error(tournament_id, boards)
 
@@ -266,9 +281,19 @@ def cancelled_error(tournament_id: str, boards: Boards) -> CompareError:
 
 
 async def _conclude(store: TournamentStore, tournament_id: str, boards: Boards) -> Status:
+    return await trio.to_thread.run_sync(conclude, store, tournament_id, boards)
+
+
+def conclude(store: TournamentStore, tournament_id: str, boards: Boards,
+             stuck: Callable[[], str | None] = lambda: None) -> Status:
+    """The verdict, the compare marked finished; or why there is none once nothing is left
+    to play here (``stuck``: a reason of the caller's, asked first, e.g. a board given up)."""
     if boards.test.verdict is None:
-        await _not_cancelled(store, tournament_id, boards)
-        progress = await trio.to_thread.run_sync(store.progress, tournament_id)
+        not_cancelled(store, tournament_id, boards)
+        reason = stuck()
+        if reason is not None:
+            raise CompareError(reason)
+        progress = store.progress(tournament_id)
         if progress.running:
             raise CompareError(
                 f"{progress.running} tables of {tournament_id} are claimed by another process "
@@ -278,6 +303,5 @@ async def _conclude(store: TournamentStore, tournament_id: str, boards: Boards) 
         # boards were lost (the cap is the number of boards).
         raise CompareError(f"{tournament_id} has no tables left to play but its test counts "
                            f"{boards.test.n} complete boards of {boards.test.settings.max_boards}")
-    await trio.to_thread.run_sync(finish, store, tournament_id)
+    finish(store, tournament_id)
     return boards.test.status()
-

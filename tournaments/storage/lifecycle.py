@@ -19,6 +19,8 @@ from arena.storage.models import (
     TableStatus,
     Tournament,
     TournamentStatus,
+    WorkFailure,
+    WorkPin,
 )
 
 
@@ -85,6 +87,8 @@ def delete_unless_playing(engine: Engine, tournament_id: str) -> Removed | int |
         boards = session.execute(
             delete(Board).where(col(Board.tournament_id) == tournament_id)
         ).rowcount  # type: ignore[attr-defined]
+        for queued in (WorkPin, WorkFailure):  # queued for workers (tournaments.work)
+            session.execute(delete(queued).where(col(queued.tournament_id) == tournament_id))
         session.execute(delete(Tournament).where(col(Tournament.id) == tournament_id))
         session.commit()
     return Removed(boards, table_count, decisions)

@@ -30,6 +30,8 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..play import awaited
+from .compare import compare_page
+from .compare import context as compare_context
 from .feed import (
     MAX_STREAMS,
     MAX_STREAMS_PER_CLIENT,
@@ -269,6 +271,16 @@ class WebPage:
         return await self._render("bot.html", **info, title=info["bot"].name)
 
     # ------------------------------------------------------------------------ errors
+    async def compare(self, request: Request) -> Response:
+        """A compare's test and its workers (:mod:`.compare`)."""
+        tid = request.path_params["tid"]
+
+        def build() -> str:
+            shown = compare_page(self.data.engine, tid)
+            return self.env.get_template("compare.html").render(**compare_context(shown))
+
+        return HTMLResponse(await trio.to_thread.run_sync(build))
+
     async def not_found(self, request: Request, exc: Exception) -> Response:
         detail = str(exc) if isinstance(exc, NotFound) else "There is no such page."
         if isinstance(exc, HTTPException) and exc.status_code != 404:
@@ -330,6 +342,7 @@ def create_app(engine: Engine, poll: float = POLL_SECONDS, *,
         Route("/tables/{table_id}", page.table, methods=get),
         Route("/tables/{table_id}/record.json", page.record, methods=get),
         Route("/bots/{bot_id}", page.bot, methods=get),
+        Route("/compares/{tid}", page.compare, methods=get),
         *LadderPages(engine, page._render, page._read).routes(),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]

@@ -1,7 +1,7 @@
 """ladders: ladders, their members, entries and seats
 
 Revision ID: 0005
-Revises: 0003
+Revises: 0004
 Create Date: 2026-12-01 15:48:16.154918
 """
 
@@ -12,7 +12,7 @@ import sqlmodel
 from alembic import op
 
 revision = "0005"
-down_revision = "0003"
+down_revision = "0004"
 branch_labels = None
 depends_on = None
 
