@@ -7,6 +7,7 @@ the import path; a block whose first line says it ``needs a running arena`` is c
 
 from __future__ import annotations
 
+import contextlib
 import re
 import shlex
 import sys
@@ -117,6 +118,15 @@ def tarot_arena_lines(path: Path) -> list[list[str]]:
     return commands
 
 
+def _help(
+    argv: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> str:
+    monkeypatch.setattr(sys, "argv", ["tarot-arena", *argv])
+    with contextlib.suppress(SystemExit):
+        cli_module.main()
+    return capsys.readouterr().out
+
+
 @pytest.mark.parametrize("doc", ["docs/bot-guide.md", "README.md"])
 def test_every_tarot_arena_command_of_the_docs_exists(
     doc: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
@@ -124,7 +134,11 @@ def test_every_tarot_arena_command_of_the_docs_exists(
     """Each command line parses as far as ``--help`` of its (sub)command."""
     commands = tarot_arena_lines(ROOT / doc)
     assert commands
+    top = _help(["--help"], capsys, monkeypatch)
     for args in commands:
+        while args and args[0].startswith("--"):  # the app's own options, before the command
+            assert args[0].split("=")[0] in top, (args, args[0])
+            args = args[1:] if "=" in args[0] else args[2:]
         words = [a for a in args if not a.startswith("-")]
         groups = {group.name for group in cli_module.app.registered_groups}
         path = words[:2] if words and words[0] in groups else words[:1]
