@@ -102,7 +102,7 @@ def test_whole_deals_with_replies_bid_inference_and_boldness(players: int, seed:
 
 
 def test_replies_and_bid_inference_keep_the_play_reproducible() -> None:
-    for state in playing_positions(30):
+    for state in playing_positions(15):
         first = decide(SearchBot(samples=3, seed=9, replies=True, bid_tries=3), state)
         assert decide(SearchBot(samples=3, seed=9, replies=True, bid_tries=3), state) == first
 
