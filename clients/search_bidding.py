@@ -65,6 +65,7 @@ from arena.games.french_tarot import (
     POIGNEE_THRESHOLDS,
     Action,
     CallCard,
+    Contract,
     Discard,
     GameState,
     Phase,
@@ -80,13 +81,21 @@ from arena.games.french_tarot.cards import (
     TOTAL_HALF_POINTS,
     Card,
     cards_of,
+    is_bout,
+    is_trump,
     mask_of,
 )
-from arena.games.french_tarot.deal import CHIEN_SIZES
+from arena.games.french_tarot.deal import CHIEN_SIZES, HAND_SIZES
 from arena.games.french_tarot.game import legal_actions, poignee_cards
 from arena.games.french_tarot.scoring import settle
 from arena.games.french_tarot.simulate import apply_unchecked, copy_state, show_poignee_unchecked
-from clients.heuristic_bot import call_choice, discard_plan, wanted_contract
+from clients.heuristic_bot import (
+    BID_THRESHOLDS,
+    call_choice,
+    discard_plan,
+    hand_points,
+    wanted_contract,
+)
 from clients.sdk import DeadlinePassedError, Sampler, TableView
 from clients.sdk.sampler import EXACT_LIMIT
 from clients.search_rollout import finish
@@ -139,6 +148,25 @@ def rules_bid(state: GameState) -> Action:
     floor = state.contract or 0
     open_ = [c for c in state.options.contracts if floor < c <= wanted]
     return BIDS[max(open_)] if open_ else PASS
+
+
+def bolder_contract(hand: Sequence[Card], players: int, boldness: float) -> Contract | None:
+    """:func:`~clients.heuristic_bot.wanted_contract` for a player who counts its hand
+    ``boldness`` points higher (the heuristic's thresholds were calibrated for the heuristic's
+    own card play: a player that plays its contracts better breaks even on weaker hands)."""
+    if not boldness:
+        return wanted_contract(hand, players)
+    scale = HAND_SIZES[players] / 18
+    trumps = sum(1 for c in hand if is_trump(c))
+    bouts = sum(1 for c in hand if is_bout(c))
+    if trumps < 5 * scale and bouts == 0:
+        return None
+    points = hand_points(hand, players) + boldness
+    thresholds = BID_THRESHOLDS[players]
+    for contract, threshold in zip(reversed(Contract), reversed(thresholds), strict=True):
+        if points >= threshold:
+            return contract
+    return Contract.PETITE if trumps >= 8 * scale and bouts >= 1 else None
 
 
 # ---------------------------------------------------------------------- the choice

@@ -66,6 +66,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from arena.games.french_tarot import (
+    PASS,
     Action,
     Bid,
     CallCard,
@@ -90,12 +91,15 @@ from clients.search_bidding import (
     Budget,
     Outcome,
     applying,
+    bolder_contract,
     candidate_scores,
     choose,
     discard_candidates,
     poignee_shown,
     showing,
 )
+from clients.search_inference import agreeing_sample, bid_ranges
+from clients.search_reply import reply_to_trick
 
 # The rollout policy lives in its own module (the bidding search plays it out too); its names
 # stay importable from here.
@@ -140,6 +144,12 @@ class SearchBot(TimedSearch, HeuristicBot):
     ``decision_samples`` their draws (default: ``samples``; in time mode, the request's time);
     ``taker_shift`` scores their play-outs with the rollouts' measured bias corrected
     (:data:`~clients.search_bidding.TAKER_SHIFT`).
+    ``replies``: the rest of the trick after each card tried is played by the heuristic from
+    each seat's own view of the draw (:mod:`clients.search_reply`), then the quick rollout.
+    ``bid_tries``: draws made for each one kept, to keep one that agrees with the bids
+    (:mod:`clients.search_inference`; 1: the sampler's draws as they come).
+    ``boldness``: points added to the heuristic's count of its hand before it bids
+    (:func:`~clients.search_bidding.bolder_contract`).
     """
 
     name = "search"
@@ -162,9 +172,14 @@ class SearchBot(TimedSearch, HeuristicBot):
         decision_trust: float = DECISION_TRUST,
         decision_samples: int | None = None,
         taker_shift: bool = False,
+        replies: bool = False,
+        boldness: float = 0.0,
+        bid_tries: int = 1,
     ) -> None:
         if solver_cards < 0:
             raise ValueError(f"solver_cards must be at least 0, got {solver_cards}")
+        if bid_tries < 1:
+            raise ValueError(f"bid_tries must be at least 1, got {bid_tries}")
         if decision_samples is not None and decision_samples < 1:
             raise ValueError(f"decision_samples must be at least 1, got {decision_samples}")
         unknown = sorted(set(simulate) - set(DECISIONS))
@@ -182,6 +197,9 @@ class SearchBot(TimedSearch, HeuristicBot):
         """Draws played out for the decisions before the card play, over the bot's life."""
         self.trust = trust
         self.solver_cards = solver_cards
+        self.replies = replies
+        self.boldness = boldness
+        self.bid_tries = bid_tries
         self.waiting = 0
         """Decisions (at other tables) waiting for their turn to search."""
         self._searching = threading.Lock()
@@ -220,7 +238,7 @@ class SearchBot(TimedSearch, HeuristicBot):
 
     # ------------------------------------------------------- before the card play
     def bid(self, table: TableView, request: DecisionRequest) -> Action:
-        rules = super().bid(table, request)
+        rules = self.bolder_bid(table, request) if self.boldness else super().bid(table, request)
         if "bid" not in self.simulate or table.options.has_dummy:
             return rules
         bids = [a for a in request.legal_actions if isinstance(a, (Pass, Bid))]
@@ -229,6 +247,14 @@ class SearchBot(TimedSearch, HeuristicBot):
         chosen = self.simulated("bid", table, outcomes, bids.index(rules),
                                 self.deadline(table, request, start))
         return bids[chosen]
+
+    def bolder_bid(self, table: TableView, request: DecisionRequest) -> Action:
+        """The heuristic's bid for a hand counted :attr:`boldness` points higher: the highest
+        contract it is worth still open, else a pass."""
+        wanted = bolder_contract(table.hand, table.options.players, self.boldness)
+        bids = [a for a in request.legal_actions
+                if isinstance(a, Bid) and wanted is not None and a.contract <= wanted]
+        return max(bids, key=lambda a: a.contract) if bids else PASS
 
     def call(self, table: TableView, request: DecisionRequest) -> Action:
         rules = super().call(table, request)
@@ -377,12 +403,15 @@ class SearchBot(TimedSearch, HeuristicBot):
         card played out on the same draws. Empty when the deadline passed before a draw."""
         clock = self.clock
         seat = table.seat
+        replies = self.replies
+        ranges = bid_ranges(table.bids, table.seat) if self.bid_tries > 1 else []
+        tries = self.bid_tries
         sampler = Sampler(table, seed=self.decision_seed(table),
                           exact_limit=self.exact_limit(deadline), deadline=deadline, clock=clock)
 
         def draw(deadline: float | None) -> list[int] | None:
             try:
-                base = sampler.sample().state()
+                base = agreeing_sample(sampler, ranges, tries).state()
             except DeadlinePassedError:
                 return None
             exact = cards_left(base) <= self.solver_cards
@@ -392,6 +421,8 @@ class SearchBot(TimedSearch, HeuristicBot):
                     return None  # a stalled machine: drop this draw rather than answer late
                 state = copy_state(base)
                 play_unchecked(state, card)
+                if replies:
+                    reply_to_trick(state, seat)
                 if exact:
                     scores.append(solve(state, first=rollout_card)[seat])
                     continue

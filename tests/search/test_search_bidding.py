@@ -24,15 +24,17 @@ from arena.games.french_tarot import (
     legal_actions,
 )
 from arena.games.french_tarot.cards import FULL_DECK, TOTAL_HALF_POINTS
-from arena.games.french_tarot.deal import CHIEN_SIZES
+from arena.games.french_tarot.deal import CHIEN_SIZES, HAND_SIZES
 from arena.games.french_tarot.scoring import settle
-from clients.heuristic_bot import HeuristicBot, discard_plan
+from clients import heuristic_bot
+from clients.heuristic_bot import HeuristicBot, discard_plan, wanted_contract
 from clients.local import play_match
 from clients.sdk import Sampler
 from clients.search_bidding import (
     TAKER_SHIFT,
     Budget,
     applying,
+    bolder_contract,
     calibrated_score,
     candidate_scores,
     choose,
@@ -260,3 +262,19 @@ def test_a_playout_is_scored_with_the_takers_side_shifted_by_the_rollouts_bias()
     while passed.phase is Phase.BIDDING:
         apply(passed, Pass())
     assert [calibrated_score(passed, s) for s in range(4)] == [0, 0, 0, 0]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_a_bolder_count_is_the_rules_with_lower_thresholds(
+    players: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rng = random.Random(players)
+    hands = [rng.sample(range(78), HAND_SIZES[players]) for _ in range(300)]
+    for hand in hands:
+        assert bolder_contract(hand, players, 0.0) == wanted_contract(hand, players)
+    bolder = [bolder_contract(hand, players, 3.0) for hand in hands]
+    lowered = {n: tuple(t - 3.0 for t in thresholds)
+               for n, thresholds in heuristic_bot.BID_THRESHOLDS.items()}
+    monkeypatch.setattr(heuristic_bot, "BID_THRESHOLDS", lowered)
+    assert bolder == [wanted_contract(hand, players) for hand in hands]
+    assert any(b is not None for b in bolder)

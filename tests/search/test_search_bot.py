@@ -92,6 +92,21 @@ def test_whole_deals_without_infraction(players: int) -> None:
     assert entries and all(e.infractions == 0 for e in entries)
 
 
+@pytest.mark.parametrize(("players", "seed"), [(2, 1), (3, 1), (4, 3)])
+def test_whole_deals_with_replies_bid_inference_and_boldness(players: int, seed: int) -> None:
+    bots = [SearchBot(samples=1, replies=True, bid_tries=3, boldness=3.0),
+            *(HeuristicBot() for _ in range(players - 1))]
+    entries = play_match(bots, 1, seed=seed, bot_ids=["search", *["h"] * (players - 1)])
+    assert entries and all(e.infractions == 0 for e in entries)
+    assert any(e.score for e in entries)  # a deal played, not passed by all
+
+
+def test_replies_and_bid_inference_keep_the_play_reproducible() -> None:
+    for state in playing_positions(15):
+        first = decide(SearchBot(samples=3, seed=9, replies=True, bid_tries=3), state)
+        assert decide(SearchBot(samples=3, seed=9, replies=True, bid_tries=3), state) == first
+
+
 def test_same_seed_and_samples_same_play() -> None:
     for state in playing_positions(90):
         first = decide(SearchBot(samples=6, seed=9), state)
@@ -186,6 +201,8 @@ def test_bad_knobs_are_refused() -> None:
         SearchBot(margin_share=1.0)
     with pytest.raises(ValueError, match="solver_cards"):
         SearchBot(solver_cards=-1)
+    with pytest.raises(ValueError, match="bid_tries"):
+        SearchBot(bid_tries=0)
 
 
 @pytest.mark.parametrize("players", TABLES.values(), ids=TABLES.keys())
