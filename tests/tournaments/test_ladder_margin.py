@@ -44,7 +44,9 @@ def test_the_fit_recovers_planted_differences_in_points_per_board() -> None:
         r = ratings[entry]
         assert r.rating == pytest.approx(planted - mean, abs=4.0), (entry, r)
         assert abs(r.rating - (planted - mean)) < 3 * r.sd, (entry, r)
-    # the luck of the cards (sd 100) is gone: the intervals read the noise (sd 10)
+    # the luck of the cards (sd 100) is gone: the intervals read the noise (sd 10 a seat,
+    # less its table's mean, twice: one comparison's sd is 10 * sqrt(2 * 2 / 3))
+    assert all(r.spread == pytest.approx(10 * (4 / 3) ** 0.5, rel=0.15) for r in ratings.values())
     assert all(r.high - r.low < 12.0 for r in ratings.values()), ratings
     assert ratings[1].separated_from(ratings[2]) and ratings[5].separated_from(ratings[4])
     assert sum(r.rating for r in ratings.values()) == pytest.approx(0.0, abs=1e-9)

@@ -29,8 +29,8 @@ from .rating import ELO, PRIOR_SD
 MEETING_COST = 100.0
 """Elo points a meeting two bots already had at a table puts between them."""
 MEETING_SHARE = MEETING_COST / (ELO * PRIOR_SD)
-"""The same as a share of a new entry's standard deviation (the Elo prior's): what a meeting
-costs on the scale of another model."""
+"""The same as a share of a new entry's prior standard deviation (the Elo prior's 347
+points): what a meeting costs on the scale of another model."""
 
 @dataclass(frozen=True, slots=True)
 class Candidate:

@@ -1,5 +1,10 @@
 """The ladder's rating, fitted to duplicate results only (docs/ladder.md says it in prose).
 
+Two models read the same comparisons: :func:`margin_fit` (a ladder's default) the score
+differences, :func:`fit` who won. The margin model is the one a fixed competition's standings
+agree with (the mean duplicate score difference): a win by one point is not a win by two
+hundred, and reading only who won throws away most of what a board says.
+
 What is compared: two entries that held the same seat of the same board held the same cards,
 so their scores there are one comparison: the higher score wins it, equal scores tie. Nothing
 else is compared (a score against the other seats of one table says more about the cards than
@@ -27,14 +32,22 @@ to zero: they say ``n - 1`` things, not ``n`` (with two players, seat 1's compar
 Each strength has a normal prior, mean 0 and :data:`PRIOR_SD`, which keeps an entry that won
 (or lost) everything finite and pulls a new entry towards the field until it has played.
 
-The fit is the posterior's maximum, by Newton's method from zero; its uncertainty the inverse
-of the posterior's curvature there (Laplace's approximation). Ratings are relative: they are
-centred on the field's mean, and an entry's interval is its strength less that mean ± 1.96
-standard deviations, about 95 % of the posterior's mass (the level all strengths share is no
-uncertainty of the ranking). Ratings are shown on the Elo scale (:data:`ELO`): 1500 for the
-field's mean, plus 400 for every tenfold in the odds of winning a comparison. The fit reads
-nothing but the results and is deterministic: refitting the stored results gives the same
-numbers.
+The margin model: each comparison observes ``i``'s score less ``j``'s, whose expectation is the
+same contrast, with a standard deviation ``σ`` shared by all (weighed as above). The fit is
+weighted least squares with a ridge prior (:data:`MARGIN_PRIOR` times ``σ``), one linear
+solve; ``σ`` is read from the residuals, pooled, never below a floor (a point of the game);
+an interval is the strength less the field's mean ± 1.96 ``σ`` times the square root of its
+variance in the inverse of the normal matrix. Ratings are the game's score units per board
+against the field's mean (0).
+
+The wins model's fit is the posterior's maximum, by Newton's method from zero; its
+uncertainty the inverse of the posterior's curvature there (Laplace's approximation). Ratings
+are relative: they are centred on the field's mean, and an entry's interval is its strength
+less that mean ± 1.96 standard deviations, about 95 % of the posterior's mass (the level all
+strengths share is no uncertainty of the ranking). Ratings are shown on the Elo scale
+(:data:`ELO`): 1500 for the field's mean, plus 400 for every tenfold in the odds of winning a
+comparison. Either fit reads nothing but the results and is deterministic: refitting the
+stored results gives the same numbers.
 """
 
 from __future__ import annotations
@@ -42,7 +55,7 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 PRIOR_SD = 2.0
@@ -101,6 +114,10 @@ class Rating:
     """The 95 % interval, on the same scale."""
     comparisons: float
     """The weight of the comparisons it took part in."""
+    spread: float = field(default=0.0, compare=False)
+    """The margin model's standard deviation of one comparison in this fit, the same for
+    every entry (0: the wins model, or read from storage): a new entry's prior is
+    :data:`MARGIN_PRIOR` of it."""
 
     @property
     def sd(self) -> float:
@@ -280,7 +297,7 @@ def margin_fit(plays: Iterable[Play], entries: Iterable[int] = (), players: int 
         centred = theta[k] - mean
         sd = sigma * math.sqrt(max(covariance[k][k], 0.0))
         out[entry] = Rating(entry, centred, centred - Z95 * sd, centred + Z95 * sd,
-                            weights[entry])
+                            weights[entry], sigma)
     return out
 
 

@@ -37,7 +37,7 @@ from ..play.runner import LEASE, TableDone, TournamentRunner
 from ..storage.ladders import FieldState, LadderStore
 from ..store import TournamentStore
 from .matchmaking import MEETING_COST, MEETING_SHARE, Candidate, Field, OpenBoard, matches
-from .rating import ELO, PRIOR_SD, Rating, RatingModel
+from .rating import ELO, MARGIN_PRIOR, PRIOR_SD, Rating, RatingModel
 from .settings import LadderSettings
 from .standings import fitted
 
@@ -249,8 +249,10 @@ class LadderService:
             self._fits[ladder_id] = (trio.current_time(), ratings)
         else:
             ratings = known[1]
+        # a new entry's standard deviation: the scale a meeting's cost is a share of
         prior = (ELO * PRIOR_SD if settings.model is RatingModel.WINS
-                 else max((r.sd for r in ratings.values()), default=1.0))
+                 else MARGIN_PRIOR * max((r.spread for r in ratings.values()),
+                                         default=settings.floor))
         candidates = [
             Candidate(b, ratings[entry_of[b]].rating if entry_of[b] in ratings
                       else settings.model.centre,
