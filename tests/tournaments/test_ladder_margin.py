@@ -9,7 +9,16 @@ import random
 import pytest
 
 from tournaments.duplicate.settings import SettingsError
-from tournaments.ladder.rating import Play, RatingModel, margin_fit, margins
+from tournaments.ladder.matchmaking import MEETING_COST, MEETING_SHARE, Candidate, Field, matches
+from tournaments.ladder.rating import (
+    ELO,
+    MARGIN_PRIOR,
+    PRIOR_SD,
+    Play,
+    RatingModel,
+    margin_fit,
+    margins,
+)
 from tournaments.ladder.settings import LadderSettings
 
 
@@ -117,6 +126,20 @@ def test_the_comparisons_weigh_as_the_wins_model_and_observe_score_differences()
     ((contrast, (weight, total, _, _)),) = margins(pair, players=2).items()
     assert dict(contrast) == {1: 1.0, 2: -1.0, 3: -1.0, 4: 1.0}
     assert (weight, total) == (0.5, 2.5)
+
+
+def test_a_meeting_costs_margins_its_share_of_the_fields_spread() -> None:
+    """On margins a meeting costs the share of a new entry's spread it costs on the Elo scale
+    (100 of 347 points): with a comparison's spread of 300 points, about 86; a pair that met
+    once is seated apart when another bot is within that, together when none is."""
+    cost = MEETING_SHARE * MARGIN_PRIOR * 300.0
+    assert cost == pytest.approx(MEETING_COST / (ELO * PRIOR_SD) * 300.0)
+    met = {frozenset(("x", "near")): 1}
+    for far, apart in ((60.0, True), (120.0, False)):
+        free = [Candidate("x", 0.0, 300.0, 0), Candidate("near", 10.0, 80.0, 5),
+                Candidate("far", far, 80.0, 5)]
+        (table,) = matches(free, {}, Field(2, 8, 0, cost), random.Random(1), met)
+        assert ("far" in table.bots) is apart, (far, table)
 
 
 def test_the_ladder_rates_margins_by_default_in_the_games_unit() -> None:
