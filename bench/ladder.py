@@ -8,9 +8,12 @@ Each method "needs" the deals played when the pair's 95 % intervals first stop o
 (checked every ``--step`` deals; a method that never gets there within the cap is reported as
 such):
 
-- **ladder**: the ladder's own service plays the bots in this process (matchmaking, boards
-  drawn on demand, every table stored) and :func:`tournaments.ladder.standings.fitted` rates
-  the results so far (the intervals of docs/ladder.md);
+- **ladder-margin**: the ladder's own service plays the bots in this process (matchmaking,
+  boards drawn on demand, every table stored) and :func:`tournaments.ladder.standings.fitted`
+  rates the results so far with the margin model, the ladder's default (the score
+  differences of the duplicate comparisons; the intervals of docs/ladder.md);
+- **ladder-wins**: the same ladder's very results rated by who won each comparison
+  (Bradley-Terry, the ``wins`` model);
 - **competition**: a competition tournament of the same bots (two tables a board, no bot
   twice on a board), played board after board by the tournament runner; the standings of the
   boards so far (each bot's mean datum per board and its 95 % t interval);
@@ -20,7 +23,8 @@ such):
 
 Every repetition (``--seeds``) uses a new ladder seed, tournament seed and matchmaking; the
 figures are each method's deals needed per seed and their medians, and the ratios to the
-ladder's. The deals are played once per method (the ladder's serve its plain rating too).
+margin ladder's. The deals are played once per method (the ladder's serve both its models and
+its plain rating; its matchmaking reads the margin model's ratings).
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ import tempfile
 import time
 from collections import defaultdict
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -48,13 +53,15 @@ from clients.random_bot import RandomBot
 from clients.sdk import Bot, TableView
 from tournaments.duplicate.scoring import compute_standings
 from tournaments.duplicate.settings import Seating, TournamentSettings
-from tournaments.ladder.rating import Play, fit
+from tournaments.ladder.rating import Play, RatingModel, fit
 from tournaments.ladder.service import LadderService
 from tournaments.ladder.settings import LadderSettings
 from tournaments.ladder.standings import fitted
 from tournaments.play.runner import TournamentRunner
 from tournaments.storage.ladders import LadderStore
 from tournaments.store import TournamentStore
+
+METHODS = ("ladder-margin", "ladder-wins", "competition", "plain")
 
 
 class NoisyHeuristic(HeuristicBot):
@@ -101,12 +108,15 @@ def first_apart(ids: tuple[str, str], checks: Sequence[tuple[int, Any]]) -> int 
 
 
 def ladder_run(players: int, noise: float, seed: int, cap: int, step: int, folder: Path
-               ) -> tuple[int | None, int | None]:
-    """Deals the ladder's rating and a plain rating of its games needed."""
+               ) -> tuple[int | None, int | None, int | None]:
+    """Deals the ladder's margin rating, its wins rating and a plain rating of its games
+    needed."""
     store = TournamentStore(make_engine(f"sqlite:///{folder}/ladder-{seed}.db"))
     ladders = LadderStore(store.engine)
-    lid = ladders.create(LadderSettings(name="bench", players=players, per_decision=60.0),
-                         seed=seed).id
+    settings = LadderSettings(name="bench", players=players, per_decision=60.0,
+                              model=RatingModel.MARGIN)
+    by_wins = replace(settings, model=RatingModel.WINS)
+    lid = ladders.create(settings, seed=seed).id
     bots = registered(store, field(noise, seed), players)
     for bot in bots:
         ladders.join(lid, bot)
@@ -125,18 +135,19 @@ def ladder_run(players: int, noise: float, seed: int, cap: int, step: int, folde
     entry_of = {e.bot_id: e.id for e in entries}
     pair = tuple(list(bots)[:2])
     order = list(dict.fromkeys(r.table_id for r in rows))
-    duplicate, plain = [], []
+    margin: list[tuple[int, Any]] = []
+    wins: list[tuple[int, Any]] = []
+    plain: list[tuple[int, Any]] = []
     for deals in range(step, len(order) + 1, step):
         known = set(order[:deals])
         some = [r for r in rows if r.table_id in known]
-        ratings = fitted(some, entries, players)
-        duplicate.append((deals, {b: (ratings[entry_of[b]].low, ratings[entry_of[b]].high)
-                                  for b in pair}))
-        rated = plain_fit(some)
-        plain.append((deals, {b: (rated[entry_of[b]].low, rated[entry_of[b]].high)
-                              for b in pair}))
+        for checks, ratings in ((margin, fitted(some, entries, settings)),
+                                (wins, fitted(some, entries, by_wins)),
+                                (plain, plain_fit(some))):
+            checks.append((deals, {b: (ratings[entry_of[b]].low, ratings[entry_of[b]].high)
+                                   for b in pair}))
     ids = (pair[0], pair[1])
-    return first_apart(ids, duplicate), first_apart(ids, plain)
+    return first_apart(ids, margin), first_apart(ids, wins), first_apart(ids, plain)
 
 
 def plain_fit(rows: Sequence[Any]) -> Any:
@@ -186,26 +197,25 @@ def main(argv: Sequence[str] | None = None) -> None:
     began = time.perf_counter()
     with tempfile.TemporaryDirectory() as folder:
         for seed in range(1, args.seeds + 1):
-            ladder, plain = ladder_run(args.players, args.noise, seed, args.deals, args.step,
-                                       Path(folder))
+            margin, wins, plain = ladder_run(args.players, args.noise, seed, args.deals,
+                                             args.step, Path(folder))
             competition = competition_run(args.players, args.noise, seed, args.deals,
                                           args.step, Path(folder))
-            for name, value in (("ladder", ladder), ("competition", competition),
-                                ("plain", plain)):
+            found = dict(zip(METHODS, (margin, wins, competition, plain), strict=True))
+            for name, value in found.items():
                 figures[name].append(value)
-            print(f"seed {seed}: ladder {_deals(ladder, args.deals)}, competition "
-                  f"{_deals(competition, args.deals)}, plain {_deals(plain, args.deals)}",
-                  flush=True)
+            print(f"seed {seed}: " + ", ".join(f"{name} {_deals(value, args.deals)}"
+                                               for name, value in found.items()), flush=True)
     print(f"\nFrench Tarot, {args.players} players: heuristic against itself with "
           f"{args.noise:.0%} random decisions, among 2 heuristics and 2 random bots; deals "
           f"until their 95 % intervals part (cap {args.deals}, checked every {args.step}), "
           f"{args.seeds} seeds, {time.perf_counter() - began:.0f} s")
-    base = _median(figures["ladder"], args.deals)
-    for name in ("ladder", "competition", "plain"):
+    base = _median(figures["ladder-margin"], args.deals)
+    for name in METHODS:
         median = _median(figures[name], args.deals)
         censored = sum(v is None for v in figures[name])
-        ratio = f"{median / base:.2f} x the ladder's" if base else "-"
-        print(f"  {name:<12} median {median:>5.0f} deals ({censored} of {args.seeds} not "
+        ratio = f"{median / base:.2f} x the margin ladder's" if base else "-"
+        print(f"  {name:<14} median {median:>5.0f} deals ({censored} of {args.seeds} not "
               f"within the cap, counted at it)  {ratio}")
 
 

@@ -67,6 +67,8 @@ def test_a_ladder_in_every_game_form_from_create_to_final(
                          str(players), "--json")
     assert code == 0, err
     assert json.loads(out)["players"] == players
+    unit = "thirds" if game == "tre-e-venticinque" else "points"
+    assert (json.loads(out)["model"], json.loads(out)["unit"]) == ("margin", unit)
     engine = run.engine  # type: ignore[attr-defined]
     registry = BotRegistry(engine)
     names = [f"bot-{i}" for i in range(2 * players)]
@@ -79,6 +81,7 @@ def test_a_ladder_in_every_game_form_from_create_to_final(
     assert code == 0, err
     standings = json.loads(out)
     assert standings["tables"] >= 2 and len(standings["entries"]) == 2 * players
+    assert (standings["model"], standings["unit"]) == ("margin", unit)
     assert all(e["low"] <= e["rating"] <= e["high"] for e in standings["entries"])
     code, out, err = run("ladder", "final", "main", "--top", str(2 * players),  # type: ignore[operator]
                          "--boards", "4", "--json")
@@ -102,6 +105,7 @@ def test_the_standings_as_a_table_and_a_refit_to_the_same_numbers(cli: object) -
     play(run.engine, "duo", 2)  # type: ignore[attr-defined]
     code, out, _ = run("ladder", "standings", "duo")  # type: ignore[operator]
     assert code == 0 and "bot-0" in out and "interval" in out and "2 players with the dummy" in out
+    assert "rating (points)" in out and "margins (points per board" in out
     code, out, _ = run("ladder", "refit", "duo")  # type: ignore[operator]
     assert code == 0 and "refitted from" in out  # the fit the service stored may be older
     code, out, _ = run("ladder", "refit", "duo", "--json")  # type: ignore[operator]
@@ -120,11 +124,24 @@ def test_the_standings_as_a_table_and_a_refit_to_the_same_numbers(cli: object) -
     assert {e["status"] for e in json.loads(out)["entries"] if e["name"] == "bot-0"} == {"left"}
 
 
+def test_a_ladder_rated_on_wins_says_so_on_the_elo_scale(cli: object) -> None:
+    run = cli
+    code, out, err = run("ladder", "create", "old", "--players", "3", "--model", "wins",  # type: ignore[operator]
+                         "--json")
+    assert code == 0, err
+    assert (json.loads(out)["model"], json.loads(out)["unit"]) == ("wins", "Elo")
+    code, out, _ = run("ladder", "standings", "old", "--json")  # type: ignore[operator]
+    assert (json.loads(out)["model"], json.loads(out)["unit"]) == ("wins", "Elo")
+    code, out, _ = run("ladder", "create", "new", "--players", "3")  # type: ignore[operator]
+    assert code == 0 and "rated on margins (points per board" in out
+
+
 @pytest.mark.parametrize(("argv", "message"), [
     (("ladder", "create", "bad name"), "a ladder's name is 1 to 80"),
     (("ladder", "create", "x", "--players", "6"), "not 6"),
     (("ladder", "create", "x", "--game", "tre-e-venticinque", "--players", "2"), "not 2"),
     (("ladder", "create", "x", "--versions", "sometimes"), "unknown --versions"),
+    (("ladder", "create", "x", "--model", "elo"), "unknown --model 'elo'"),
     (("ladder", "create", "x", "--setting", "beginner=maybe"), "beginner"),
     (("ladder", "create", "x", "--tables-per-board", "1"), "tables per board"),
     (("ladder", "join", "nope", "b"), "no ladder named 'nope'"),

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -21,10 +22,10 @@ from arena.storage.models import TableStatus
 from clients.heuristic_bot import HeuristicBot
 from clients.random_bot import RandomBot
 from tests.tournaments.ladder_bots import ComingAndGoing, Noisy
-from tournaments.ladder.rating import ELO, PRIOR_SD, Z95
+from tournaments.ladder.rating import Rating, RatingModel
 from tournaments.ladder.service import LadderService
 from tournaments.ladder.settings import LadderSettings, VersionPolicy
-from tournaments.ladder.standings import read, refit
+from tournaments.ladder.standings import as_plays, read, refit
 from tournaments.storage.ladders import LadderStore
 from tournaments.store import TournamentStore
 
@@ -122,13 +123,27 @@ def test_bots_of_known_order_come_and_go_and_the_ladder_ranks_them(tmp_path: obj
     ranked = read(ladders, lid).rows
     assert ranked[0].bot_id in (h1, h2) and ranked[-1].bot_id in (r1, r2, r3), ranked
 
-    def mean(bots: tuple[str, ...]) -> float:
-        return sum(rows[b].rating.rating for b in bots) / len(bots)
+    # the ladder rates margins (its default), in points per board against the field's mean
+    entry_of = {r.bot_id: r.entry_id for r in ranked}
+    settings = LadderStore.settings(ladders.ladder(lid))
+    assert settings.model is RatingModel.MARGIN
+    unseen = max(entry_of.values()) + 1  # an entry with no result: the prior's interval
+    margin = settings.fit(as_plays(plays), entry_of.values())
+    new = settings.fit(as_plays(plays), [*entry_of.values(), unseen])[unseen]
+    wins = replace(settings, model=RatingModel.WINS).fit(as_plays(plays), entry_of.values())
+    assert {r.entry_id: r.rating for r in ranked} == {e: margin[e] for e in entry_of.values()}
+    for ratings, apart in ((margin, 10.0), (wins, 100.0)):  # the same order on either model
 
-    assert mean((h1, h2)) > rows[n1].rating.rating, ranked
-    assert mean((h1, h2)) > mean((r1, r2, r3)) + 100, ranked
-    prior = 2 * Z95 * ELO * PRIOR_SD  # an interval before any result
-    assert all(row.rating.high - row.rating.low < prior * 0.6 for row in ranked), ranked
+        def mean(bots: tuple[str, ...], ratings: dict[int, Rating] = ratings) -> float:
+            return sum(ratings[entry_of[b]].rating for b in bots) / len(bots)
+
+        assert mean((h1, h2)) > ratings[entry_of[n1]].rating, ratings
+        assert mean((h1, h2)) > mean((r1, r2, r3)) + apart, ratings
+    # the results narrowed every interval from the prior's (one comparison's spread: far
+    # narrower than the wins prior's two log-odds, so by a smaller share)
+    prior = new.high - new.low
+    assert all(margin[e].high - margin[e].low < prior * 0.8 for e in entry_of.values()), (
+        margin, prior)
     # refitting the stored results alone gives the same numbers, again and again
     fresh = read(ladders, lid, stored=False)
     again, _ = refit(ladders, lid)

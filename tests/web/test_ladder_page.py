@@ -15,18 +15,20 @@ from arena.storage.db import make_engine
 from clients.random_bot import RandomBot
 from tests.tournaments.ladder_bots import ComingAndGoing
 from tests.web.conftest import Site, WebServer
+from tournaments.ladder.rating import RatingModel
 from tournaments.ladder.service import LadderService
 from tournaments.ladder.settings import LadderSettings
 from tournaments.storage.ladders import LadderStore
 from tournaments.store import TournamentStore
 
 
-def ladder_played(engine: Engine, name: str, tables_per_board: int, tables: int) -> str:
+def ladder_played(engine: Engine, name: str, tables_per_board: int, tables: int,
+                  model: RatingModel = RatingModel.MARGIN) -> str:
     """A two-player ladder of four random bots that played ``tables`` tables (or more)."""
     store = TournamentStore(engine)
     ladders = LadderStore(engine)
     lid = ladders.create(LadderSettings(name=name, players=2, per_decision=30.0,
-                                        tables_per_board=tables_per_board)).id
+                                        tables_per_board=tables_per_board, model=model)).id
     registry = BotRegistry(engine)
     bots = [registry.register(f"{name}-{i}")[0].id for i in range(4)]
     for bot in bots:
@@ -52,7 +54,7 @@ def test_a_ladders_page_shows_its_standings_and_only_its_closed_boards(db_url: s
     engine = make_engine(db_url)
     ladders = LadderStore(engine)
     closing = ladder_played(engine, "closing", 2, 6)
-    still_open = ladder_played(engine, "open-secrets", 3, 4)
+    still_open = ladder_played(engine, "open-secrets", 3, 4, RatingModel.WINS)
     shown = {p.table_id for p in ladders.plays(closing)
              if p.board in ladders.closed_boards(closing)}
     hidden = {p.table_id for p in ladders.plays(still_open)}
@@ -66,9 +68,12 @@ def test_a_ladders_page_shows_its_standings_and_only_its_closed_boards(db_url: s
         for i in range(4):
             assert f"open-secrets-{i}" in html
         assert "Ratings over time" in html and "<svg" in html
+        assert "Rating (Elo)" in html and "rating − 1500" in html  # rated on wins
         assert not re.findall(r'href="/tables/', html)
         _, closing_html, _ = site.get("/ladders/closing")
         assert set(re.findall(r'href="/tables/([^"]+)"', closing_html)) == shown
+        assert "Rating (points)" in closing_html and "points per board" in closing_html
+        assert "1500" not in closing_html  # margins: points against the field's mean, 0
         status, index, _ = site.get("/ladders")
         assert status == 200 and "open-secrets" in index and "closing" in index
         for table_id in shown:

@@ -18,9 +18,11 @@ from rich.console import Console
 from rich.markup import escape
 
 from arena import games
+from arena.games.display import score_unit
 from arena.storage.bots import BotRegistry
 
 from ..duplicate.settings import Seating, TournamentSettings
+from ..ladder.rating import RatingModel
 from ..ladder.settings import LadderSettings, VersionPolicy
 from ..ladder.standings import LadderStandings, read, refit
 from ..ladder.standings import as_json as standings_json
@@ -79,6 +81,10 @@ def add_commands(app: typer.Typer, helpers: Helpers, console: Console) -> None:
         per_decision: Annotated[float, typer.Option(help="Seconds per decision.")] = 1.0,
         time_bank: Annotated[float, typer.Option(
             help="Extra seconds per seat and deal.")] = 0.0,
+        model: Annotated[str, typer.Option(help=(
+            "The rating: margin (the default), the score differences of duplicate "
+            "comparisons, in the game's points per board; or wins, who outscored whom "
+            "(Bradley-Terry, Elo scale)."))] = RatingModel.MARGIN.value,
         as_json: JsonOption = False,
     ) -> None:
         """Create a ladder; its boards come from a secret random seed."""
@@ -90,6 +96,11 @@ def add_commands(app: typer.Typer, helpers: Helpers, console: Console) -> None:
         except ValueError:
             raise helpers.error(f"unknown --versions {versions!r}: expected new-entry or "
                                 "continue") from None
+        try:
+            rating_model = RatingModel(model)
+        except ValueError:
+            raise helpers.error(f"unknown --model {model!r}: expected margin or wins"
+                                ) from None
         rules = games.game(game)
         if players is None:
             players = 4 if rules.name == games.DEFAULT_GAME else rules.seat_counts()[0]
@@ -97,14 +108,17 @@ def add_commands(app: typer.Typer, helpers: Helpers, console: Console) -> None:
             name=name, game=rules.name, players=players,
             game_settings=helpers.table_settings(variant, direction, setting or []),
             versions=policy, boards_per_hour=boards_per_hour,
-            tables_per_board=tables_per_board, per_decision=per_decision, time_bank=time_bank)
+            tables_per_board=tables_per_board, per_decision=per_decision, time_bank=time_bank,
+            model=rating_model)
         row = ladders().create(settings)
         if as_json:
             helpers.print_json({"id": row.id, "name": row.name, "game": settings.game,
-                                "players": settings.players})
+                                "players": settings.players, "model": settings.model.value,
+                                "unit": settings.rating_unit})
             return
         console.print(f"ladder [bold]{escape(row.name)}[/bold] ({row.id}): {rules.title}, "
-                      f"{players} players; it plays once {2 * players} bots have joined "
+                      f"{players} players, rated on {_model_words(settings)}; it plays once "
+                      f"{2 * players} bots have joined "
                       f"(tarot-arena ladder join {escape(row.name)} BOT...)", highlight=False)
 
     @ladder_app.command("list")
@@ -244,7 +258,7 @@ def print_standings(console: Console, standings: LadderStandings) -> None:
     console.print(f"ladder [bold]{escape(standings.ladder.name)}[/bold]: "
                   f"{s.form} · {standings.tables} tables, "
                   f"{standings.boards} boards ({len(standings.closed)} closed) · ratings "
-                  "with 95 % intervals", highlight=False)
+                  f"on {_model_words(s)}, with 95 % intervals", highlight=False)
     if not standings.rows:
         active = sum(m.active for m in standings.members)
         console.print(f"no results yet ({active} bots joined; it plays from "
@@ -257,7 +271,7 @@ def print_standings(console: Console, standings: LadderStandings) -> None:
         text_column(table, "bot", values=names)
         if wide:
             id_column(table, "bot id", [r.bot_id for r in standings.rows])
-        for header in ("rating", "interval", "boards"):
+        for header in (f"rating ({s.rating_unit})", "interval", "boards"):
             table.add_column(header, justify="right")
         text_column(table, "versions", values=[", ".join(r.versions) for r in standings.rows])
         table.add_column("last seen")
@@ -267,8 +281,9 @@ def print_standings(console: Console, standings: LadderStandings) -> None:
             cells = [str(r.rank), escape(r.name)]
             if wide:
                 cells.append(r.bot_id)
-            cells += [f"{r.rating.rating:.0f}{apart}",
-                      f"{r.rating.low:.0f}..{r.rating.high:.0f}", str(r.boards),
+            cells += [f"{_number(r.rating.rating, s)}{apart}",
+                      f"{_number(r.rating.low, s)}..{_number(r.rating.high, s)}",
+                      str(r.boards),
                       escape(", ".join(v or "-" for v in r.versions)),
                       r.last_seen.strftime("%Y-%m-%d %H:%M") if r.last_seen else "-",
                       r.status]
@@ -278,3 +293,15 @@ def print_standings(console: Console, standings: LadderStandings) -> None:
     print_fitting(console, lambda: layout(True), lambda: layout(False))
     console.print("> : its interval does not overlap the next one's", style="dim")
 
+
+
+def _model_words(s: LadderSettings) -> str:
+    """The ladder's rating in words, its unit named."""
+    if s.model is RatingModel.WINS:
+        return "wins (Bradley-Terry, Elo scale, field's mean 1500)"
+    return f"margins ({score_unit(s.rules).long_name} per board, against the field's mean)"
+
+
+def _number(value: float, s: LadderSettings) -> str:
+    """A rating as the table shows it: whole Elo points, margins to a tenth with their sign."""
+    return f"{value:.0f}" if s.model is RatingModel.WINS else f"{value:+.1f}"

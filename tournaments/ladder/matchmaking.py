@@ -4,7 +4,7 @@
   entry, whose interval is the prior's, plays before the settled ones.
 - It is seated with the free bots whose ratings are closest to its own (a comparison between
   near equals is the one whose outcome is least known in advance), each meeting they already
-  had counting as :data:`MEETING_COST` rating points more apart: a result measures a bot
+  had counting as :attr:`Field.meeting_cost` rating points more apart: a result measures a bot
   against its table, and bots that always met the same opponents could be told apart from
   them only, never from the rest of the field.
 - On a board none of them has played, the oldest open one first: a bot that comes late plays
@@ -24,8 +24,13 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from .rating import ELO, PRIOR_SD
+
 MEETING_COST = 100.0
-"""Rating points a meeting two bots already had at a table puts between them."""
+"""Elo points a meeting two bots already had at a table puts between them."""
+MEETING_SHARE = MEETING_COST / (ELO * PRIOR_SD)
+"""The same as a share of a new entry's prior standard deviation (the Elo prior's 347
+points): what a meeting costs on the scale of another model."""
 
 @dataclass(frozen=True, slots=True)
 class Candidate:
@@ -62,6 +67,9 @@ class Field:
     tables_per_board: int
     next_board: int
     """The number of the next board to draw."""
+    meeting_cost: float = MEETING_COST
+    """Rating points a meeting two bots already had at a table puts between them, on the
+    scale of the candidates' ratings."""
 
 
 def matches(free: Sequence[Candidate], boards: Mapping[int, OpenBoard], table: Field,
@@ -87,7 +95,7 @@ def matches(free: Sequence[Candidate], boards: Mapping[int, OpenBoard], table: F
                     return None
                 seated = (anchor, *group)
                 group.append(min(left, key=lambda c: (
-                    abs(c.rating - anchor.rating) + MEETING_COST * sum(
+                    abs(c.rating - anchor.rating) + table.meeting_cost * sum(
                         met.get(frozenset((c.bot_id, g.bot_id)), 0) for g in seated),
                     -c.sd, ties[c.bot_id])))
             return group

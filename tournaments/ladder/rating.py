@@ -1,5 +1,10 @@
 """The ladder's rating, fitted to duplicate results only (docs/ladder.md says it in prose).
 
+Two models read the same comparisons: :func:`margin_fit` (a ladder's default) the score
+differences, :func:`fit` who won. The margin model is the one a fixed competition's standings
+agree with (the mean duplicate score difference): a win by one point is not a win by two
+hundred, and reading only who won throws away most of what a board says.
+
 What is compared: two entries that held the same seat of the same board held the same cards,
 so their scores there are one comparison: the higher score wins it, equal scores tie. Nothing
 else is compared (a score against the other seats of one table says more about the cards than
@@ -27,22 +32,31 @@ to zero: they say ``n - 1`` things, not ``n`` (with two players, seat 1's compar
 Each strength has a normal prior, mean 0 and :data:`PRIOR_SD`, which keeps an entry that won
 (or lost) everything finite and pulls a new entry towards the field until it has played.
 
-The fit is the posterior's maximum, by Newton's method from zero; its uncertainty the inverse
-of the posterior's curvature there (Laplace's approximation). Ratings are relative: they are
-centred on the field's mean, and an entry's interval is its strength less that mean ± 1.96
-standard deviations, about 95 % of the posterior's mass (the level all strengths share is no
-uncertainty of the ranking). Ratings are shown on the Elo scale (:data:`ELO`): 1500 for the
-field's mean, plus 400 for every tenfold in the odds of winning a comparison. The fit reads
-nothing but the results and is deterministic: refitting the stored results gives the same
-numbers.
+The margin model: each comparison observes ``i``'s score less ``j``'s, whose expectation is the
+same contrast, with a standard deviation ``σ`` shared by all (weighed as above). The fit is
+weighted least squares with a ridge prior (:data:`MARGIN_PRIOR` times ``σ``), one linear
+solve; ``σ`` is read from the residuals, pooled, never below a floor (a point of the game);
+an interval is the strength less the field's mean ± 1.96 ``σ`` times the square root of its
+variance in the inverse of the normal matrix. Ratings are the game's score units per board
+against the field's mean (0).
+
+The wins model's fit is the posterior's maximum, by Newton's method from zero; its
+uncertainty the inverse of the posterior's curvature there (Laplace's approximation). Ratings
+are relative: they are centred on the field's mean, and an entry's interval is its strength
+less that mean ± 1.96 standard deviations, about 95 % of the posterior's mass (the level all
+strengths share is no uncertainty of the ranking). Ratings are shown on the Elo scale
+(:data:`ELO`): 1500 for the field's mean, plus 400 for every tenfold in the odds of winning a
+comparison. Either fit reads nothing but the results and is deterministic: refitting the
+stored results gives the same numbers.
 """
 
 from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
 
 PRIOR_SD = 2.0
 """The prior's standard deviation of a strength (in log-odds: about 350 Elo points)."""
@@ -50,6 +64,31 @@ ELO = 400.0 / math.log(10.0)
 """Elo points per unit of log-odds."""
 BASE = 1500.0
 Z95 = 1.959963984540054
+MARGIN_PRIOR = 1.0
+"""The margin model's prior standard deviation of a strength, in standard deviations of one
+comparison: wide against any difference of bots' skills, yet it pins a new entry to the
+field's mean."""
+
+
+class RatingModel(StrEnum):
+    """What a ladder's rating reads of a comparison."""
+
+    MARGIN = "margin"
+    """The score difference: a weighted Gaussian linear model, points per board."""
+    WINS = "wins"
+    """Who outscored whom (ties half): Bradley-Terry, on the Elo scale."""
+
+    @property
+    def centre(self) -> float:
+        """The field's mean on the model's scale."""
+        return BASE if self is RatingModel.WINS else 0.0
+
+    def fit(self, plays: Iterable[Play], entries: Iterable[int] = (), players: int = 0,
+            floor: float = 1.0) -> dict[int, Rating]:
+        """The model's fit (``floor``: the margin model's, see :func:`margin_fit`)."""
+        if self is RatingModel.WINS:
+            return fit(plays, entries, players)
+        return margin_fit(plays, entries, players, floor)
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,12 +107,17 @@ class Play:
 class Rating:
     entry: int
     rating: float
-    """Elo scale."""
+    """On the model's scale: Elo (:func:`fit`) or score units per board relative to the
+    field's mean (:func:`margin_fit`)."""
     low: float
     high: float
-    """The 95 % interval, Elo scale."""
+    """The 95 % interval, on the same scale."""
     comparisons: float
     """The weight of the comparisons it took part in."""
+    spread: float = field(default=0.0, compare=False)
+    """The margin model's standard deviation of one comparison in this fit, the same for
+    every entry (0: the wins model, or read from storage): a new entry's prior is
+    :data:`MARGIN_PRIOR` of it."""
 
     @property
     def sd(self) -> float:
@@ -94,11 +138,44 @@ def comparisons(plays: Iterable[Play], players: int = 0
     entries compared); the contrast is the first side's: ``i``'s strength against its
     opponents', less ``j``'s against theirs. Comparisons of one contrast add up. ``players``:
     seats at a table, whose scores add up to a fixed sum (0: no such correction)."""
+    out: dict[Contrast, list[float]] = defaultdict(lambda: [0.0, 0.0])
+    compared: dict[Contrast, set[int]] = defaultdict(set)
+    for contrast, weight, a, b in _compared(plays, players):
+        won = 1.0 if a.score > b.score else 0.5 if a.score == b.score else 0.0
+        pair = out[contrast]
+        pair[0] += weight
+        pair[1] += weight * won
+        compared[contrast].update((a.entry, b.entry))
+    return {contrast: (w, s, frozenset(compared[contrast]))
+            for contrast, (w, s) in out.items()}
+
+
+def margins(plays: Iterable[Play], players: int = 0
+            ) -> dict[Contrast, tuple[float, float, float, frozenset[int]]]:
+    """Every comparison, as contrast -> (its weight, the weighted sum of its score
+    differences, the weighted sum of their squares, the entries compared): the same
+    comparisons and weights as :func:`comparisons`, each observing the first side's score
+    less the second's."""
+    out: dict[Contrast, list[float]] = defaultdict(lambda: [0.0, 0.0, 0.0])
+    compared: dict[Contrast, set[int]] = defaultdict(set)
+    for contrast, weight, a, b in _compared(plays, players):
+        difference = a.score - b.score
+        sums = out[contrast]
+        sums[0] += weight
+        sums[1] += weight * difference
+        sums[2] += weight * difference * difference
+        compared[contrast].update((a.entry, b.entry))
+    return {contrast: (w, d, q, frozenset(compared[contrast]))
+            for contrast, (w, d, q) in out.items()}
+
+
+def _compared(plays: Iterable[Play], players: int
+              ) -> Iterator[tuple[Contrast, float, Play, Play]]:
+    """Each comparison once, in a fixed order: (its contrast, its weight, the play of the
+    contrast's first side, the other's)."""
     groups: dict[tuple[int, int], list[Play]] = defaultdict(list)
     for play in plays:
         groups[(play.board, play.seat)].append(play)
-    out: dict[Contrast, list[float]] = defaultdict(lambda: [0.0, 0.0])
-    compared: dict[Contrast, set[int]] = defaultdict(set)
     seats = (players - 1) / players if players > 1 else 1.0
     for key in sorted(groups):
         group = sorted(groups[key], key=lambda p: (p.entry, p.score, p.opponents))
@@ -111,16 +188,10 @@ def comparisons(plays: Iterable[Play], players: int = 0
                 if a.entry == b.entry:
                     continue  # never seated so; nothing to learn from it
                 contrast = _contrast(a, b)
-                won = 1.0 if a.score > b.score else 0.5 if a.score == b.score else 0.0
                 if contrast[0][1] < 0:  # one sign for one contrast: a's side first
-                    contrast = tuple((e, -c) for e, c in contrast)
-                    won = 1.0 - won
-                pair = out[contrast]
-                pair[0] += weight
-                pair[1] += weight * won
-                compared[contrast].update((a.entry, b.entry))
-    return {contrast: (w, s, frozenset(compared[contrast]))
-            for contrast, (w, s) in out.items()}
+                    yield tuple((e, -c) for e, c in contrast), weight, b, a
+                else:
+                    yield contrast, weight, a, b
 
 
 def _contrast(a: Play, b: Play) -> Contrast:
@@ -180,6 +251,56 @@ def fit(plays: Iterable[Play], entries: Iterable[int] = (), players: int = 0
     return out
 
 
+def margin_fit(plays: Iterable[Play], entries: Iterable[int] = (), players: int = 0,
+               floor: float = 1.0) -> dict[int, Rating]:
+    """Every entry's rating in score units per board from ``plays`` (and ``entries`` with no
+    play: the prior's); ``players`` as for :func:`comparisons`; ``floor``: the least standard
+    deviation of a comparison, in score units (a field of identical bots holding the same
+    cards scores alike: its intervals stay wider than nothing)."""
+    plays = list(plays)
+    found = margins(plays, players)
+    ids = sorted({p.entry for p in plays} | {o for p in plays for o in p.opponents}
+                 | set(entries))
+    index = {entry: k for k, entry in enumerate(ids)}
+    n = len(ids)
+    rows = [([(index[e], c) for e, c in contrast], weight, total, squares)
+            for contrast, (weight, total, squares, _) in sorted(found.items())]
+    normal = [[1.0 / MARGIN_PRIOR**2 if r == c else 0.0 for c in range(n)] for r in range(n)]
+    right = [0.0] * n
+    for terms, weight, total, _ in rows:
+        for k, c in terms:
+            right[k] += total * c
+            row = normal[k]
+            for m, d in terms:
+                row[m] += weight * c * d
+    theta = _solve(normal, right) if n else []
+    residuals = 0.0
+    observed = 0.0
+    for terms, weight, total, squares in rows:
+        expected = math.fsum(theta[k] * c for k, c in terms)
+        residuals += max(squares - 2.0 * expected * total + expected * expected * weight, 0.0)
+        observed += weight
+    freedom = observed - max(n - 1, 0)
+    if freedom > 0:
+        variance = residuals / freedom
+    else:  # fewer comparisons than strengths: their own spread is all there is
+        variance = math.fsum(q for _, _, _, q in rows) / observed if observed else 0.0
+    sigma = max(math.sqrt(variance), floor)
+    covariance = _centred(_inverse(normal)) if n else []
+    mean = math.fsum(theta) / n if n else 0.0
+    weights: dict[int, float] = defaultdict(float)
+    for weight, _, _, who in found.values():
+        for entry in who:
+            weights[entry] += weight
+    out = {}
+    for entry, k in index.items():
+        centred = theta[k] - mean
+        sd = sigma * math.sqrt(max(covariance[k][k], 0.0))
+        out[entry] = Rating(entry, centred, centred - Z95 * sd, centred + Z95 * sd,
+                            weights[entry], sigma)
+    return out
+
+
 def _centred(covariance: list[list[float]]) -> list[list[float]]:
     """The covariance of each strength less the field's mean: the ratings are relative, and
     the level they share (which only the prior pins down) is no uncertainty of a ranking."""
@@ -218,7 +339,8 @@ def _cholesky(matrix: Sequence[Sequence[float]]) -> list[list[float]]:
     return lower
 
 
-def history(timed: Sequence[tuple[float, Play]], points: int = 24, players: int = 0
+def history(timed: Sequence[tuple[float, Play]], points: int = 24, players: int = 0,
+            model: RatingModel = RatingModel.WINS, floor: float = 1.0
             ) -> list[tuple[float, dict[int, Rating]]]:
     """The ratings as they stood at up to ``points`` moments, the last one the latest result
     (``timed``: each play with the time its table ended, in any order): at each, the fit of
@@ -231,5 +353,6 @@ def history(timed: Sequence[tuple[float, Play]], points: int = 24, players: int 
         return []
     chosen = sorted({ends[min(len(ends) - 1, len(ends) * (k + 1) // points)]
                      for k in range(points)} | {ends[-1]})
-    return [(ordered[mark - 1][0], fit((p for _, p in ordered[:mark]), players=players))
+    return [(ordered[mark - 1][0],
+             model.fit((p for _, p in ordered[:mark]), players=players, floor=floor))
             for mark in chosen]

@@ -36,8 +36,8 @@ from ..play.arena import Arena, TableToPlay
 from ..play.runner import LEASE, TableDone, TournamentRunner
 from ..storage.ladders import FieldState, LadderStore
 from ..store import TournamentStore
-from .matchmaking import Candidate, Field, OpenBoard, matches
-from .rating import BASE, ELO, PRIOR_SD, Rating
+from .matchmaking import MEETING_COST, MEETING_SHARE, Candidate, Field, OpenBoard, matches
+from .rating import ELO, MARGIN_PRIOR, PRIOR_SD, Rating, RatingModel
 from .settings import LadderSettings
 from .standings import fitted
 
@@ -245,13 +245,17 @@ class LadderService:
         known = self._fits.get(ladder_id)
         if (known is None or trio.current_time() - known[0] >= REFIT
                 or not set(entry_of.values()) <= set(known[1])):
-            ratings = await trio.to_thread.run_sync(self.ratings, ladder_id, settings.players)
+            ratings = await trio.to_thread.run_sync(self.ratings, ladder_id, settings)
             self._fits[ladder_id] = (trio.current_time(), ratings)
         else:
             ratings = known[1]
-        prior = ELO * PRIOR_SD
+        # a new entry's standard deviation: the scale a meeting's cost is a share of
+        prior = (ELO * PRIOR_SD if settings.model is RatingModel.WINS
+                 else MARGIN_PRIOR * max((r.spread for r in ratings.values()),
+                                         default=settings.floor))
         candidates = [
-            Candidate(b, ratings[entry_of[b]].rating if entry_of[b] in ratings else BASE,
+            Candidate(b, ratings[entry_of[b]].rating if entry_of[b] in ratings
+                      else settings.model.centre,
                       ratings[entry_of[b]].sd if entry_of[b] in ratings else prior,
                       state.entry_boards.get(entry_of[b], 0), tuple(state.seats.get(b, ())))
             for b in free
@@ -259,7 +263,9 @@ class LadderService:
         boards = {n: OpenBoard(n, tables, set(seated))
                   for n, (tables, seated) in state.boards.items()}
         found = matches(candidates, boards,
-                        Field(settings.players, settings.tables_per_board, state.next_board),
+                        Field(settings.players, settings.tables_per_board, state.next_board,
+                              MEETING_COST if settings.model is RatingModel.WINS
+                              else MEETING_SHARE * prior),
                         self.rng, state.meets)
         if not found:
             return 0
@@ -267,10 +273,10 @@ class LadderService:
         ids = await trio.to_thread.run_sync(self.ladders.seat, ladder_id, tables)
         return len(ids)
 
-    def ratings(self, ladder_id: str, players: int) -> dict[int, Rating]:
+    def ratings(self, ladder_id: str, settings: LadderSettings) -> dict[int, Rating]:
         """A fit of every result, stored for the standings."""
         plays = self.ladders.plays(ladder_id)
-        ratings = fitted(plays, self.ladders.entries(ladder_id), players)
+        ratings = fitted(plays, self.ladders.entries(ladder_id), settings)
         self.ladders.store_ratings(ladder_id, ratings, len(plays))
         return ratings
 

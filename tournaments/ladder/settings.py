@@ -4,17 +4,18 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 from typing import Any
 
 from arena import games
 from arena.games import Game
-from arena.games.display import game_form
+from arena.games.display import game_form, score_unit
 from arena.table import TimeControl
 
 from ..duplicate.settings import Seating, SettingsError, TournamentSettings
+from .rating import Play, Rating, RatingModel
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,79}")
 """A ladder's name: it is typed on the command line and read in the page's address."""
@@ -44,6 +45,9 @@ class LadderSettings:
     only then are its deals and results shown."""
     per_decision: float = 1.0
     time_bank: float = 0.0
+    model: RatingModel = RatingModel.MARGIN
+    """What the rating reads of a comparison: the score difference (margin) or who won
+    (wins). A ladder stored before there was a choice reads as wins, the model it had."""
 
     def __post_init__(self) -> None:
         problems = []
@@ -55,6 +59,11 @@ class LadderSettings:
         if not 2 <= self.tables_per_board <= 1000:
             problems.append("tables per board must be 2..1000 (a board at one table compares "
                             f"nothing), got {self.tables_per_board}")
+        if not isinstance(self.model, RatingModel):
+            try:
+                object.__setattr__(self, "model", RatingModel(self.model))
+            except ValueError:
+                problems.append(f"a ladder's model is margin or wins, got {self.model!r}")
         if problems:
             raise SettingsError("; ".join(problems))
         tournament = self.tournament(bots=tuple(f"b{i}" for i in range(2 * self.players)))
@@ -87,12 +96,30 @@ class LadderSettings:
         return self.rules.options(self.players, self.game_settings)
 
     @property
+    def rating_unit(self) -> str:
+        """The ratings' unit, as labels say it: ``Elo``, or the game's score unit per board
+        (``points``, ``thirds``)."""
+        return "Elo" if self.model is RatingModel.WINS else score_unit(self.rules).name
+
+    def fit(self, plays: Iterable[Play], entries: Iterable[int] = ()) -> dict[int, Rating]:
+        """The ladder's model fitted to ``plays``, at its seats (whose scores add up to a
+        fixed sum), a comparison's spread floored at :attr:`floor`."""
+        return self.model.fit(plays, entries, self.players, self.floor)
+
+    @property
+    def floor(self) -> float:
+        """The least standard deviation of a comparison the margin model reads: one point of
+        the game, in its score units."""
+        return float(score_unit(self.rules).per_point)
+
+    @property
     def time_control(self) -> TimeControl:
         return TimeControl(self.per_decision, self.time_bank)
 
     def to_json(self) -> str:
         data = asdict(self)
         data["versions"] = self.versions.value
+        data["model"] = self.model.value
         data["game_settings"] = dict(self.game_settings)
         return json.dumps(data, sort_keys=True)
 
@@ -100,4 +127,5 @@ class LadderSettings:
     def from_json(cls, text: str) -> LadderSettings:
         data = json.loads(text)
         data["versions"] = VersionPolicy(data["versions"])
+        data["model"] = RatingModel(data.get("model", RatingModel.WINS.value))
         return cls(**data)

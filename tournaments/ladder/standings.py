@@ -13,7 +13,7 @@ from arena.storage.bots import BotRegistry
 from arena.storage.models import Ladder
 
 from ..storage.ladders import EntryRow, LadderStore, Member, PlayRow
-from .rating import Play, Rating, fit, history
+from .rating import Play, Rating, history
 from .settings import LadderSettings, VersionPolicy
 
 
@@ -52,10 +52,11 @@ class LadderStandings:
     members: list[Member]
 
 
-def fitted(plays: Sequence[PlayRow], entries: Sequence[EntryRow], players: int
+def fitted(plays: Sequence[PlayRow], entries: Sequence[EntryRow], settings: LadderSettings
            ) -> dict[int, Rating]:
-    """The fit of these results alone, every entry rated (one without results: the prior's)."""
-    return fit(as_plays(plays), [e.id for e in entries], players)
+    """The ladder's fit of these results alone, every entry rated (one without results: the
+    prior's)."""
+    return settings.fit(as_plays(plays), [e.id for e in entries])
 
 
 def as_plays(rows: Sequence[PlayRow]) -> list[Play]:
@@ -80,7 +81,7 @@ def read(ladders: LadderStore, name: str, *, stored: bool = True) -> LadderStand
     entries = ladders.entries(ladder.id)
     ratings, results = ladders.stored_ratings(ladder.id) if stored else ({}, 0)
     if results != len(plays) or not set(ratings) >= {e.id for e in entries}:
-        ratings = fitted(plays, entries, settings.players)
+        ratings = fitted(plays, entries, settings)
     return _standings(ladders, ladder, settings, plays, entries, ratings)
 
 
@@ -91,7 +92,7 @@ def refit(ladders: LadderStore, name: str) -> tuple[LadderStandings, float | Non
     plays = ladders.plays(ladder.id)
     entries = ladders.entries(ladder.id)
     before, results = ladders.stored_ratings(ladder.id)
-    ratings = fitted(plays, entries, LadderStore.settings(ladder).players)
+    ratings = fitted(plays, entries, LadderStore.settings(ladder))
     ladders.store_ratings(ladder.id, ratings, len(plays))
     change = None
     if results == len(plays) and set(before) == set(ratings):
@@ -110,8 +111,9 @@ def over_time(ladders: LadderStore, ladder: Ladder, points: int = 24
     stamps = {p.finished_at.timestamp(): p.finished_at for p in rows}
     timed = [(row.finished_at.timestamp(), play)
              for row, play in zip(rows, as_plays(rows), strict=True)]
-    players = LadderStore.settings(ladder).players
-    return [(stamps[t], ratings) for t, ratings in history(timed, points, players)]
+    s = LadderStore.settings(ladder)
+    return [(stamps[t], ratings) for t, ratings in history(
+        timed, points, s.players, s.model, s.floor)]
 
 
 def _standings(ladders: LadderStore, ladder: Ladder, settings: LadderSettings,
@@ -159,7 +161,8 @@ def as_json(standings: LadderStandings) -> dict[str, object]:
         "ladder": standings.ladder.name, "id": standings.ladder.id, "game": s.game,
         "players": s.players, "game_settings": dict(s.game_settings),
         "versions": s.versions.value, "boards_per_hour": s.boards_per_hour,
-        "tables_per_board": s.tables_per_board, "results": standings.results,
+        "tables_per_board": s.tables_per_board, "model": s.model.value,
+        "unit": s.rating_unit, "results": standings.results,
         "tables": standings.tables, "boards": standings.boards,
         "boards_closed": len(standings.closed),
         "entries": [{

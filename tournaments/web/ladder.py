@@ -19,7 +19,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from ..ladder.rating import BASE, Z95
+from ..ladder.rating import Z95
 from ..ladder.standings import LadderStandings, over_time, read
 from ..storage.ladders import LadderStore, UnknownLadderError
 from .plot import Plot, cumulative_plot
@@ -92,6 +92,7 @@ class LadderPages:
 
     def _page(self, standings: LadderStandings) -> LadderPage:
         moments = over_time(self.ladders, standings.ladder)
+        centre = standings.settings.model.centre
         plays = self.ladders.plays(standings.ladder.id)
         tables_at: list[int] = []
         finished = sorted({(p.finished_at, p.table_id) for p in plays})
@@ -103,7 +104,7 @@ class LadderPages:
         for (_, ratings), tables in zip(moments, tables_at, strict=True):
             for entry, rating in ratings.items():
                 lines.setdefault(str(entry), []).append(
-                    (tables, rating.rating - BASE, Z95 * rating.sd))
+                    (tables, rating.rating - centre, Z95 * rating.sd))
         order = [str(r.entry_id) for r in standings.rows]
         plot = cumulative_plot(lines, names, order, max(tables_at, default=1) + 1)
         boards: dict[int, list[tuple[int, str, int]]] = {}
@@ -117,7 +118,7 @@ class LadderPages:
                 open_boards.setdefault(p.entry_id, set()).add(p.board)
         lows = [r.rating.low for r in standings.rows]
         highs = [r.rating.high for r in standings.rows]
-        span = (min(lows, default=BASE - 1), max(highs, default=BASE + 1))
+        span = (min(lows, default=centre - 1), max(highs, default=centre + 1))
         return LadderPage(standings, plot, boards,
                           {e: len(b) for e, b in open_boards.items()}, span)
 
