@@ -9,6 +9,7 @@ from collections.abc import Callable
 import pytest
 
 from tournaments.duplicate.sprt import (
+    HALL_FLAT,
     Inconclusive,
     Sprt,
     SprtError,
@@ -289,3 +290,24 @@ def test_checking_a_fixed_sample_test_after_every_board_would_inflate_it() -> No
     assert hits / runs > 0.2
     accepted, _, _ = _rates(_normal, SprtSettings(0, 0.2, max_boards=300), runs, seed=2)
     assert _within(accepted, 0.05, runs)
+
+
+@pytest.mark.parametrize("sign", [1.0, -1.0])
+def test_a_bot_far_past_both_bounds_is_decided_whatever_its_boards_skew(sign: float) -> None:
+    """A heuristic against a random bot: +400 a board, a few boards lost, a skewness of about
+    -2. Hall's cube flattens where 1 + g z / 3 reaches 0, and past it the corrected LLR of a
+    mean far beyond both bounds stayed near 0: the test never decided."""
+    values = [sign * (-300.0 if i % 9 == 4 else 400.0 + 10.0 * (i % 5)) for i in range(60)]
+    test = run(values, SprtSettings(0, 0.2, Units.SD))
+    assert abs(test.skewness) > 1.5 and test.llr_normal * sign > 2.94
+    assert test.llr_skew_corrected * sign > 2.94
+    assert test.verdict is (Verdict.ACCEPTED if sign > 0 else Verdict.REJECTED)
+
+
+def test_hall_transform_goes_on_straight_where_its_cube_flattens() -> None:
+    edge = 3.0 * (1.0 - math.sqrt(HALL_FLAT))  # skewness -1
+    inside = [hall_transform(z, -1.0, 30) for z in (0.0, 1.0, edge - 1e-9)]
+    cube = [((1.0 - z / 3.0) ** 3 - 1.0) / -1.0 - 1.0 / 180.0 for z in (0.0, 1.0, edge - 1e-9)]
+    assert inside == pytest.approx(cube)  # unchanged where the expansion holds
+    assert hall_transform(edge + 2.0, -1.0, 30) == pytest.approx(
+        hall_transform(edge, -1.0, 30) + 2.0)

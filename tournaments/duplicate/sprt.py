@@ -217,6 +217,10 @@ def llr(n: int, mean: float, variance: float, settings: SprtSettings,
     return n * (z0 * z0 - z1 * z1) / 2.0
 
 
+HALL_FLAT = 0.01
+"""The slope of Hall's cube, against the normal model's 1, past which it goes on straight."""
+
+
 def hall_transform(z: float, skewness: float, n: int) -> float:
     """Hall's transformation of a studentised mean ``z`` of ``n`` values whose skewness is
     ``skewness``: ``z + g z^2 / 3 + g^2 z^3 / 27 + g / (6 n)``, written as the cube it is so
@@ -224,7 +228,15 @@ def hall_transform(z: float, skewness: float, n: int) -> float:
     if skewness == 0.0:
         return z
     g = skewness
-    return ((1.0 + g * z / 3.0) ** 3 - 1.0) / g + g / (6.0 * n)
+    # The cube flattens where 1 + g z / 3 reaches 0 (z = -3 / g), so that a mean far past both
+    # bounds would tell them apart no more: a clearly better bot whose boards are skewed the
+    # other way would never be accepted. Past the point where its slope is HALL_FLAT of the
+    # normal model's, the expansion (meaningless there) goes on with slope 1.
+    edge = -3.0 * (1.0 - math.sqrt(HALL_FLAT)) / g  # where the slope (1 + g z / 3)^2 is HALL_FLAT
+    beyond = 0.0
+    if (z - edge) * g < 0.0:
+        z, beyond = edge, z - edge
+    return ((1.0 + g * z / 3.0) ** 3 - 1.0) / g + beyond + g / (6.0 * n)
 
 
 def cautious(normal: float, corrected: float) -> float:
