@@ -82,8 +82,8 @@ def test_bots_of_known_order_come_and_go_and_the_ladder_ranks_them(tmp_path: obj
     tables, the second random bot leaves after 30; 48 tables in all.
 
     48 tables tell the tiers apart (a heuristic, noisy or not, first, a random bot last, the
-    heuristics well above the rest), not yet every pair's intervals: two-player duplicate says little per
-    table (bench/ladder.py measures how many tables separate them)."""
+    heuristics well above the rest), not yet every pair's intervals: two-player duplicate says
+    little per table (bench/ladder.py measures how many tables separate them)."""
     store, ladders, lid = world(tmp_path, players=2)
     h1, h2, n1, r1, r2, r3 = register(store, "heur-1", "heur-2", "noisy", "rand-1", "rand-2",
                                       "rand-3")
