@@ -145,15 +145,19 @@ def add_commands(app: typer.Typer, helpers: Helpers, console: Console) -> None:
                           str(r["players"]), str(r["members"]), str(r["versions"]))
         console.print(table)
 
+    def ladder_and_bots(name: str, bots: list[str]) -> tuple[LadderStore, Any, list[str]]:
+        """The ladder by name and the bots by id or registered name, each refused in a line."""
+        store = ladders()
+        ladder = store.ladder(name)
+        return store, ladder, list(helpers.bot_ids(BotRegistry(store.engine), bots))
+
     @ladder_app.command("join")
     def join(
         name: Annotated[str, typer.Argument(help="The ladder.")],
         bots: Annotated[list[str], typer.Argument(help="Bots by id or registered name.")],
     ) -> None:
         """Join bots to a ladder (again, after they left): serve seats them when connected."""
-        store = ladders()
-        ladder = store.ladder(name)
-        ids = helpers.bot_ids(BotRegistry(store.engine), bots)
+        store, ladder, ids = ladder_and_bots(name, bots)
         for bot_id in ids:
             joined = store.join(ladder.id, bot_id)
             console.print(f"{bot_id} {'joined' if joined else 'is already in'} "
@@ -171,9 +175,7 @@ def add_commands(app: typer.Typer, helpers: Helpers, console: Console) -> None:
         bots: Annotated[list[str], typer.Argument(help="Bots by id or registered name.")],
     ) -> None:
         """Take bots out of a ladder: their results stay, no table is seated for them."""
-        store = ladders()
-        ladder = store.ladder(name)
-        ids = helpers.bot_ids(BotRegistry(store.engine), bots)
+        store, ladder, ids = ladder_and_bots(name, bots)
         for bot_id in ids:
             left = store.leave(ladder.id, bot_id)
             console.print(f"{bot_id} {'left' if left else 'is not in'} {escape(ladder.name)}",
