@@ -69,7 +69,7 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, dict[tuple[int
             "tre": {"game": "tre-e-venticinque"}}.get(option, {})
         tid = store.create(TournamentSettings(
             name=f"{players} players, {option}", bots=tuple(ids[:players]), players=players,
-            boards=3, seed=players, **extra))  # type: ignore[arg-type]
+            boards=2, seed=players, **extra))  # type: ignore[arg-type]
         play_all(store, tid)
         tournaments[(players, option)] = tid
     return url, tournaments
@@ -162,42 +162,26 @@ def assert_whole_at_80(out: str, url: str, tid: str) -> None:
     assert len(verdicts) == len(standings.rows) - 1, out  # the last row has no "ahead"
 
 
-@pytest.fixture(scope="module")
-def at_80(world: tuple[str, dict[tuple[int, str], str]]) -> dict[tuple[str, str], str]:
-    """Every form's standings in an 80-column terminal, under each set of names."""
-    url, tournaments = world
-    shown = {}
-    for names in NAME_SETS:
-        rename(url, NAME_SETS[names])
-        outputs = in_terminal([["--db", url, "standings", tid] for tid in tournaments.values()])
-        for tid in tournaments.values():
-            shown[(names, tid)] = outputs[f"--db {url} standings {tid}"]
-    rename(url, NAME_SETS["the guide's"])
-    return shown
-
-
-@pytest.mark.parametrize(("players", "option", "names"), [
-    *[(players, option, "the guide's") for players, option in FORMS],
-    *[(players, option, "uneven") for players, option in FORMS if players in (2, 5)],
-])
-def test_standings_in_a_real_80_column_terminal(
-    world: tuple[str, dict[tuple[int, str], str]], at_80: dict[tuple[str, str], str],
-    players: int, option: str, names: str
+def test_standings_fit_80_columns_in_a_terminal_and_on_a_pipe(
+    world: tuple[str, dict[tuple[int, str], str]]
 ) -> None:
+    """Every form under each set of names in an 80-column terminal, and two forms on a pipe
+    with ``COLUMNS=80``. One test, so that under pytest-xdist the tournaments are played once,
+    not once per worker; one interpreter runs every terminal command of a set of names."""
     url, tournaments = world
-    tid = tournaments[(players, option)]
-    rename(url, NAME_SETS[names])
+    checked = 0
     try:
-        assert_whole_at_80(at_80[(names, tid)], url, tid)
+        for names, forms in (("the guide's", FORMS),
+                             ("uneven", [form for form in FORMS if form[0] in (2, 5)])):
+            rename(url, NAME_SETS[names])
+            tids = [tournaments[form] for form in forms]
+            outputs = in_terminal([["--db", url, "standings", tid] for tid in tids])
+            for tid in tids:
+                assert_whole_at_80(outputs[f"--db {url} standings {tid}"], url, tid)
+                checked += 1
     finally:
         rename(url, NAME_SETS["the guide's"])
-
-
-@pytest.mark.parametrize(("players", "option"), [(5, "classic"), (4, "matchpoints")])
-def test_standings_with_columns_80_on_a_pipe(
-    world: tuple[str, dict[tuple[int, str], str]], players: int, option: str
-) -> None:
-    url, tournaments = world
-    rename(url, NAME_SETS["the guide's"])
-    tid = tournaments[(players, option)]
-    assert_whole_at_80(on_a_pipe(["--db", url, "standings", tid]), url, tid)
+    for form in ((5, "classic"), (4, "matchpoints")):
+        tid = tournaments[form]
+        assert_whole_at_80(on_a_pipe(["--db", url, "standings", tid]), url, tid)
+    assert checked == len(FORMS) + 8
