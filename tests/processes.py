@@ -3,6 +3,8 @@ process of its own and one ``tarot-arena bot`` process per bot, over gRPC on a l
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import signal
 import socket
@@ -29,10 +31,32 @@ def environment(games: str = "", **extra: str) -> dict[str, str]:
 
 
 def cli(*args: str, games: str = "", timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    """``tarot-arena ARGS`` in a process of its own."""
-    return subprocess.run([sys.executable, "-m", "tournaments.cli", *args], cwd=ROOT,
-                          env=environment(games), capture_output=True, text=True,
-                          timeout=timeout)
+    """``tarot-arena ARGS``: in a process of its own where ``games`` names game plugins (they
+    load once per process), else through the same entry point in this one (a process costs
+    each command a second and a half of imports), in the environment a child would get."""
+    if games:
+        return subprocess.run([sys.executable, "-m", "tournaments.cli", *args], cwd=ROOT,
+                              env=environment(games), capture_output=True, text=True,
+                              timeout=timeout)
+    from tournaments.cli import commands
+
+    out, err = io.StringIO(), io.StringIO()
+    saved_argv, saved_env = sys.argv, dict(os.environ)
+    sys.argv = ["tarot-arena", *args]
+    os.environ.clear()
+    os.environ.update({k: v for k, v in environment().items() if k != "TAROT_ARENA_GAMES"})
+    code = 0
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            commands.main()
+    except SystemExit as exited:  # sys.exit("message") exits 1, as the interpreter does
+        code = exited.code if isinstance(exited.code, int) else 0 if exited.code is None else 1
+    finally:
+        sys.argv = saved_argv
+        os.environ.clear()
+        os.environ.update(saved_env)
+    return subprocess.CompletedProcess(["tarot-arena", *args], code, out.getvalue(),
+                                       err.getvalue())
 
 
 def play_through_processes(
