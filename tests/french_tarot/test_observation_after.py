@@ -47,8 +47,8 @@ from arena.games.french_tarot.cards import cards_of
 from arena.games.french_tarot.events import EVENT_TYPES, ChienShown, PartnerRevealed
 from tests.french_tarot.builders import make_deal, start_play
 
-DEALS = 400
-"""Per table variant: 8 variants, 3,200 deals."""
+DEALS = 200
+"""Per table variant: 8 variants, 1,600 deals."""
 VARIANTS = [(players, beginner) for players in (2, 3, 4, 5) for beginner in (False, True)]
 
 

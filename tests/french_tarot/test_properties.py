@@ -52,8 +52,8 @@ from arena.games.french_tarot import (
     settle,
 )
 
-DEALS_PER_PLAYER_COUNT = 10_000
-EXHAUSTIVE_DEALS_PER_PLAYER_COUNT = 200
+DEALS_PER_PLAYER_COUNT = 4_000
+EXHAUSTIVE_DEALS_PER_PLAYER_COUNT = 120
 BEGINNER_EVERY = 8
 """One deal in eight is played with the beginner variant."""
 PLAY_EXCUSE = Play(EXCUSE)
