@@ -166,3 +166,21 @@ def test_joining_an_unknown_bot_or_a_final_too_small_is_refused(cli: object) -> 
     assert code == 1 and "has 0 bots with results still in it" in err
     code, out, _ = run("ladder", "list", "--json")  # type: ignore[operator]
     assert [row["name"] for row in json.loads(out)] == ["duo"]
+
+
+def test_tournament_list_leaves_a_ladders_own_tournament_out(cli: object) -> None:
+    """A ladder plays on a tournament of its own that no tournament command runs or exports:
+    ``tournament list`` leaves it out, and says where ladders are listed."""
+    run = cli
+    assert run("ladder", "create", "main", "--players", "3")[0] == 0  # type: ignore[operator]
+    registry = BotRegistry(run.engine)  # type: ignore[attr-defined]
+    ids = [registry.register(f"bot-{i}")[0].id for i in range(6)]
+    assert run("ladder", "join", "main", *ids)[0] == 0  # type: ignore[operator]
+    assert LadderStore(run.engine).ladder("main").tournament_id  # type: ignore[attr-defined]
+    assert run("tournament", "create", "--players", "3", *ids[:3])[0] == 0  # type: ignore[operator]
+    code, out, err = run("tournament", "list", "--json")  # type: ignore[operator]
+    assert code == 0, err
+    assert [row["name"] for row in json.loads(out)] == ["tournament"]
+    code, out, err = run("tournament", "list")  # type: ignore[operator]
+    assert code == 0 and "ladder main" not in out, out
+    assert "Ladders are listed by tarot-arena ladder list." in out

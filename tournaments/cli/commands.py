@@ -602,11 +602,15 @@ def build_settings(
 
 @tournament_app.command("list")
 def tournament_list(as_json: JsonOption = False) -> None:
-    """List tournaments: their game and form, their bots, how far they are."""
+    """List tournaments: their game and form, their bots, how far they are. A ladder's own
+    tournament is not one to run or export: `tarot-arena ladder list` lists ladders."""
+    from ..storage.ladders import LadderStore
+
     _json_mode(as_json)
     store = _store()
+    ladders = {row.tournament_id for row in LadderStore(store.engine).ladders()}
     rows = [(t, TournamentSettings.from_json(t.settings_json), store.progress(t.id))
-            for t in store.list()]
+            for t in store.list() if t.id not in ladders]
     names = bot_names(store, sorted({b for _, s, _ in rows for b in s.bots}))
     if as_json:
         _print_json([{"id": t.id, "name": t.name, "status": t.status.value,
@@ -650,6 +654,9 @@ def tournament_list(as_json: JsonOption = False) -> None:
         return out
 
     print_fitting(console, table, narrow)
+    if ladders:
+        console.print("[dim]Ladders are listed by tarot-arena ladder list.[/dim]",
+                      highlight=False)
 
 
 @tournament_app.command("tables")

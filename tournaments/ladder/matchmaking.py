@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
 
 from .rating import ELO, PRIOR_SD
@@ -72,7 +72,7 @@ class Field:
     scale of the candidates' ratings."""
 
 
-def matches(free: Sequence[Candidate], boards: Mapping[int, OpenBoard], table: Field,
+def matches(free: Sequence[Candidate], boards: MutableMapping[int, OpenBoard], table: Field,
             rng: random.Random, meets: Mapping[frozenset[str], int] | None = None
             ) -> list[Match]:
     """Tables for as many of ``free`` as can be seated now (``boards``: the open ones, which

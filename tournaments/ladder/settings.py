@@ -10,7 +10,7 @@ from enum import StrEnum
 from typing import Any
 
 from arena import games
-from arena.games import Game
+from arena.games import AnyGame
 from arena.games.display import game_form, score_unit
 from arena.table import TimeControl
 
@@ -82,7 +82,7 @@ class LadderSettings:
         )
 
     @property
-    def rules(self) -> Game:
+    def rules(self) -> AnyGame:
         return games.game(self.game)
 
     @property
