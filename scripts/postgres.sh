@@ -39,6 +39,11 @@ case "${1:-start}" in
       start >/dev/null
     as_postgres "$BIN/psql" -h 127.0.0.1 -p "$PGPORT" -U postgres -q -c \
       "CREATE ROLE arena LOGIN PASSWORD 'arena' CREATEDB" >/dev/null
+    # The tests drop their databases WITH (FORCE), which ends the autovacuum worker that may be
+    # on one; without this role that fails ("must be a member of the role whose process is
+    # being terminated or member of pg_signal_backend").
+    as_postgres "$BIN/psql" -h 127.0.0.1 -p "$PGPORT" -U postgres -q -c \
+      "GRANT pg_signal_backend TO arena" >/dev/null
     as_postgres "$BIN/psql" -h 127.0.0.1 -p "$PGPORT" -U postgres -q -c \
       "CREATE DATABASE arena OWNER arena" >/dev/null
     echo "$URL"
