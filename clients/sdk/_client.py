@@ -202,6 +202,10 @@ class ArenaClient:
         self._rng = random.Random()
         self._nursery: trio.Nursery | None = None
         self._bridge: Bridge | None = None
+        self._hears_events = (type(bot).on_event is not Bot.on_event
+                              or "on_event" in getattr(bot, "__dict__", ()))
+        """The bot has an ``on_event`` of its own (the SDK's does nothing: not called, for
+        the few events of every decision)."""
         self._queued: list[tuple[TableView, DecisionRequest, _Answer, Any]] = []
         """Requests for a plain, unthreaded bot, waiting for :meth:`_decide_queued`."""
         """grpc.aio's loop and the calls to and from it, while :meth:`run` runs."""
@@ -408,7 +412,8 @@ class ArenaClient:
             log.exception("could not apply %r to table %r seat %d", message.event, *key)
             return
         self.tables[key] = view
-        await self._hook(self.bot.on_event, view, message.event)
+        if self._hears_events:
+            await self._hook(self.bot.on_event, view, message.event)
 
     def _on_request(self, stream: Stream, request: DecisionRequest) -> None:
         key = (request.table_id, request.request_id)
