@@ -223,7 +223,9 @@ class ArenaClient:
         async with trio.open_nursery() as serving:  # grpc.aio's loop, for as long as this
             self._bridge = open_bridge(serving, quiet=True)
             stop = asyncio.Event()
-            serving.start_soon(self._bridge.drive, serve_until(stop), CLOSE_GRACE)
+            # Cancelled from outside, the loop keeps running for the streams' closing (two
+            # graces at most); it ends as soon as they are closed.
+            serving.start_soon(self._bridge.drive, serve_until(stop), 3 * CLOSE_GRACE)
             try:
                 async with trio.open_nursery() as nursery:  # decisions and housekeeping tasks
                     self._nursery = nursery
