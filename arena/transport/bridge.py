@@ -507,9 +507,10 @@ def _stepped_problem_once() -> str | None:
     return _probed[0]
 
 
-def choose_bridge() -> type[Bridge]:
+def choose_bridge(*, quiet: bool = False) -> type[Bridge]:
     """The bridge :func:`open_bridge` makes: ``TAROT_ARENA_BRIDGE`` if set, else the stepped
-    one where it works, else the thread one. Says once in the log which, and why.
+    one where it works, else the thread one. Says once in the log which, and why (at DEBUG
+    when ``quiet``: a bot's user has no use for the line).
 
     Raises :class:`BridgeChoiceError` for a value that names no bridge, or that forces the
     stepped bridge where it cannot run."""
@@ -520,7 +521,7 @@ def choose_bridge() -> type[Bridge]:
             f"{', '.join(CHOICES[:-1])} or {CHOICES[-1]}"
         )
     if wanted == "thread":
-        _log_once(logging.INFO, "thread", f"the thread bridge, as {ENV_VAR} asks")
+        _log_once(logging.INFO, "thread", f"the thread bridge, as {ENV_VAR} asks", quiet)
         return ThreadBridge
     problem = _stepped_problem_once()
     if wanted == "stepped":
@@ -529,27 +530,30 @@ def choose_bridge() -> type[Bridge]:
                 f"{ENV_VAR}=stepped, but the stepped bridge cannot run on this Python "
                 f"({problem}): unset it, or set it to thread or auto"
             )
-        _log_once(logging.INFO, "stepped", f"the stepped bridge, as {ENV_VAR} asks")
+        _log_once(logging.INFO, "stepped", f"the stepped bridge, as {ENV_VAR} asks", quiet)
         return SteppedBridge
     if problem is not None:
         _log_once(logging.WARNING, "thread",
                   f"the thread bridge (slower): the stepped one cannot run on this Python "
-                  f"({problem})")
+                  f"({problem})", quiet)
         return ThreadBridge
     _log_once(logging.INFO, "stepped",
-              "the stepped bridge (asyncio's private names it needs are present and work)")
+              "the stepped bridge (asyncio's private names it needs are present and work)",
+              quiet)
     return SteppedBridge
 
 
-def _log_once(level: int, name: str, why: str) -> None:
-    if (name, why) not in _logged:
+def _log_once(level: int, name: str, why: str, quiet: bool = False) -> None:
+    if quiet:
+        log.debug("gRPC <-> trio: %s", why)
+    elif (name, why) not in _logged:
         _logged.add((name, why))
         log.log(level, "gRPC <-> trio: %s", why)
 
 
-def open_bridge(nursery: trio.Nursery) -> Bridge:
+def open_bridge(nursery: trio.Nursery, *, quiet: bool = False) -> Bridge:
     """The bridge :func:`choose_bridge` picks, on ``nursery`` (see :class:`Bridge`)."""
-    return choose_bridge()(nursery)
+    return choose_bridge(quiet=quiet)(nursery)
 
 
 def reset_choice() -> None:

@@ -3,8 +3,10 @@
 Why it is shaped this way:
 
 - One stream carries every table of the connection, so messages are routed by
-  ``(table_id, seat)`` to a :class:`TableView` each, and decisions run as tasks of their own:
-  a slow decision at one table never holds up the messages of the others.
+  ``(table_id, seat)`` to a :class:`TableView` each, and threaded or async decisions run as
+  tasks of their own: a slow decision at one table never holds up the messages of the others.
+  A plain unthreaded bot's decisions, which hold up trio wherever they run, are made one after
+  another by one task per burst of requests, each request stamped as it arrived.
 - Answers are matched by ``(table_id, request_id)`` and remembered until the table ends (or
   starts afresh: a table the arena replays after a restart keeps its id), so a request is
   decided once, answered once per stream, and a request the arena re-sends after a
@@ -27,6 +29,7 @@ Why it is shaped this way:
 
 from __future__ import annotations
 
+import asyncio
 import collections
 import inspect
 import logging
@@ -44,10 +47,11 @@ from arena import games
 from arena.games import Game
 from arena.table.messages import DecisionRequest, Notice, TableEnd, TableEvent, TableStart
 from arena.transport import convert
+from arena.transport.bridge import Bridge, open_bridge
 from arena.transport.convert import Goodbye, GoodbyeReason, Welcome
 
 from ._bot import Bot, as_action
-from ._link import Stream, StreamEnded
+from ._link import Stream, StreamEnded, serve_until
 from ._view import TableView
 from .tls import ClientTls, as_client_tls, diagnose
 
@@ -197,6 +201,14 @@ class ArenaClient:
         self._answers: dict[tuple[str, int], _Answer] = {}
         self._rng = random.Random()
         self._nursery: trio.Nursery | None = None
+        self._bridge: Bridge | None = None
+        self._hears_events = (type(bot).on_event is not Bot.on_event
+                              or "on_event" in getattr(bot, "__dict__", ()))
+        """The bot has an ``on_event`` of its own (the SDK's does nothing: not called, for
+        the few events of every decision)."""
+        self._queued: list[tuple[TableView, DecisionRequest, _Answer, Any]] = []
+        """Requests for a plain, unthreaded bot, waiting for :meth:`_decide_queued`."""
+        """grpc.aio's loop and the calls to and from it, while :meth:`run` runs."""
         self._games: collections.OrderedDict[str, Game] = collections.OrderedDict()
         """The game of each table this bot was seated at lately (its TableStart said), to read
         the table's later messages; the last :data:`GAMES_KEPT`."""
@@ -208,10 +220,20 @@ class ArenaClient:
         Returns the arena's Goodbye once it has no more work for the bot (never with
         ``stay``). Raises :class:`ArenaRejectedError` when the arena refuses the connection.
         """
-        async with trio.open_nursery() as nursery:  # decisions and housekeeping tasks
-            self._nursery = nursery
-            outcome = await self._connect_until_done(task_status)
-            nursery.cancel_scope.cancel()
+        async with trio.open_nursery() as serving:  # grpc.aio's loop, for as long as this
+            self._bridge = open_bridge(serving, quiet=True)
+            stop = asyncio.Event()
+            # Cancelled from outside, the loop keeps running for the streams' closing (two
+            # graces at most); it ends as soon as they are closed.
+            serving.start_soon(self._bridge.drive, serve_until(stop), 3 * CLOSE_GRACE)
+            try:
+                async with trio.open_nursery() as nursery:  # decisions and housekeeping tasks
+                    self._nursery = nursery
+                    outcome = await self._connect_until_done(task_status)
+                    nursery.cancel_scope.cancel()
+            finally:  # every stream is closed by now: the loop may end
+                self._bridge.to_asyncio(stop.set)
+                self._bridge = None
         if isinstance(outcome, ArenaRejectedError):
             raise outcome  # outside the nursery, so that it is not wrapped in a group
         return outcome
@@ -223,7 +245,9 @@ class ArenaClient:
         )
         failures = 0
         while True:
-            stream = Stream(self.server, hello, CHANNEL_OPTIONS, self._credentials)
+            assert self._bridge is not None
+            stream = Stream(self.server, hello, CHANNEL_OPTIONS, self._credentials,
+                            bridge=self._bridge)
             try:
                 ended = await self._receive(stream, task_status)
             finally:
@@ -390,7 +414,8 @@ class ArenaClient:
             log.exception("could not apply %r to table %r seat %d", message.event, *key)
             return
         self.tables[key] = view
-        await self._hook(self.bot.on_event, view, message.event)
+        if self._hears_events:
+            await self._hook(self.bot.on_event, view, message.event)
 
     def _on_request(self, stream: Stream, request: DecisionRequest) -> None:
         key = (request.table_id, request.request_id)
@@ -412,27 +437,76 @@ class ArenaClient:
         # after another) sees the time it has left, not the whole limit.
         view = self.tables[view_key] = view.with_request(request, self.clock())
         answer = self._answers[key] = _Answer(request.player)
-        assert self._nursery is not None
-        self._nursery.start_soon(self._decide, view, request, answer)
-
-    async def _decide(self, view: TableView, request: DecisionRequest, answer: _Answer) -> None:
         method = self.bot.method_for(request)
+        assert self._nursery is not None
+        if self.bot.threaded or inspect.iscoroutinefunction(method):
+            self._nursery.start_soon(self._decide, view, request, answer, method)
+            return
+        # A plain method that runs in trio holds up the connection wherever it runs, so the
+        # requests that arrive together are decided one after another by one task (a third of
+        # a fast bot's time went to a task per decision), once every one of them is stamped.
+        self._queued.append((view, request, answer, method))
+        if len(self._queued) == 1:
+            self._nursery.start_soon(self._decide_queued)
+
+    async def _decide_queued(self) -> None:
+        while self._queued:
+            queued, self._queued = self._queued, []
+            for view, request, answer, method in queued:
+                try:
+                    result = method(view, request)
+                except Exception:
+                    self._log_failure(request)
+                    continue
+                if inspect.isawaitable(result):  # a plain method that returned a coroutine
+                    assert self._nursery is not None
+                    self._nursery.start_soon(self._await_decision, view, request, answer,
+                                             result)
+                    continue
+                self._answer(view, request, answer, result)
+
+    async def _decide(
+        self, view: TableView, request: DecisionRequest, answer: _Answer, method: Any
+    ) -> None:
         try:
             if inspect.iscoroutinefunction(method):
                 result = await method(view, request)
-            elif self.bot.threaded:
+            else:
                 result = await trio.to_thread.run_sync(
                     method, view, request, abandon_on_cancel=True
                 )
-            else:
-                result = method(view, request)
             if inspect.isawaitable(result):  # a plain method that returned a coroutine
                 result = await result
-            game = self._game_of(request.table_id)
-            action = as_action(result, game)
         except Exception:
-            log.exception("%s failed to decide request %d of table %r seat %d: no answer sent",
-                          self.name, request.request_id, request.table_id, request.seat)
+            self._log_failure(request)
+            return
+        self._answer(view, request, answer, result)
+
+    async def _await_decision(
+        self, view: TableView, request: DecisionRequest, answer: _Answer, result: Any
+    ) -> None:
+        try:
+            result = await result
+        except Exception:
+            self._log_failure(request)
+            return
+        self._answer(view, request, answer, result)
+
+    def _log_failure(self, request: DecisionRequest) -> None:
+        log.exception("%s failed to decide request %d of table %r seat %d: no answer sent",
+                      self.name, request.request_id, request.table_id, request.seat)
+
+    def _answer(
+        self, view: TableView, request: DecisionRequest, answer: _Answer, result: Any
+    ) -> None:
+        """Send the decision ``result`` (an action or its notation) to ``request``."""
+        legal = request.legal_actions
+        try:
+            game = self._game_of(request.table_id)
+            # A legal action needs no other check (an action of the table's game, surely).
+            action = result if result in legal else as_action(result, game)
+        except Exception:
+            self._log_failure(request)
             return
         late = None if view.deadline is None else self.clock() - view.deadline
         if late is not None and late > 0:  # the bot's own clock: the cause is on this side
@@ -440,7 +514,7 @@ class ArenaClient:
                         "after it arrived): the arena times it out", self.name,
                         request.request_id, request.table_id, late * 1000,
                         (late + request.time_limit) * 1000)
-        if action not in request.legal_actions:
+        if action not in legal:
             log.warning("%s answered %s to request %d of table %r, which is not legal: the arena "
                         "will play its fallback", self.name, action, request.request_id,
                         request.table_id)

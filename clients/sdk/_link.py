@@ -1,13 +1,12 @@
-"""grpc.aio on a background asyncio loop, seen from trio as a channel of messages.
+"""grpc.aio on an asyncio loop that trio drives, seen from trio as a channel of messages.
 
-grpc.aio runs on asyncio only and the SDK is trio. The project's transport study (TRANSPORT.md)
-measured the ways to join them; an asyncio loop in its own thread, bridged by callbacks, is the
-best of those it tried. (The arena server goes further and steps its loop from trio in one thread,
-see ``arena.transport.bridge``; the SDK keeps its own thread because its loop is shared by every
-client of the process and outlives them, see :func:`grpc_loop`.) Both directions are "schedule a
-callback on the other loop" (``call_soon_threadsafe`` into asyncio, ``TrioToken.run_sync_soon``
-into trio), and every callback swallows its own errors, because one that raises inside
-``run_sync_soon`` would crash the whole trio run.
+grpc.aio runs on asyncio only and the SDK is trio. The client runs grpc.aio's loop on the
+arena's own :class:`~arena.transport.bridge.Bridge`, one per :meth:`ArenaClient.run
+<clients.sdk.ArenaClient.run>`: where asyncio's insides allow it (CPython), a trio task steps
+the loop in trio's own thread (no second thread, so no GIL hand-over and no cross-thread
+wake-up per message), else the loop runs in a thread of its own. Both directions are "run this
+call on the other side soon" (``Bridge.to_asyncio``, ``Bridge.to_trio``), each call's errors
+caught and logged by the bridge, because one that raises inside trio would crash the whole run.
 
 Nothing here knows the protocol beyond the stub: messages cross as protobuf, decoding is the
 client's job (through :mod:`arena.transport.convert`).
@@ -21,7 +20,7 @@ import itertools
 import logging
 import math
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,6 +29,7 @@ import trio
 
 from arena.proto_gen.tarot_arena.v1 import arena_pb2 as pb
 from arena.proto_gen.tarot_arena.v1 import arena_pb2_grpc as pb_grpc
+from arena.transport.bridge import Bridge
 
 log = logging.getLogger("clients.sdk")
 _stream_ids = itertools.count(1)
@@ -43,39 +43,18 @@ class StreamEnded:
     details: str
 
 
-def grpc_loop() -> asyncio.AbstractEventLoop:
-    """The process's asyncio loop for grpc.aio, started on first use in a daemon thread.
+def quiet_late_completions(loop: asyncio.AbstractEventLoop) -> None:
+    """Quiet, on ``loop``, grpc.aio's completions for another loop already closed.
 
-    One loop for every client of the process, never closed: grpc.aio may complete operations of
-    a loop after its channel is closed, and when that loop has closed meanwhile the completion
-    fails with "Event loop is closed" on whichever loop polls next. grpc's own sync API keeps
-    background threads for the life of the process in the same way.
-    """
-    global _loop
-    with _loop_lock:
-        if _loop is None:
-            loop = asyncio.new_event_loop()
-            loop.set_exception_handler(_exception_handler)
-            ready = threading.Event()
-
-            def main() -> None:
-                asyncio.set_event_loop(loop)
-                loop.call_soon(ready.set)
-                loop.run_forever()
-
-            threading.Thread(target=main, name="clients.sdk grpc loop", daemon=True).start()
-            ready.wait()
-            _loop = loop
-        return _loop
-
-
-_loop: asyncio.AbstractEventLoop | None = None
-_loop_lock = threading.Lock()
+    grpc.aio polls one completion queue for every loop of the process and hands each completion
+    to its own loop; one that comes after its loop was closed (a channel's last operations, an
+    in-process arena's loop in tests) fails with "Event loop is closed" on whichever loop polls
+    next. That is no error of the polling loop's: it is logged at DEBUG, anything else as
+    asyncio would."""
+    loop.set_exception_handler(_exception_handler)
 
 
 def _exception_handler(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
-    """Quiet the late completions described in :func:`grpc_loop`, for other loops of the
-    process (an in-process arena server's, in tests); report anything else as asyncio would."""
     error = context.get("exception")
     if isinstance(error, RuntimeError) and str(error) == "Event loop is closed":
         log.debug("grpc.aio completed an operation for a closed event loop: %r", context)
@@ -83,9 +62,11 @@ def _exception_handler(loop: asyncio.AbstractEventLoop, context: dict[str, Any])
     loop.default_exception_handler(context)
 
 
-def _call(loop: asyncio.AbstractEventLoop, fn: Callable[..., Any], *args: Any) -> None:
-    with contextlib.suppress(RuntimeError):  # the loop is closed: only at interpreter exit
-        loop.call_soon_threadsafe(fn, *args)
+async def serve_until(stop: asyncio.Event) -> None:
+    """The bridge's main coroutine on the client's side: the streams are tasks of their own,
+    this keeps the loop open for them until ``stop`` is set."""
+    quiet_late_completions(asyncio.get_running_loop())
+    await stop.wait()
 
 
 MAX_BATCH = 256
@@ -111,7 +92,8 @@ def _together(
 
 
 class Stream:
-    """One ``BotService.Connect`` call. Create it in trio; read ``messages`` in trio.
+    """One ``BotService.Connect`` call on ``bridge``. Create it in trio; read ``messages`` in
+    trio.
 
     ``messages`` yields ``pb.ArenaMessage`` items in order and then exactly one
     :class:`StreamEnded`. ``send`` never blocks: messages queue on the asyncio side and a single
@@ -124,43 +106,46 @@ class Stream:
         hello: pb.BotMessage,
         options: Sequence[tuple[str, Any]] = (),
         credentials: grpc.ChannelCredentials | None = None,
+        *,
+        bridge: Bridge,
     ) -> None:
         self.id = next(_stream_ids)
-        self._loop = grpc_loop()
-        self._token = trio.lowlevel.current_trio_token()
+        self._bridge = bridge
         self._inbox, self.messages = trio.open_memory_channel[Any](math.inf)
         self._done = trio.Event()
         self._outbox: asyncio.Queue[pb.BotMessage | None] | None = None
         self._sending: list[pb.BotMessage] = []
+        self._sending_lock = threading.Lock()
+        """``_sending`` is filled in trio and emptied in asyncio: on the thread bridge the two
+        run at once (uncontended on the stepped bridge, where they share a thread)."""
         self.batch_decisions = False
         """Send decisions queued together as one DecisionBatch (once the arena agreed)."""
         self._task: asyncio.Task[None] | None = None
         self._credentials = credentials
         """TLS (None: plaintext)."""
-        _call(self._loop, self._start, target, hello, list(options))
+        bridge.to_asyncio(self._start, target, hello, list(options))
 
     # ------------------------------------------------------------------------- trio side
     def send(self, message: pb.BotMessage) -> None:
-        """Queue ``message``. What is sent during one trio scheduling round crosses to the
-        writer in one hand-over, so that the answers to one batch of requests can leave as one
+        """Queue ``message``. What is sent before the asyncio side next runs crosses to the
+        writer in one hand-over (on the stepped bridge, the loop runs once the trio tasks that
+        are ready have run), so that the answers to one batch of requests can leave as one
         DecisionBatch instead of racing the writer one by one."""
-        self._sending.append(message)
-        if len(self._sending) == 1:
-            self._token.run_sync_soon(self._hand_over)
-
-    def _hand_over(self) -> None:
-        messages, self._sending = self._sending, []
-        if messages:
-            _call(self._loop, self._put_all, messages)
+        with self._sending_lock:
+            self._sending.append(message)
+            first = len(self._sending) == 1
+        if first:
+            self._bridge.to_asyncio(self._hand_over)
 
     async def aclose(self, grace: float) -> None:
         """Half-close (the arena then ends the call with OK); cancel after ``grace`` seconds."""
-        self._hand_over()  # what was sent goes first
-        _call(self._loop, self._put, None)
+        bridge = self._bridge
+        bridge.to_asyncio(self._hand_over)  # what was sent goes first
+        bridge.to_asyncio(self._put, None)
         with trio.move_on_after(grace):
             await self._done.wait()
         if not self._done.is_set():
-            _call(self._loop, self._cancel)
+            bridge.to_asyncio(self._cancel)
             with trio.move_on_after(grace):
                 await self._done.wait()
         self.messages.close()
@@ -170,13 +155,15 @@ class Stream:
         self._outbox = asyncio.Queue()
         self._task = asyncio.get_running_loop().create_task(self._run(target, hello, options))
 
+    def _hand_over(self) -> None:
+        with self._sending_lock:
+            messages, self._sending = self._sending, []
+        for message in messages:
+            self._put(message)
+
     def _put(self, message: pb.BotMessage | None) -> None:
         if self._outbox is not None:
             self._outbox.put_nowait(message)
-
-    def _put_all(self, messages: list[pb.BotMessage]) -> None:
-        for message in messages:
-            self._put(message)
 
     def _cancel(self) -> None:
         if self._task is not None:
@@ -184,6 +171,8 @@ class Stream:
 
     async def _run(self, target: str, hello: pb.BotMessage, options: list[tuple[str, Any]]) -> None:
         ended = StreamEnded(grpc.StatusCode.UNKNOWN, "the stream ended without a status")
+        to_trio = self._bridge.to_trio
+        deliver = self._deliver
         try:
             channel = (grpc.aio.insecure_channel(target, options=options)
                        if self._credentials is None
@@ -196,7 +185,7 @@ class Stream:
                         message = await call.read()
                         if message is grpc.aio.EOF:
                             break
-                        self._to_trio(self._deliver, message)
+                        to_trio(deliver, message)
                     ended = StreamEnded(await call.code(), await call.details() or "")
                 except grpc.aio.AioRpcError as exc:
                     ended = StreamEnded(exc.code(), exc.details() or "")
@@ -208,8 +197,8 @@ class Stream:
         except Exception as exc:
             ended = StreamEnded(grpc.StatusCode.UNKNOWN, f"{type(exc).__name__}: {exc}")
         finally:
-            self._to_trio(self._deliver, ended)
-            self._to_trio(self._done.set)
+            to_trio(deliver, ended)
+            to_trio(self._done.set)
 
     async def _write(self, call: Any, hello: pb.BotMessage) -> None:
         assert self._outbox is not None
@@ -234,9 +223,6 @@ class Stream:
             log.debug("stream %d: write failed: %r", self.id, exc)
 
     def _deliver(self, item: Any) -> None:
+        """In trio (a call from the asyncio side)."""
         with contextlib.suppress(trio.ClosedResourceError, trio.BrokenResourceError):
             self._inbox.send_nowait(item)
-
-    def _to_trio(self, fn: Callable[..., None], *args: Any) -> None:
-        with contextlib.suppress(trio.RunFinishedError):
-            self._token.run_sync_soon(fn, *args)
