@@ -49,38 +49,38 @@ class OptionalBuildExt(build_ext):
     """build_ext that falls back to pure Python instead of failing the install."""
 
     def run(self) -> None:
-        if not self.extensions:  # nothing to compile: no manifest, so no extension is imported
-            self._remove_partial()
+        # Where the extensions go, asked before building (setuptools clears inplace meanwhile).
+        manifest = Path(self.get_ext_fullpath("arena.native")).parent / "native_manifest.json"
+        manifest.unlink(missing_ok=True)  # without it no extension is imported, whatever is built
+        if not self.extensions:
             return
         try:
             super().run()
         except Exception as error:  # any failure leaves the pure engine
             say(f"the compiled engine failed to build ({error}): installed as pure Python")
-            self._remove_partial()
             return
-        self._write_manifest()
+        write_manifest(manifest)
         say(f"the engine's {len(compiled_modules())} hot modules compiled by mypyc")
-
-    def _write_manifest(self) -> None:
-        """What was compiled, from which sources: arena/native.py takes the extensions only
-        while every source still matches (an edited .py runs as written, not as it was built)."""
-        manifest = {
-            module: hashlib.sha256((ROOT / source_of(module)).read_bytes()).hexdigest()
-            for module in compiled_modules()
-        }
-        target = Path(self.get_ext_fullpath("arena.native")).parent / "native_manifest.json"
-        target.write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n", encoding="utf-8")
 
     def build_extension(self, ext):  # type: ignore[no-untyped-def]
         try:
             super().build_extension(ext)
         except Exception as error:
-            raise RuntimeError(f"{ext.name}: {error}") from error
+            text = str(error)
+            if "non-zero exit status" in text:  # the compiler's whole command line: too long
+                status = text.rsplit(" ", 1)[-1].rstrip(".")
+                text = f"the C compiler ({self.compiler.compiler_so[0]}) exited with {status}"
+            raise RuntimeError(f"{ext.name}: {text[:300]}") from error
 
-    def _remove_partial(self) -> None:
-        """Without its manifest, no extension is imported, whatever was built before."""
-        target = Path(self.get_ext_fullpath("arena.native")).parent / "native_manifest.json"
-        target.unlink(missing_ok=True)
+
+def write_manifest(target: Path) -> None:
+    """What was compiled, from which sources: arena/native.py takes the extensions only while
+    every source still matches (an edited .py runs as written, not as it was built)."""
+    manifest = {
+        module: hashlib.sha256((ROOT / source_of(module)).read_bytes()).hexdigest()
+        for module in compiled_modules()
+    }
+    target.write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n", encoding="utf-8")
 
 
 def native_extensions() -> list[object]:
