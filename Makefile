@@ -46,9 +46,13 @@ test: $(STAMP) $(NODE_STAMP)
 	$(PY) -m pytest -q -n $(JOBS) --dist worksteal
 
 # The engine's tests on the pure Python engine, the compiled modules ignored (arena/native.py):
-# both variants must behave alike. The suite itself runs on the compiled engine.
-PURE_TESTS ?= tests/french_tarot/test_deal.py tests/french_tarot/test_simulate.py \
-	tests/french_tarot/test_properties.py tests/tre_e_venticinque tests/games
+# both variants must behave alike. The suite itself runs on the compiled engine. Every rules,
+# golden-vector and record test of both games; the slowest property, folding, contract and
+# tournament tests (minutes, and about the runner more than the rules) run compiled only.
+PURE_TESTS ?= tests/french_tarot tests/tre_e_venticinque tests/games \
+	--ignore=tests/french_tarot/test_properties.py \
+	--ignore=tests/french_tarot/test_observation_after.py \
+	--ignore=tests/tre_e_venticinque/test_tournament.py --ignore=tests/games/test_contract.py
 test-pure: $(STAMP)
 	TAROT_ARENA_PURE_PYTHON=1 $(PY) -m pytest -q -n $(JOBS) --dist worksteal $(PURE_TESTS)
 
