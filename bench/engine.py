@@ -7,6 +7,9 @@ Matto's exchange and each player's points). Actions are picked uniformly at rand
 ones. A fixed naive workload is timed in the same run as a baseline, so that runs on loaded or
 different machines compare by ratio. The last line printed is a JSON object of the figures.
 
+The engine runs compiled when ``make install`` built it (arena/native.py), as the arena does;
+the first line says which. ``TAROT_ARENA_PURE_PYTHON=1 make bench`` measures the pure engine.
+
     python -m bench.engine [--deals N] [--repeats R]   (make bench)
 """
 
@@ -20,6 +23,7 @@ import statistics
 import sys
 import time
 
+from arena import native
 from arena.games.french_tarot import GameState, Phase, TableOptions, apply, legal_actions
 from arena.games.french_tarot.cards import cards_of
 from arena.games.french_tarot.simulate import copy_state, play_unchecked, playable
@@ -133,8 +137,10 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=4000, help="deals per run and player count")
     parser.add_argument("--repeats", type=int, default=3, help="runs per player count (best kept)")
     args = parser.parse_args()
+    print(f"engine: {native.STATUS}", file=sys.stderr)
     figures: dict[str, object] = {
         "python": platform.python_version(),
+        "engine_compiled": native.COMPILED_NOW,
         "deals_per_run": args.deals,
         "repeats": args.repeats,
     }

@@ -51,6 +51,7 @@ from arena.games.french_tarot import (
     score_deal,
     settle,
 )
+from tests.state_slots import slots_of
 
 DEALS_PER_PLAYER_COUNT = 4_000
 EXHAUSTIVE_DEALS_PER_PLAYER_COUNT = 120
@@ -427,7 +428,7 @@ def snapshot(state: GameState) -> tuple[Any, ...]:
     """Everything in the state except the legal-actions cache (the list and its card masks)."""
     return tuple(
         tuple(value) if isinstance(value, list) else value
-        for name in GameState.__slots__
+        for name in slots_of(GameState)
         if name not in ("_legal", "_card_kind", "_cards")
         for value in (getattr(state, name),)
     )

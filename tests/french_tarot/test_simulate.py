@@ -21,6 +21,7 @@ from arena.games.french_tarot.actions import Discard
 from arena.games.french_tarot.cards import HALF_POINTS, cards_of, mask_half_points
 from arena.games.french_tarot.scoring import settle, table_scores
 from arena.games.french_tarot.simulate import copy_state, play_unchecked, playable
+from tests.state_slots import slots_of
 
 
 def _midway(players: int, seed: int) -> GameState:
@@ -37,7 +38,7 @@ def test_the_copy_holds_every_slot_and_shares_no_list(players: int) -> None:
     state = _midway(players, 11)
     legal_actions(state)  # the cache and its masks are copied too
     other = copy_state(state)
-    for name in GameState.__slots__:
+    for name in slots_of(GameState):
         value = getattr(state, name)
         assert getattr(other, name) == value, name
         if isinstance(value, list):

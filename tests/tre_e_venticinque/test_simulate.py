@@ -12,6 +12,7 @@ from arena.games.tre_e_venticinque.simulate import (
     play_unchecked,
     playable,
 )
+from tests.state_slots import slots_of
 
 
 def test_the_fast_path_reaches_the_engines_state() -> None:
@@ -56,7 +57,7 @@ def test_the_copy_holds_every_slot_and_shares_no_list_but_the_history() -> None:
         apply(state, legal[rng.randrange(len(legal))])
     legal_actions(state)  # the caches are copied too
     other = copy_state(state)
-    for name in DealState.__slots__:
+    for name in slots_of(DealState):
         value = getattr(state, name)
         assert getattr(other, name) == value, name
         if isinstance(value, list) and name != "history":

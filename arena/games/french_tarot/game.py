@@ -11,7 +11,6 @@ second, so copying the state at every step would cost more than the rules themse
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import Enum
 from typing import Final
 
@@ -70,58 +69,16 @@ from .deal import (
     HAND_SIZES,
     SEATS,
     Deal,
-    dealer_seats,
     first_seat,
     is_petit_sec,
-    player_count_error,
     seeded_deal,
 )
-from .scoring import DealSummary, ScoreBreakdown, Side, score_deal, table_scores
-
-
-class Direction(Enum):
-    """How seats are shown around the table; never changes the turn order."""
-
-    COUNTER_CLOCKWISE = "counter-clockwise"
-    CLOCKWISE = "clockwise"
-
-
-@dataclass(frozen=True, slots=True)
-class TableOptions:
-    """The table's variant. ``beginner``: Petite and Garde only, no poignée, no chelem.
-
-    ``players=2`` is the two-player form "with the dummy" (RULES.md, "Variants to offer"): three
-    hands at the table, the third (seat :data:`~.deal.DUMMY`) played by the defender. A player
-    count rather than a flag, because it is what the table needs: two players; and 3-5 player
-    tables, their records included, are spelled as they always were.
-    """
-
-    players: int = 4
-    beginner: bool = False
-    direction: Direction = Direction.COUNTER_CLOCKWISE
-
-    def __post_init__(self) -> None:
-        if isinstance(self.players, bool) or self.players not in HAND_SIZES:
-            raise ValueError(player_count_error(self.players))
-
-    @property
-    def contracts(self) -> tuple[Contract, ...]:
-        return (Contract.PETITE, Contract.GARDE) if self.beginner else tuple(Contract)
-
-    @property
-    def has_dummy(self) -> bool:
-        return self.players == 2
-
-    @property
-    def seats(self) -> int:
-        """Hands at the table: one per player, plus the dummy's with two players."""
-        return SEATS[self.players]
-
-    @property
-    def dealer_seats(self) -> tuple[int, ...]:
-        """The seats that may deal: every seat, except with the dummy, where seat 1 always deals
-        and the players take turns at dealing by changing seats."""
-        return dealer_seats(self.players)
+from .scoring import DealSummary, Side, score_deal, table_scores
+from .values import DealOutcome as DealOutcome
+from .values import DealResult as DealResult
+from .values import Direction as Direction
+from .values import ShownPoignee as ShownPoignee
+from .values import TableOptions as TableOptions
 
 
 class Phase(Enum):
@@ -138,37 +95,6 @@ class Phase(Enum):
 
 _PLAYING: Final = Phase.PLAYING  # module constants: enum attribute look-ups cost on hot paths
 _FINISHED: Final = Phase.FINISHED
-
-
-class DealOutcome(Enum):
-    PLAYED = "played"
-    ALL_PASSED = "all-passed"
-    PETIT_SEC = "petit-sec"
-
-
-@dataclass(frozen=True, slots=True)
-class ShownPoignee:
-    seat: int
-    level: PoigneeLevel
-    cards: tuple[Card, ...]
-    """Shown in descending order, as the rules ask."""
-
-
-@dataclass(frozen=True, slots=True)
-class DealResult:
-    """How a deal ended and what every seat scores (zero-sum)."""
-
-    outcome: DealOutcome
-    scores: tuple[int, ...]
-    taker: int | None = None
-    partner: int | None = None
-    contract: Contract | None = None
-    called_card: Card | None = None
-    summary: DealSummary | None = None
-    breakdown: ScoreBreakdown | None = None
-    petit_sec_seat: int | None = None
-    excuse_debt_unpaid: bool = False
-    """The Excuse's side never won a trick, so it gave nothing for the Excuse."""
 
 
 def poignee_cards(
@@ -316,6 +242,12 @@ class DealState(OfGame):
     hides of the phase; valid while ``_legal`` is): :func:`apply` checks such an action against
     it rather than looking for it in the list, comparing it with each action before it."""
 
+    def __new__(cls, *args: object, **kwargs: object) -> DealState:
+        """Allocation alone, as for any Python class: :func:`copy_state` fills a new state
+        without dealing. Spelled out for the compiled engine, whose classes otherwise run
+        ``__init__`` from ``__new__``."""
+        return super().__new__(cls)
+
     def __init__(self, deal: Deal, options: TableOptions | None = None) -> None:
         options = options or TableOptions(players=deal.players)
         if options.players != deal.players:
@@ -433,11 +365,7 @@ class DealState(OfGame):
         return tuple(((self.trick_leader + i) % n, c) for i, c in enumerate(self.trick))
 
     def copy(self) -> DealState:
-        other = DealState.__new__(DealState)
-        for name in DealState.__slots__:
-            value = getattr(self, name)
-            setattr(other, name, value.copy() if isinstance(value, list) else value)
-        return other
+        return copy_state(self)
 
     def __repr__(self) -> str:
         return (
@@ -445,6 +373,53 @@ class DealState(OfGame):
             f"dealer={self.dealer} phase={self.phase.value} "
             f"to_act={self.to_act} tricks={len(self.tricks)}>"
         )
+
+
+def copy_state(state: DealState) -> DealState:
+    """A copy that :func:`apply` and the simulation fast path (:mod:`.simulate`) can change
+    freely (:meth:`DealState.copy`; re-exported as ``simulate.copy_state``).
+
+    Each slot copied by name, no loop over the slots' names (which a compiled class does not
+    keep as a tuple to walk): the lists are the only mutable parts of a state (hands, history,
+    bids, tricks, the trick, shown poignées and discarded trumps); everything else is an int,
+    an enum or an immutable value, shared. Every slot is named here; a test checks that none
+    is forgotten.
+    """
+    other = DealState.__new__(DealState)
+    other._best = state._best
+    other._best_pos = state._best_pos
+    other._card_kind = state._card_kind
+    other._cards = state._cards
+    other._led = state._led
+    other._legal = state._legal
+    other.bids = state.bids.copy()
+    other.called_card = state.called_card
+    other.chelem_announced = state.chelem_announced
+    other.contract = state.contract
+    other.deal = state.deal
+    other.discard = state.discard
+    other.discarded_trumps = state.discarded_trumps.copy()
+    other.dummy_seat = state.dummy_seat
+    other.first_seat = state.first_seat
+    other.hands = state.hands.copy()
+    other.history = state.history.copy()
+    other.options = state.options
+    other.partner = state.partner
+    other.partner_revealed = state.partner_revealed
+    other.phase = state.phase
+    other.players = state.players
+    other.poignee_done = state.poignee_done
+    other.poignee_hidden = state.poignee_hidden
+    other.poignee_level = state.poignee_level
+    other.poignees = state.poignees.copy()
+    other.result = state.result
+    other.seats = state.seats
+    other.taker = state.taker
+    other.to_act = state.to_act
+    other.trick = state.trick.copy()
+    other.trick_leader = state.trick_leader
+    other.tricks = state.tricks.copy()
+    return other
 
 
 def legal_actions(state: DealState) -> tuple[Action, ...]:

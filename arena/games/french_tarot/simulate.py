@@ -21,51 +21,9 @@ from .game import (
     _taker_side_mask,
     _transition,
 )
-
-
-def copy_state(state: DealState) -> DealState:
-    """A copy that :func:`apply_unchecked` and :func:`play_unchecked` can change freely.
-
-    Faster than :meth:`DealState.copy` (no per-slot type test, no loop over the slots' names):
-    the lists are the only mutable parts of a state (hands, history, bids, tricks, the trick,
-    shown poignées and discarded trumps); everything else is an int, an enum or an immutable
-    value, shared. Every slot is named here; a test checks that none is forgotten.
-    """
-    other = DealState.__new__(DealState)
-    other._best = state._best
-    other._best_pos = state._best_pos
-    other._card_kind = state._card_kind
-    other._cards = state._cards
-    other._led = state._led
-    other._legal = state._legal
-    other.bids = state.bids.copy()
-    other.called_card = state.called_card
-    other.chelem_announced = state.chelem_announced
-    other.contract = state.contract
-    other.deal = state.deal
-    other.discard = state.discard
-    other.discarded_trumps = state.discarded_trumps.copy()
-    other.dummy_seat = state.dummy_seat
-    other.first_seat = state.first_seat
-    other.hands = state.hands.copy()
-    other.history = state.history.copy()
-    other.options = state.options
-    other.partner = state.partner
-    other.partner_revealed = state.partner_revealed
-    other.phase = state.phase
-    other.players = state.players
-    other.poignee_done = state.poignee_done
-    other.poignee_hidden = state.poignee_hidden
-    other.poignee_level = state.poignee_level
-    other.poignees = state.poignees.copy()
-    other.result = state.result
-    other.seats = state.seats
-    other.taker = state.taker
-    other.to_act = state.to_act
-    other.trick = state.trick.copy()
-    other.trick_leader = state.trick_leader
-    other.tricks = state.tricks.copy()
-    return other
+from .game import (
+    copy_state as copy_state,
+)
 
 
 def playable(state: DealState) -> Hand:

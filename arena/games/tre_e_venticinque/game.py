@@ -12,7 +12,6 @@ Tarot; :meth:`DealState.copy` branches.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import Enum
 from typing import Final
 
@@ -31,7 +30,6 @@ from .cards import (
     SUIT_MASKS,
     SUIT_NAMES,
     THIRDS,
-    TOTAL_THIRDS,
     TRUMP_MASK,
     Card,
     Hand,
@@ -42,6 +40,11 @@ from .cards import (
     mask_thirds,
 )
 from .deal import HAND_SIZE, PLAYERS, TALON_SIZE, Deal, seeded_deal
+from .values import DealOutcome as DealOutcome
+from .values import DealResult as DealResult
+from .values import MattoDebt as MattoDebt
+from .values import MattoExchange as MattoExchange
+from .values import TableOptions as TableOptions
 
 TRICKS: Final = HAND_SIZE
 """25 tricks: every card of every hand is played."""
@@ -55,78 +58,6 @@ class Phase(Enum):
 
 _PLAYING: Final = Phase.PLAYING  # module constants: enum attribute look-ups cost on hot paths
 _FINISHED: Final = Phase.FINISHED
-
-
-class DealOutcome(Enum):
-    """Every deal of this game is played to its end: there is no bidding to fail."""
-
-    PLAYED = "played"
-
-
-@dataclass(frozen=True, slots=True)
-class TableOptions:
-    """A table of Tre e Venticinque: always three players, and no variant."""
-
-    players: int = PLAYERS
-
-    def __post_init__(self) -> None:
-        if self.players != PLAYERS:
-            raise ValueError(
-                f"Tre e Venticinque is played by exactly 3 players, not {self.players}"
-            )
-
-
-@dataclass(frozen=True, slots=True)
-class MattoExchange:
-    """The card the Matto's holder gave the winner of the trick the Matto was played to, from
-    its own tricks (the seed: "sostituendolo nella presa in gioco con una scartina (che toglie
-    sempre dalle sue prese)"). ``trick`` is the index of the trick after which the card changed
-    hands: the Matto's own trick, or a later one when the holder had no such card yet."""
-
-    trick: int
-    holder: int
-    winner: int
-    card: Card
-
-
-@dataclass(frozen=True, slots=True)
-class MattoDebt:
-    """The Matto's holder owes ``winner`` a 1/3-point card it does not have yet."""
-
-    holder: int
-    winner: int
-
-
-@dataclass(frozen=True, slots=True)
-class DealResult:
-    """How a deal ended: each seat's score, zero-sum, and the card points behind it.
-
-    The seed scores a deal by the card points each player took (the dealer adds the discard):
-    :attr:`points`, in thirds of a point, 233 in all. The arena's scores sum to zero in every
-    game, so :attr:`scores` settles those points between each pair of players: a seat's score
-    is the sum of its differences with each of the two others, ``3 * points - 233`` thirds.
-    Ranking by scores is ranking by points, and a game's winner is the same either way
-    (:func:`~arena.games.tre_e_venticinque.scoring.score_game`).
-    """
-
-    outcome: DealOutcome
-    scores: tuple[int, ...]
-    """By seat, in thirds of a point: its points minus each other seat's, added up."""
-    dealer: int | None = None
-    """None in a bare result (outcome and scores only, as a sealed table end carries)."""
-    tricks_won: tuple[int, ...] = ()
-    discard_thirds: int | None = None
-    """The dealer's discard, in thirds (included in the dealer's points)."""
-    matto_lost: bool = False
-    """The Matto's holder won no trick: it played the Matto to the last trick and lost it."""
-    matto_debt_unpaid: bool = False
-    """The Matto's holder never had a 1/3-point card in its tricks to give for it."""
-
-    @property
-    def points(self) -> tuple[int, ...]:
-        """By seat, the card points it took (the discard included for the dealer), in thirds:
-        the seed's count, read back from the scores."""
-        return tuple((score + TOTAL_THIRDS) // PLAYERS for score in self.scores)
 
 
 def settle(points: tuple[int, ...] | list[int]) -> tuple[int, ...]:
@@ -320,6 +251,12 @@ class DealState(OfGame):
     _mask: Hand
     """The legal cards' mask (:func:`legal_mask`), -1 until computed."""
 
+    def __new__(cls, *args: object, **kwargs: object) -> DealState:
+        """Allocation alone, as for any Python class: :func:`copy_state` fills a new state
+        without dealing. Spelled out for the compiled engine, whose classes otherwise run
+        ``__init__`` from ``__new__``."""
+        return super().__new__(cls)
+
     def __init__(self, deal: Deal, options: TableOptions | None = None) -> None:
         self.options = options or TableOptions()
         self.deal = deal
@@ -375,15 +312,48 @@ class DealState(OfGame):
         return self.tricks_won[seat] > 0
 
     def copy(self) -> DealState:
-        other = DealState.__new__(DealState)
-        for name in DealState.__slots__:
-            value = getattr(self, name)
-            setattr(other, name, value.copy() if isinstance(value, list) else value)
+        other = copy_state(self)
+        other.history = self.history.copy()
         return other
 
     def __repr__(self) -> str:
         return (f"<DealState dealer={self.dealer} phase={self.phase.value} "
                 f"to_act={self.to_act} tricks={len(self.tricks)}>")
+
+
+def copy_state(state: DealState) -> DealState:
+    """A copy that the simulation fast path (:mod:`.simulate`, which re-exports it) may change
+    freely; :meth:`DealState.copy` copies ``history`` too.
+
+    Each slot copied by name, no loop over the slots' names (which a compiled class does not
+    keep as a tuple to walk): the lists are the only mutable parts of a state (hands, piles,
+    tricks won, tricks, the trick, history); everything else is an int, an enum or an
+    immutable value, shared. ``history`` is shared too, since the fast path never appends to
+    it. Every slot is named here; a test checks that none is forgotten.
+    """
+    other = DealState.__new__(DealState)
+    other._best = state._best
+    other._best_pos = state._best_pos
+    other._follow = state._follow
+    other._legal = state._legal
+    other._mask = state._mask
+    other.deal = state.deal
+    other.debt = state.debt
+    other.discard = state.discard
+    other.exchange = state.exchange
+    other.hands = state.hands.copy()
+    other.history = state.history
+    other.matto_lost = state.matto_lost
+    other.options = state.options
+    other.phase = state.phase
+    other.piles = state.piles.copy()
+    other.result = state.result
+    other.to_act = state.to_act
+    other.trick = state.trick.copy()
+    other.trick_leader = state.trick_leader
+    other.tricks = state.tricks.copy()
+    other.tricks_won = state.tricks_won.copy()
+    return other
 
 
 def legal_actions(state: DealState) -> tuple[Action, ...]:
