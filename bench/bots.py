@@ -39,6 +39,13 @@ plays each variant (the decisions before the card play it takes by simulation, `
 variant (mean and 95 % interval over boards; with fixed samples the card play is the same, so the
 difference is the decisions'), and on how many boards they differed at all.
 
+``--profile`` plays the search bot's tables of ``--boards`` boards (default 6) at the first
+``--levels`` or ``--samples`` value and prints where its time and its draws go: the decisions
+per second of each phase, the draws and candidate cards per card decision, how far one card's
+score spreads between draws and the paired spread of (best - second best), and how often a
+bootstrap of the decision's draws would pick another card (a search that picks the same card
+on most resamples is limited by its rollout policy, not by its number of draws).
+
 ``--rollout-bias DEALS`` measures instead how far the search bot's quick rollout falls short of
 the heuristic's play for the taker's side (the figures behind
 :data:`clients.search_bidding.TAKER_SHIFT`): DEALS deals of seed ``--seed`` per player count, bid,
@@ -53,6 +60,7 @@ import argparse
 import json
 import platform
 import random
+import statistics
 import sys
 import time
 from collections.abc import Callable
@@ -251,6 +259,89 @@ def paired(first: dict[str, Any], other: dict[str, Any]) -> dict[str, object]:
     return {"variant": other["level"], "against": first["level"],
             "mean_difference": round(interval.mean, 2), "low_95": round(low, 2),
             "high_95": round(high, 2), "boards": len(differences)}
+
+
+class ProfiledSearch(SearchBot):
+    """The search bot, keeping every card decision's scores (one list per draw)."""
+
+    def __init__(self, *args: Any, **options: Any) -> None:
+        super().__init__(*args, **options)
+        self.decisions: list[list[list[int]]] = []
+
+    def evaluate(self, table: Any, cards: Any, deadline: float | None) -> list[list[int]]:
+        scores = super().evaluate(table, cards, deadline)
+        self.decisions.append(scores)
+        return scores
+
+
+def profile(
+    bot: ProfiledSearch, boards: int, players: int, seed: int, time_control: TimeControl,
+    resamples: int = 40,
+) -> dict[str, object]:
+    """Where the search bot's time and draws go (see the module docstring, ``--profile``)."""
+    phases: dict[str, list[float]] = {}
+    method_for = bot.method_for
+
+    def timed_method(request: Any) -> Callable[..., Any]:
+        method = method_for(request)
+
+        def timed(*args: Any) -> Any:
+            start = time.process_time()
+            try:
+                return method(*args)
+            finally:
+                phases.setdefault(request.phase.value, []).append(time.process_time() - start)
+        return timed
+
+    bot.method_for = timed_method  # type: ignore[method-assign]
+    plans = [plan for plan in gauntlet_plans(boards, players) if "search" in plan.bots]
+    play_plans(plans, {"search": bot, "heuristic": HeuristicBot()}, seed=seed,
+               options=TableOptions(players=players), time_control=time_control, strict=False)
+    rng = random.Random(seed)
+    spread, paired_spread, stable = [], [], []
+    searched = [draws for draws in bot.decisions if len(draws) >= 2]
+    for draws in searched:
+        count = len(draws[0])
+        totals = [sum(draw[i] for draw in draws) for i in range(count)]
+        order = sorted(range(count), key=lambda i: -totals[i])
+        best, second = order[0], order[1]
+        spread.append(statistics.pstdev(draw[best] for draw in draws))
+        paired_spread.append(statistics.pstdev(draw[best] - draw[second] for draw in draws))
+        same = 0
+        for _ in range(resamples):
+            picked = [draws[rng.randrange(len(draws))] for _ in draws]
+            again = [sum(draw[i] for draw in picked) for i in range(count)]
+            same += max(range(count), key=lambda i: (again[i], -i)) == best
+        stable.append(same / resamples)
+    figures: dict[str, object] = {
+        "players": players,
+        "phases": {phase: {"decisions": len(times),
+                           "per_second_cpu": round(len(times) / (sum(times) or 1e-9), 1)}
+                   for phase, times in phases.items()},
+        "card_decisions_searched": len(bot.decisions),
+        "draws_per_decision": round(statistics.mean(len(d) for d in bot.decisions), 1)
+        if bot.decisions else 0,
+        "candidates_per_decision": round(statistics.mean(len(d[0]) for d in searched), 2)
+        if searched else 0,
+        **search_rates(bot),
+        "score_spread_between_draws": round(statistics.mean(spread), 1) if spread else 0,
+        "best_minus_second_spread": round(statistics.mean(paired_spread), 1)
+        if paired_spread else 0,
+        "bootstrap_same_card": round(statistics.mean(stable), 3) if stable else 0,
+        "bootstrap_unsure_share": round(sum(s < 0.6 for s in stable) / len(stable), 3)
+        if stable else 0,
+    }
+    for phase, shown in figures["phases"].items():  # type: ignore[attr-defined]
+        print(f"{phase:>12}: {shown['decisions']} decisions, {shown['per_second_cpu']} a second "
+              "of CPU", file=sys.stderr)
+    print(f"card play: {figures['draws_per_decision']} draws and "
+          f"{figures['candidates_per_decision']} candidate cards a decision "
+          f"({figures['draws_per_second']} draws/s, {figures['rollouts_per_second']} rollouts/s); "
+          f"a card's score spreads by {figures['score_spread_between_draws']} between draws, "
+          f"best - second by {figures['best_minus_second_spread']}; a bootstrap of the draws "
+          f"keeps the same card {figures['bootstrap_same_card']:.0%} of the time, under 60 % in "
+          f"{figures['bootstrap_unsure_share']:.0%} of the decisions", file=sys.stderr)
+    return figures
 
 
 def endgames(players: int, cards: int, count: int, seed: int) -> list[GameState]:
@@ -513,11 +604,20 @@ def main() -> None:
                         help="score the decisions' play-outs with the rollouts' bias corrected")
     parser.add_argument("--decision-variants", default=None,
                         help="compare these variants paired (see the module docstring)")
+    parser.add_argument("--profile", action="store_true",
+                        help="where the search bot's time and draws go (see the docstring)")
     parser.add_argument("--rollout-bias", type=int, default=None, metavar="DEALS",
                         help="measure the rollout's bias for the taker (3, 4 and 5 players)")
     args = parser.parse_args()
     if args.rollout_bias:
         print(json.dumps([rollout_bias(n, args.rollout_bias, args.seed) for n in (3, 4, 5)]))
+        return
+    if args.profile:
+        samples = int(args.samples.split(",")[0]) if args.samples else None
+        ms = int((args.levels or "100").split(",")[0])
+        bot = ProfiledSearch(samples, seed=args.seed)
+        control = TimeControl(per_decision=600.0 if samples else ms / 1000)
+        print(json.dumps(profile(bot, args.boards or 6, args.players, args.seed, control)))
         return
     if args.decision_variants:
         compare_variants(args)
