@@ -382,13 +382,15 @@ def _register(db: str, name: str) -> tuple[str, str]:
 
 def test_live_compare_with_bots_connecting_over_grpc(db: str) -> None:
     """Live mode: registered bots started as their own processes; the compare stops when
-    decided, says how many tables it left unplayed, and the bots are let go."""
+    decided, says how many tables it left unplayed, and the bots are let go. (A minimum of 4
+    boards: the heuristic is far better than both bounds, and its few lost boards skew the
+    differences so much that the skew-corrected LLR can stay under its bound for 40 boards.)"""
     heuristic, heuristic_token = _register(db, "heuristic")
     rand, rand_token = _register(db, "random")
     port = _free_port()
     arena = subprocess.Popen(
         [sys.executable, "-m", "tournaments.cli", "--db", db, "compare", heuristic, rand,
-         "--port", str(port), "--max-boards", "40", "--min-boards", "10", "--json"],
+         "--port", str(port), "--max-boards", "40", "--min-boards", "4", "--json"],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     bots = [
         subprocess.Popen(
@@ -409,7 +411,7 @@ def test_live_compare_with_bots_connecting_over_grpc(db: str) -> None:
     assert data["mode"] == "live"
     # Decided on the first boards completed in order; which ones finish first, and the
     # random bot's draws at each (one bot serves every table), vary from run to run.
-    assert 10 <= data["boards"] < 40  # type: ignore[operator]
+    assert 4 <= data["boards"] < 40  # type: ignore[operator]
     assert data["tables_unplayed"] >= (40 - data["boards"] - 2) * 5  # type: ignore[operator]
     assert f"heuristic ({heuristic}) vs random ({rand})" in err
     assert "tables left unplayed (the test had decided)" in err
