@@ -55,6 +55,11 @@ def _source_of(module: str) -> Path:
     return _PACKAGE_ROOT.joinpath(*module.split(".")).with_suffix(".py")
 
 
+def source_digest(module: str) -> str:
+    """The SHA-256 of ``module``'s source, as the build's manifest records it (setup.py)."""
+    return hashlib.sha256(_source_of(module).read_bytes()).hexdigest()
+
+
 def _has_extension(module: str) -> bool:
     source = _source_of(module)
     stem = source.with_suffix("")
@@ -77,7 +82,7 @@ def _decide() -> tuple[bool, str]:
         return False, "pure Python (the compiled modules are not today's list: make native)"
     for module in COMPILED:
         try:
-            digest = hashlib.sha256(_source_of(module).read_bytes()).hexdigest()
+            digest = source_digest(module)
         except OSError:
             return False, f"pure Python ({module}'s source is missing)"
         if digest != manifest[module]:

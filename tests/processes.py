@@ -38,6 +38,7 @@ def cli(*args: str, games: str = "", timeout: float = 60) -> subprocess.Complete
         return subprocess.run([sys.executable, "-m", "tournaments.cli", *args], cwd=ROOT,
                               env=environment(games), capture_output=True, text=True,
                               timeout=timeout)
+    from tests.cli.entry import exit_status
     from tournaments.cli import commands
 
     out, err = io.StringIO(), io.StringIO()
@@ -49,8 +50,8 @@ def cli(*args: str, games: str = "", timeout: float = 60) -> subprocess.Complete
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             commands.main()
-    except SystemExit as exited:  # sys.exit("message") exits 1, as the interpreter does
-        code = exited.code if isinstance(exited.code, int) else 0 if exited.code is None else 1
+    except SystemExit as exited:
+        code = exit_status(exited)
     finally:
         sys.argv = saved_argv
         os.environ.clear()

@@ -18,7 +18,12 @@ def run_entry_point(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.Monk
         cli_module.main()
         code = 0
     except SystemExit as exc:
-        # sys.exit() exits 0 and sys.exit("message") exits 1, as the interpreter does
-        code = 0 if exc.code is None else exc.code if isinstance(exc.code, int) else 1
+        code = exit_status(exc)
     out, err = capsys.readouterr()
     return code, out, err
+
+
+def exit_status(exc: SystemExit) -> int:
+    """The status a process would exit with: sys.exit() exits 0 and sys.exit("message") 1, as
+    the interpreter does."""
+    return 0 if exc.code is None else exc.code if isinstance(exc.code, int) else 1

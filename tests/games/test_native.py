@@ -5,7 +5,6 @@ The same tests run on both variants (``make test`` compiled where built, ``make 
 
 from __future__ import annotations
 
-import hashlib
 import importlib.machinery
 import json
 import pickle
@@ -76,10 +75,7 @@ def test_an_edited_source_is_run_as_written(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A build whose sources changed since is not used, with one warning naming the module."""
-    digests = {
-        module: hashlib.sha256(native._source_of(module).read_bytes()).hexdigest()
-        for module in native.COMPILED
-    }
+    digests = {module: native.source_digest(module) for module in native.COMPILED}
     edited = native.COMPILED[-1]
     digests[edited] = "0" * 64
     _manifest(tmp_path, monkeypatch, digests)
@@ -91,10 +87,7 @@ def test_an_edited_source_is_run_as_written(
 def test_a_build_without_its_extensions_is_not_used(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    digests = {
-        module: hashlib.sha256(native._source_of(module).read_bytes()).hexdigest()
-        for module in native.COMPILED
-    }
+    digests = {module: native.source_digest(module) for module in native.COMPILED}
     _manifest(tmp_path, monkeypatch, digests)
     monkeypatch.setattr(native, "_has_extension", lambda module: module != native.COMPILED[0])
     assert native._decide() == (
