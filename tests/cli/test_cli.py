@@ -656,7 +656,10 @@ def read_until(process: subprocess.Popen[str], text: str, timeout: float) -> str
     return seen.decode()
 
 
-def test_serve_starts_and_stops_on_ctrl_c(sqlite_url: str) -> None:
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
+def test_serve_starts_and_stops_on_ctrl_c_or_sigterm(sqlite_url: str,
+                                                     stop: signal.Signals) -> None:
+    """SIGTERM (systemd's or a container's stop) stops the arena as Ctrl-C does."""
     port = free_port()
     process = start_cli("--db", sqlite_url, "serve", "--port", str(port))
     try:
@@ -664,7 +667,7 @@ def test_serve_starts_and_stops_on_ctrl_c(sqlite_url: str) -> None:
         seen = read_until(process, "admin token for this run", 20)
         with socket.socket() as probe:
             assert probe.connect_ex(("127.0.0.1", port)) == 0
-        process.send_signal(signal.SIGINT)
+        process.send_signal(stop)
         out, err = process.communicate(timeout=10)
     finally:
         if process.poll() is None:

@@ -59,9 +59,13 @@ def test_a_tournament_queued_for_workers_is_played_by_one(
     assert code == 1 and "bad --jobs 0: at least 1" in err
 
 
-def test_ctrl_c_stops_every_worker_process_and_gives_their_boards_back(tmp_path: Path) -> None:
+@pytest.mark.parametrize("told", ["ctrl-c twice", "sigterm"])
+def test_ctrl_c_stops_every_worker_process_and_gives_their_boards_back(
+        tmp_path: Path, told: str) -> None:
     """Ctrl-C reaches the terminal's whole process group: the parent and both workers stop,
-    exit 0, and no board stays claimed (nobody has to wait for a lease to run out)."""
+    exit 0, and no board stays claimed (nobody has to wait for a lease to run out), even when
+    Ctrl-C is pressed again while they give their boards back. A service manager's SIGTERM to
+    the parent alone stops them the same way."""
     import os
     import signal
     import subprocess
@@ -83,7 +87,11 @@ def test_ctrl_c_stops_every_worker_process_and_gives_their_boards_back(tmp_path:
         for line in worker.stdout:  # a board stored: both processes are at work
             if line.startswith("w-") and f"{tid} board" in line:
                 break
-        os.killpg(worker.pid, signal.SIGINT)
+        if told == "sigterm":
+            os.kill(worker.pid, signal.SIGTERM)
+        else:
+            os.killpg(worker.pid, signal.SIGINT)
+            os.killpg(worker.pid, signal.SIGINT)
         _, err = worker.communicate(timeout=60)
     finally:
         if worker.poll() is None:

@@ -37,6 +37,7 @@ from . import awaited
 from .arena import Arena
 from .remote import RemoteArena
 from .runner import TableDone, TournamentRunner
+from .stopping import until_told_to_stop
 
 log = logging.getLogger(__name__)
 
@@ -247,7 +248,7 @@ def run_tournament_live(
             nursery.cancel_scope.cancel()
         return standings
 
-    return trio.run(main)
+    return trio.run(until_told_to_stop, main)
 
 
 def serve_forever(
@@ -336,7 +337,7 @@ def serve_forever(
                     await trio.sleep(poll)
 
     try:
-        trio.run(main)
+        trio.run(until_told_to_stop, main)
     except* KeyboardInterrupt:  # trio may wrap it in an exception group
         console.print("stopped")
 

@@ -20,6 +20,7 @@ from starlette.applications import Starlette
 
 from arena.transport.tls import ServerTls
 
+from ..play.stopping import until_told_to_stop
 from .app import POLL_SECONDS, create_app
 
 DEFAULT_WEB_PORT = 8080
@@ -99,11 +100,11 @@ async def serve_web(
 
 def run_web(engine: Engine, host: str, port: int, announce: object = print,
             tls: ServerTls | None = None) -> None:
-    """``tarot-arena web``: the page alone, until Ctrl-C."""
+    """``tarot-arena web``: the page alone, until Ctrl-C (or SIGTERM)."""
 
     async def main() -> None:
         async with trio.open_nursery() as nursery:
             urls = await nursery.start(functools.partial(serve_web, tls=tls), engine, host, port)
             announce(f"web page on {', '.join(urls)}")  # type: ignore[operator]
 
-    trio.run(main)
+    trio.run(until_told_to_stop, main)

@@ -6,6 +6,11 @@ Processes are spawned (not forked: the parent may hold threads and connections t
 would copy half-way). Ctrl-C reaches every process of the terminal's group: each worker gives
 its leases back and exits; the parent waits for them, and forwards the interrupt to those it
 started should it be the only one told (``kill -INT`` of the parent).
+
+A worker hears SIGINT and SIGTERM as a request to stop, not as an exception raised wherever
+its code happens to be: the first cancels its work, and the ones after it (a second Ctrl-C,
+the parent's forward, a service manager's SIGTERM) cannot interrupt the giving back. A
+``KeyboardInterrupt`` raised half-way through it left boards claimed until their lease ran out.
 """
 
 from __future__ import annotations
@@ -14,7 +19,9 @@ import contextlib
 import multiprocessing
 import os
 import signal
-from collections.abc import Callable
+import threading
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -56,6 +63,7 @@ def work(options: WorkerOptions) -> int:
 
     from arena.storage.db import make_engine
 
+    from ..play.stopping import until_told_to_stop
     from ..store import TournamentStore
     from .worker import Worker
 
@@ -67,9 +75,11 @@ def work(options: WorkerOptions) -> int:
                     wait_elsewhere=options.wait_elsewhere,
                     **({"say": lambda _: None} if options.quiet else {}))
     try:
-        return trio.run(worker.run).groups
+        return trio.run(until_told_to_stop, worker.run).groups
     finally:
         engine.dispose()
+
+
 
 
 def _child(options: WorkerOptions) -> None:
@@ -90,8 +100,12 @@ class Pool:
             for n in range(jobs)]
 
     def start(self) -> None:
-        for process in self.processes:
-            process.start()
+        """Start every worker, SIGINT ignored until its loop listens for it: a Ctrl-C that
+        comes while a worker imports cannot kill it half-started (with a traceback); its
+        parent tells it again once it waited :data:`GRACE` s."""
+        with _sigint_ignored():  # inherited through the exec
+            for process in self.processes:
+                process.start()
 
     def alive(self) -> bool:
         return any(p.is_alive() for p in self.processes)
@@ -101,8 +115,17 @@ class Pool:
             process.join(timeout)
 
     def stop(self) -> None:
-        """Interrupt every worker still running (each gives its leases back), wait for them,
-        and terminate any that does not exit within :data:`STOP_WAIT` s."""
+        """Give the workers :data:`GRACE` s to stop by themselves (Ctrl-C reached them too),
+        interrupt those still running (each gives its leases back), wait for them, and
+        terminate any that does not exit within :data:`STOP_WAIT` s. Further Ctrl-Cs are
+        ignored meanwhile: the workers are already stopping."""
+        with _sigint_ignored():
+            self._stop()
+
+    def _stop(self) -> None:
+        deadline = time.monotonic() + GRACE
+        for process in self.processes:
+            process.join(max(0.0, deadline - time.monotonic()))
         for process in self.processes:
             if process.is_alive() and process.pid is not None:
                 with contextlib.suppress(ProcessLookupError):
@@ -115,6 +138,19 @@ class Pool:
 
     def exit_codes(self) -> list[int | None]:
         return [p.exitcode for p in self.processes]
+
+
+@contextlib.contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """SIGINT ignored in this process meanwhile (only the main thread may say so)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
 
 
 def _named(options: WorkerOptions, n: int, jobs: int) -> WorkerOptions:
@@ -132,12 +168,31 @@ def run_pool(options: WorkerOptions, jobs: int,
     """Start ``jobs`` workers, call ``while_running`` (if given) while they work, and wait for
     them (interrupted: stop them); their exit codes."""
     pool = Pool(options, jobs)
-    pool.start()
-    try:
-        if while_running is not None:
-            while_running(pool)
-        pool.wait()
-    except BaseException:
-        pool.stop()
-        raise
+    with _sigterm_interrupts():
+        pool.start()
+        try:
+            if while_running is not None:
+                while_running(pool)
+            pool.wait()
+        except BaseException:
+            pool.stop()
+            raise
     return pool.exit_codes()
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def _sigterm_interrupts() -> Iterator[None]:
+    """SIGTERM (a service manager's stop) handled as Ctrl-C meanwhile: the parent stops its
+    workers instead of leaving them orphans."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
