@@ -713,7 +713,7 @@ def test_ctrl_c_in_the_middle_of_play_stops_cleanly(tmp_path: Path) -> None:
     stepped by trio): the process must still stop in order, never crash."""
     process = start_cli("demo", "--boards", "400", "--out", str(tmp_path / "demo"))
     try:
-        read_until(process, "bot processes connected", 120)
+        read_until(process, "bots connected", 120)
         time.sleep(1.0)  # tables are being played
         process.send_signal(signal.SIGINT)
         out, err = process.communicate(timeout=60)

@@ -47,7 +47,7 @@ def check_run(out: Path, tid: str, stdout: str, boards: int, serve_web: bool = T
     """What the run printed, stored and exported; ``serve_web``: the web command it names
     serves the tournament (a process more: checked once)."""
     assert sorted(bot.name for bot in BUNDLED) == list(NAMES)
-    assert "all 4 bot processes connected" in stdout
+    assert "all 4 bots connected" in stdout
     rows = [line for line in stdout.splitlines() if re.match(r"^[1-4] +\S", line)]
     assert len(rows) == 4, stdout
     assert sorted(re.search(r"(heuristic|random-[12]|search)", row)[0]  # type: ignore[index]
@@ -78,8 +78,11 @@ def check_run(out: Path, tid: str, stdout: str, boards: int, serve_web: bool = T
         assert [seat["infractions"] for seat in table["seats"]] == [0, 0, 0, 0], table["id"]
     assert [row["infractions"] for row in data["standings"]] == [0, 0, 0, 0]
     assert sorted(row["bot"] for row in data["standings"]) == list(NAMES)
-    for name in NAMES:
-        assert (out / "bots" / f"{name}.log").exists()
+    for bot in BUNDLED:  # a log per process: the search bot's numbered when it has several
+        names = [bot.name] if bot.processes == 1 else [f"{bot.name}-{n + 1}"
+                                                       for n in range(bot.processes)]
+        assert sorted(p.name for p in (out / "bots").glob(f"{bot.name}*.log")) == [
+            f"{name}.log" for name in names]
 
     engine = make_engine(f"sqlite:///{out / 'arena.db'}")  # a fresh database: this run only
     assert [t.id for t in TournamentStore(engine).list()] == [tid]

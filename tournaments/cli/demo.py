@@ -9,7 +9,6 @@ everything. Each run starts from a fresh database in the output folder, so it ca
 from __future__ import annotations
 
 import json
-import math
 import os
 import signal
 import subprocess
@@ -40,10 +39,20 @@ class BundledBot:
     spec: str
     """A bundled bot's short name (:data:`clients.run.PRESETS`) or module.path:ClassName."""
     args: dict[str, object]
+    processes: int = 1
+    """Processes of this bot, each one connection of its own: the tables are shared out
+    between them (a search needs a core; the others hardly use one)."""
 
+
+SEARCH_PROCESSES = max(1, min(4, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+                              else (os.cpu_count() or 1)))
+"""The search bot's processes: one a core, at most 4. It is the demo's slowest player (the
+others answer at once), and its play is the same in any process (its draws are seeded from its
+seed, the seat's hand and the cards played), so more processes only play it sooner."""
 
 BUNDLED = (
-    BundledBot("search", "search", {}),  # fixed samples: the demo's results stay reproducible
+    # fixed samples: the demo's results stay reproducible
+    BundledBot("search", "search", {}, processes=SEARCH_PROCESSES),
     BundledBot("heuristic", "heuristic", {}),
     BundledBot("random-1", "random", {"seed": 1}),
     BundledBot("random-2", "random", {"seed": 2}),
@@ -79,22 +88,39 @@ def stop_processes(processes: list[subprocess.Popen[bytes]], grace: float = 5.0)
             process.wait()
 
 
+@dataclass(frozen=True, slots=True)
+class BotProcess:
+    bot_id: str
+    name: str
+    """Its log's name: the bot's, numbered when the bot has several processes."""
+    process: subprocess.Popen[bytes]
+
+
 async def wait_for_bot_processes(
-    server: ArenaServer, bots: dict[str, tuple[str, subprocess.Popen[bytes]]], logs: Path,
-    timeout: float,
+    server: ArenaServer, processes: list[BotProcess], logs: Path, timeout: float,
 ) -> None:
-    """Until every bot (``bot id: (name, process)``) is connected: ChildProcessError at once if
-    a process dies, TimeoutError after ``timeout`` seconds (each one clear line from the CLI)."""
+    """Until every bot process is connected (as many connections of each bot as it has
+    processes): ChildProcessError at once if a process dies, TimeoutError after ``timeout``
+    seconds (each one clear line from the CLI)."""
+    wanted: dict[str, int] = {}
+    for p in processes:
+        wanted[p.bot_id] = wanted.get(p.bot_id, 0) + 1
+
+    def all_connected() -> bool:
+        connected = server.connected_bots()
+        return all(connected.get(bot_id, 0) >= n for bot_id, n in wanted.items())
+
     with trio.move_on_after(timeout):
         while True:
             with trio.move_on_after(0.2):
-                await server.wait_for_bots(list(bots), timeout=math.inf)
+                while not all_connected():
+                    await server.wait_change()
                 return
-            for name, process in bots.values():
-                if process.poll() is not None:
+            for p in processes:
+                if p.process.poll() is not None:
                     raise ChildProcessError(
-                        f"the bot process {name} exited with status {process.returncode} "
-                        f"before connecting: {_last_line(logs / f'{name}.log')}"
+                        f"the bot process {p.name} exited with status {p.process.returncode} "
+                        f"before connecting: {_last_line(logs / f'{p.name}.log')}"
                     )
     raise TimeoutError(
         f"the bot processes did not all connect within {timeout:g} s (their logs: {logs}/)"
@@ -129,6 +155,7 @@ def run_demo(
         f"[bold]Tarot Arena demo[/bold]: {len(BUNDLED)} bundled bots, {boards} boards in "
         f"rotation ({boards * len(BUNDLED)} tables), database {database}"
     )
+    launched: list[BotProcess] = []
     processes: list[subprocess.Popen[bytes]] = []
 
     async def main() -> Standings:
@@ -138,16 +165,17 @@ def run_demo(
             try:
                 logs = out / "bots"
                 logs.mkdir(exist_ok=True)
-                for bot, _summary, token in registered:
-                    processes.append(start_bot_process(
-                        bot, port, token, concurrency, logs / f"{bot.name}.log"
-                    ))
-                await wait_for_bot_processes(
-                    server, {s.id: (bot.name, process) for (bot, s, _), process
-                             in zip(registered, processes, strict=True)}, logs, timeout=60,
-                )
-                console.print(f"arena on 127.0.0.1:{port}: all {len(processes)} bot processes "
-                              f"connected (their logs: {logs}/)")
+                for bot, summary, token in registered:
+                    for n in range(bot.processes):
+                        name = bot.name if bot.processes == 1 else f"{bot.name}-{n + 1}"
+                        process = start_bot_process(bot, port, token,
+                                                    -(-concurrency // bot.processes),
+                                                    logs / f"{name}.log")
+                        processes.append(process)
+                        launched.append(BotProcess(summary.id, name, process))
+                await wait_for_bot_processes(server, launched, logs, timeout=60)
+                console.print(f"arena on 127.0.0.1:{port}: all {len(registered)} bots connected "
+                              f"({len(processes)} processes; their logs: {logs}/)")
                 standings = await run_with_progress(
                     store, RemoteArena(server), tournament_id, concurrency, 60.0, console
                 )
