@@ -886,6 +886,37 @@ def test_global_options_work_after_the_command() -> None:
         "--db=x", "bot", "m:B", "--", "--debug"]
 
 
+def test_the_bot_command_goes_straight_to_the_bot_runner() -> None:
+    from tournaments.cli.launch import bot_arguments
+
+    assert bot_arguments(["bot", "random", "--server", "h:1"]) == ["random", "--server", "h:1"]
+    assert bot_arguments(["--db", "sqlite://", "bot", "m:B", "--debug"]) == [
+        "m:B", "--log-level", "DEBUG"]
+    assert bot_arguments(["--debug", "bot", "m:B", "--log-level", "INFO"]) == [
+        "m:B", "--log-level", "INFO"]
+    assert bot_arguments(["--debug", "--no-debug", "bot", "m:B"]) == ["m:B"]
+    assert bot_arguments(["--debug", "bot", "m:B", "--", "x"]) == [
+        "m:B", "--log-level", "DEBUG", "--", "x"]
+    assert bot_arguments(["standings", "bot"]) is None
+    assert bot_arguments(["--db", "bot", "standings"]) is None  # "bot" is the database there
+    assert bot_arguments([]) is None
+
+
+def test_a_bot_process_does_not_import_the_storage() -> None:
+    """What every bot's start would pay for nothing: SQLModel, SQLAlchemy, the CLI's tables."""
+    code = ("import sys; sys.argv = ['tarot-arena', 'bot', '--help']\n"
+            "from tournaments.cli.launch import main\n"
+            "try:\n    main()\nexcept SystemExit:\n    pass\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+            "('sqlmodel', 'sqlalchemy', 'typer')\n"
+            "             or m.startswith(('arena.storage', 'tournaments.cli.commands'))))")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=environment(),
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "tarot-arena bot" in done.stdout  # the runner's help, under this name
+    assert done.stdout.strip().splitlines()[-1] == "[]"
+
+
 @pytest.mark.parametrize("args", [
     ["tournament", "create", "--boards", "many", "bot_a"],
     ["tournament", "nosuchcommand"],

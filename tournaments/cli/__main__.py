@@ -2,7 +2,7 @@
 
 import os
 
-from .commands import main
+from .launch import main
 
 if __name__ == "__main__":
     os.environ.setdefault("PYTHONUNBUFFERED", "1")

@@ -59,6 +59,7 @@ from ..play.manage import cancel_tournament, delete_tournament
 from ..store import TournamentStore, UnknownTournamentError
 from .admin import admin_app
 from .export import bot_names, export_tournament, standings_of
+from .launch import global_options_first
 from .report import (
     describe_deal,
     id_column,
@@ -93,8 +94,6 @@ errors = Console(stderr=True, soft_wrap=True)
 T = TypeVar("T")
 
 ADMIN_TOKEN_ENV = "TAROT_ARENA_ADMIN_TOKEN"
-GLOBAL_FLAGS = ("--debug", "--no-debug", "--create-dir")
-GLOBAL_OPTIONS = ("--db",)
 LARGE = 5_000
 """Rows (boards, tables, seats) from which creating a tournament shows a progress bar."""
 
@@ -143,26 +142,6 @@ def main() -> None:
         _fail(group)
     except Exception as exc:  # click usage errors and ours
         _fail(exc)
-
-
-def global_options_first(argv: list[str]) -> list[str]:
-    """The options of the whole program (``--debug``, ``--db URL``, ``--create-dir``) moved in
-    front of the command, so they work wherever they are typed: ``tarot-arena standings X
-    --debug`` as well as ``tarot-arena --debug standings X``. Nothing after ``--`` moves."""
-    moved: list[str] = []
-    rest: list[str] = []
-    args = iter(argv)
-    for arg in args:
-        if arg == "--":
-            rest += [arg, *args]
-            break
-        if arg in GLOBAL_FLAGS or arg.startswith(tuple(f"{o}=" for o in GLOBAL_OPTIONS)):
-            moved.append(arg)
-        elif arg in GLOBAL_OPTIONS:
-            moved += [arg, *[value for value in [next(args, None)] if value is not None]]
-        else:
-            rest.append(arg)
-    return moved + rest
 
 
 def _fail(exc: BaseException) -> None:
