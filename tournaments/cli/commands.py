@@ -94,6 +94,8 @@ errors = Console(stderr=True, soft_wrap=True)
 T = TypeVar("T")
 
 ADMIN_TOKEN_ENV = "TAROT_ARENA_ADMIN_TOKEN"
+INTERRUPTED = 130
+"""The exit status of a command stopped by Ctrl-C (or SIGTERM), as shells give it."""
 LARGE = 5_000
 """Rows (boards, tables, seats) from which creating a tournament shows a progress bar."""
 
@@ -125,20 +127,22 @@ def main() -> None:
         game_plugins.load()
         code = app(args=global_options_first(sys.argv[1:]), prog_name="tarot-arena",
                    standalone_mode=False)  # without standalone mode, click returns Exit codes
+        if code == INTERRUPTED:  # typer's word for a KeyboardInterrupt out of a command
+            errors.print("[yellow]interrupted[/yellow]")
         if isinstance(code, int) and code:
             sys.exit(code)
     except typer.Exit as exc:
         sys.exit(exc.exit_code)
     except typer.Abort:
         errors.print("[red]aborted[/red]")
-        sys.exit(130)
+        sys.exit(INTERRUPTED)
     except KeyboardInterrupt:
         errors.print("[yellow]interrupted[/yellow]")
-        sys.exit(130)
+        sys.exit(INTERRUPTED)
     except BaseExceptionGroup as group:  # trio wraps what its tasks raise, Ctrl-C included
         if group.split(KeyboardInterrupt)[1] is None:
             errors.print("[yellow]interrupted[/yellow]")
-            sys.exit(130)
+            sys.exit(INTERRUPTED)
         _fail(group)
     except Exception as exc:  # click usage errors and ours
         _fail(exc)

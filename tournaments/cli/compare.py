@@ -69,6 +69,7 @@ from ..play.compare import (
     run_compare,
 )
 from ..play.runner import LEASE
+from ..play.stopping import until_told_to_stop
 from ..store import TournamentStore, UnknownTournamentError
 from ..work.processes import default_jobs
 from .bots import load_bot_spec
@@ -537,8 +538,8 @@ def _run_local(store: TournamentStore, tid: str, bots: Mapping[str, Bot],
                      f"following the test", highlight=False)
         return watch(store, tid, reporter)
     if jobs == 1 or store.engine.url.database in (None, "", ":memory:"):
-        return trio.run(functools.partial(run_local, store, tid, bots, reporter,
-                                          auction_bot=auction_bot))
+        return trio.run(until_told_to_stop, functools.partial(
+            run_local, store, tid, bots, reporter, auction_bot=auction_bot))
     return play_on_processes(store, url, tid, jobs, SdkBots(), reporter)
 
 
@@ -559,5 +560,5 @@ def _run_live(store: TournamentStore, tid: str, host: str, port: int, concurrenc
             nursery.cancel_scope.cancel()
         return status
 
-    return trio.run(main)
+    return trio.run(until_told_to_stop, main)
 

@@ -28,6 +28,7 @@ from ..duplicate.scoring import Standings
 from ..duplicate.settings import Seating, TournamentSettings
 from ..play.live import run_with_progress
 from ..play.remote import RemoteArena
+from ..play.stopping import until_told_to_stop
 from ..store import TournamentStore
 from .export import export_tournament
 from .report import print_standings
@@ -187,7 +188,7 @@ def run_demo(
 
     started = time.monotonic()
     try:
-        standings = trio.run(main)
+        standings = trio.run(until_told_to_stop, main)
     finally:
         stop_processes(processes)
     elapsed = time.monotonic() - started

@@ -7,6 +7,7 @@ boards left them claimed until their lease ran out."""
 from __future__ import annotations
 
 import signal
+import threading
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
@@ -20,7 +21,10 @@ STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 async def until_told_to_stop(run: Callable[[], Awaitable[T]]) -> T:
     """``run()``, cancelled by the first SIGINT or SIGTERM, which is then raised as
     ``KeyboardInterrupt`` once ``run``'s cleanup is over; the signals that come meanwhile are
-    taken, so none interrupts the cleanup."""
+    taken, so none interrupts the cleanup. Off the main thread, where no signal is delivered,
+    ``run()`` as it is."""
+    if threading.current_thread() is not threading.main_thread():
+        return await run()
     work_scope = trio.CancelScope()
     with trio.open_signal_receiver(*STOP_SIGNALS) as signals:
         async with trio.open_nursery() as nursery:
