@@ -59,7 +59,7 @@ from ..play.manage import cancel_tournament, delete_tournament
 from ..store import TournamentStore, UnknownTournamentError
 from .admin import admin_app
 from .export import bot_names, export_tournament, standings_of
-from .launch import global_options_first
+from .options import global_options_first
 from .report import (
     describe_deal,
     id_column,
