@@ -5,7 +5,8 @@ card is its index in the game's deck, a set is one Python int with bit ``c`` set
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from operator import itemgetter
+
+from .dealing_core import PackCut
 
 Card = int
 """A card: its index in its game's deck."""
@@ -93,22 +94,21 @@ def partition_masks(
 
 def pack_parts(
     positions: Sequence[Sequence[int]], deck_size: int
-) -> Callable[[Sequence[Card]], tuple[tuple[tuple[Card, ...], ...], tuple[Hand, ...]]]:
+) -> Callable[[list[Card]], tuple[tuple[tuple[Card, ...], ...], tuple[Hand, ...]]]:
     """A function cutting a shuffled pack of ``deck_size`` cards into the parts of a deal:
     ``positions[k]`` are the places in the pack (top card first) of part ``k``'s cards; it
     returns each part's cards, sorted, and its mask.
 
-    For a pack that holds every card once, as a shuffle makes it: its parts need no check, and
-    gathering them in C (item getters, sorted, a sum of distinct bits) rather than card by card
-    is most of what dealing costs.
+    For a pack that holds every card once, as a shuffle makes it: its parts need no check. The
+    cut itself is compiled (:class:`arena.games.dealing_core.PackCut`): card by card in Python
+    it was most of what dealing costs.
     """
     if any(len(part) < 2 for part in positions):
         raise ValueError("every part of a deal takes at least two cards")
-    getters = tuple(itemgetter(*part) for part in positions)
-    bit = tuple(1 << c for c in range(deck_size)).__getitem__
-
-    def cut(pack: Sequence[Card]) -> tuple[tuple[tuple[Card, ...], ...], tuple[Hand, ...]]:
-        parts = tuple([tuple(sorted(get(pack))) for get in getters])
-        return parts, tuple([sum(map(bit, part)) for part in parts])
-
-    return cut
+    owners = [-1] * deck_size
+    for part, places in enumerate(positions):
+        for place in places:
+            owners[place] = part
+    if -1 in owners or sum(map(len, positions)) != deck_size:
+        raise ValueError(f"the parts must take each of the {deck_size} places of the pack once")
+    return PackCut(owners, len(positions))

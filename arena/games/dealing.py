@@ -25,8 +25,9 @@ from __future__ import annotations
 
 import hashlib
 import struct
-from operator import mod
 from typing import Final
+
+from .dealing_core import plain_shuffle
 
 MAX_SEED: Final = (1 << 64) - 1
 DOMAIN: Final = b"tarot-arena/deal/v1"
@@ -84,15 +85,14 @@ _NO_REJECTION: Final = min(_LIMITS[2:])
 """Below this, no draw of a tarot-pack shuffle is rejected (step 2), so the whole shuffle's
 draws are its words mod n: a word that high comes in about one shuffle in a million, which
 draws one by one."""
-_DRAW_SIZES: Final = tuple(range(TAROT_PACK, 1, -1))
-"""The ``n`` of each draw of a full tarot-pack shuffle, in order: ``size``, ``size - 1``, ... 2."""
 
 
 def shuffled_pack(stream: DealStream, size: int = TAROT_PACK) -> list[int]:
     """Step 3: Fisher-Yates over the ordered pack of ``size`` cards; index 0 is the top card.
 
-    Equivalent to calling :meth:`DealStream.below` ``size - 1`` times, with the draws inlined:
-    shuffling would otherwise be a fifth of a random French Tarot deal's cost.
+    Equivalent to calling :meth:`DealStream.below` ``size - 1`` times, with the draws inlined
+    (compiled: :func:`arena.games.dealing_core.plain_shuffle`): shuffling would otherwise be a
+    fifth of a random French Tarot deal's cost.
     """
     if size > TAROT_PACK:  # the inlined limits cover the tarot pack; larger packs draw plainly
         pack = list(range(size))
@@ -106,13 +106,10 @@ def shuffled_pack(stream: DealStream, size: int = TAROT_PACK) -> list[int]:
     stream._ensure(size - 1)
     words = stream._words
     pos = stream._pos
-    drawn = words[pos:pos + size - 1]
-    if max(drawn, default=0) < _NO_REJECTION:  # no word rejected: every draw is a plain x mod n
-        for i, j in zip(range(size - 1, 0, -1),
-                        map(mod, drawn, _DRAW_SIZES[TAROT_PACK - size:]), strict=True):
-            pack[i], pack[j] = pack[j], pack[i]
+    plain = plain_shuffle(words, pos, size, _NO_REJECTION)
+    if plain is not None:  # no word rejected: every draw is a plain x mod n
         stream._pos = pos + size - 1
-        return pack
+        return plain
     for i in range(size - 1, 0, -1):
         n = i + 1
         x = words[pos]

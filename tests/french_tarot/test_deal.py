@@ -14,6 +14,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from arena.games.cardsets import pack_parts
 from arena.games.french_tarot import Deal, DealOutcome, GameState, Phase, deal_pack, seeded_deal
 from arena.games.french_tarot.cards import EXCUSE, PETIT, format_cards, parse_cards
 from arena.games.french_tarot.deal import MAX_SEED, DealStream, shuffled_pack
@@ -625,3 +626,31 @@ def test_extreme_seeds_are_accepted() -> None:
     assert seeded_deal(0, 3).players == 3
     assert seeded_deal(MAX_SEED, 3).players == 3
     assert MAX_SEED == 2**64 - 1
+
+
+def test_deal_pack_takes_a_tuple_as_a_list() -> None:
+    pack = shuffled_pack(DealStream(5))
+    assert deal_pack(tuple(pack), 4, 1) == deal_pack(pack, 4, 1)  # type: ignore[arg-type]
+
+
+def test_the_cut_sorts_each_part_and_masks_it_as_the_plain_way() -> None:
+    """The compiled cut (arena.games.dealing_core) against sorted item getters and a sum of
+    bits, parts of every size and masks on both sides of its 62-bit halves."""
+    rnd = random.Random(27)
+    for _ in range(20):
+        places = list(range(78))
+        rnd.shuffle(places)
+        bounds = sorted(2 * b for b in rnd.sample(range(1, 38), 3))  # parts of 2 cards or more
+        positions = [places[a:b] for a, b in zip([0, *bounds], [*bounds, 78], strict=True)]
+        pack = list(range(78))
+        rnd.shuffle(pack)
+        parts, masks = pack_parts(positions, 78)(pack)
+        assert parts == tuple(tuple(sorted(pack[p] for p in part)) for part in positions)
+        assert masks == tuple(sum(1 << c for c in part) for part in parts)
+
+
+@pytest.mark.parametrize("positions", [[[0, 1], [2, 3]], [[0, 1, 2], [2, 3, 4]], [[0, 1], [3, 4]]],
+                         ids=["too few places", "a place twice", "a place missing"])
+def test_pack_parts_needs_every_place_once(positions: list[list[int]]) -> None:
+    with pytest.raises(ValueError, match="must take each of the 5 places of the pack once"):
+        pack_parts(positions, 5)

@@ -183,7 +183,7 @@ def deal_pack(pack: list[Card], players: int, dealer: int) -> Deal:
     dealer_seat_error = _dealer_error(players, dealer)
     if dealer_seat_error:
         raise ValueError(dealer_seat_error)
-    return _dealt(pack, players, dealer)
+    return _dealt(list(pack), players, dealer)  # a tuple too: the cut reads a list
 
 
 def _dealer_error(players: int, dealer: int) -> str:

@@ -81,7 +81,7 @@ def deal_pack(pack: list[Card], dealer: int) -> Deal:
         raise ValueError(f"dealer seat {dealer!r} is not a seat of a 3-player table")
     if sorted(pack) != list(range(DECK_SIZE)):
         raise ValueError("a pack must hold each of the 78 cards once")
-    return _dealt(pack, dealer)
+    return _dealt(list(pack), dealer)  # a tuple too: the cut reads a list
 
 
 def _positions(dealer: int) -> tuple[list[int], ...]:
