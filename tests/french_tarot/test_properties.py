@@ -54,7 +54,7 @@ from arena.games.french_tarot import (
 from tests.state_slots import slots_of
 
 DEALS_PER_PLAYER_COUNT = 4_000
-EXHAUSTIVE_DEALS_PER_PLAYER_COUNT = 120
+EXHAUSTIVE_DEALS_PER_PLAYER_COUNT = 80
 BEGINNER_EVERY = 8
 """One deal in eight is played with the beginner variant."""
 PLAY_EXCUSE = Play(EXCUSE)

@@ -26,7 +26,7 @@ from arena.games.base import (
 from tests.toy_game.game import TOY_GAME
 
 GAMES = [games.game(name) for name in games.names()] + [TOY_GAME]
-DEALS = 120
+DEALS = 80
 
 
 def random_deals(game: Game, rng: random.Random, count: int) -> Iterator[tuple[int, Any, State]]:
