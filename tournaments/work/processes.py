@@ -80,8 +80,6 @@ def work(options: WorkerOptions) -> int:
         engine.dispose()
 
 
-
-
 def _child(options: WorkerOptions) -> None:
     with contextlib.suppress(KeyboardInterrupt):  # its leases are given back: a clean exit
         work(options)
@@ -141,16 +139,21 @@ class Pool:
 
 
 @contextlib.contextmanager
-def _sigint_ignored() -> Iterator[None]:
-    """SIGINT ignored in this process meanwhile (only the main thread may say so)."""
+def _handling(signum: int, handler: Any) -> Iterator[None]:
+    """``signum`` handled by ``handler`` in this process meanwhile (only the main thread may
+    say so: elsewhere, as it was)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    before = signal.signal(signum, handler)
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, before)
+        signal.signal(signum, before)
+
+
+def _sigint_ignored() -> contextlib.AbstractContextManager[None]:
+    return _handling(signal.SIGINT, signal.SIG_IGN)
 
 
 def _named(options: WorkerOptions, n: int, jobs: int) -> WorkerOptions:
@@ -184,15 +187,7 @@ def _interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
 
-@contextlib.contextmanager
-def _sigterm_interrupts() -> Iterator[None]:
+def _sigterm_interrupts() -> contextlib.AbstractContextManager[None]:
     """SIGTERM (a service manager's stop) handled as Ctrl-C meanwhile: the parent stops its
     workers instead of leaving them orphans."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    before = signal.signal(signal.SIGTERM, _interrupt)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, before)
+    return _handling(signal.SIGTERM, _interrupt)
