@@ -14,6 +14,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,6 +31,7 @@ from ..play.live import run_with_progress
 from ..play.remote import RemoteArena
 from ..play.stopping import until_told_to_stop
 from ..store import TournamentStore
+from ..work.processes import default_jobs
 from .export import export_tournament
 from .report import print_standings
 
@@ -45,8 +47,7 @@ class BundledBot:
     between them (a search needs a core; the others hardly use one)."""
 
 
-SEARCH_PROCESSES = max(1, min(4, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
-                              else (os.cpu_count() or 1)))
+SEARCH_PROCESSES = min(4, default_jobs())
 """The search bot's processes: one a core, at most 4. It is the demo's slowest player (the
 others answer at once), and its play is the same in any process (its draws are seeded from its
 seed, the seat's hand and the cards played), so more processes only play it sooner."""
@@ -103,9 +104,7 @@ async def wait_for_bot_processes(
     """Until every bot process is connected (as many connections of each bot as it has
     processes): ChildProcessError at once if a process dies, TimeoutError after ``timeout``
     seconds (each one clear line from the CLI)."""
-    wanted: dict[str, int] = {}
-    for p in processes:
-        wanted[p.bot_id] = wanted.get(p.bot_id, 0) + 1
+    wanted = Counter(p.bot_id for p in processes)
 
     def all_connected() -> bool:
         connected = server.connected_bots()
