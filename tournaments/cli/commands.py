@@ -22,7 +22,7 @@ import socket
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, NoReturn, TypeVar
 
 import typer
 from rich.console import Console
@@ -128,7 +128,7 @@ def main() -> None:
         code = app(args=global_options_first(sys.argv[1:]), prog_name="tarot-arena",
                    standalone_mode=False)  # without standalone mode, click returns Exit codes
         if code == INTERRUPTED:  # typer's word for a KeyboardInterrupt out of a command
-            errors.print("[yellow]interrupted[/yellow]")
+            _interrupted()
         if isinstance(code, int) and code:
             sys.exit(code)
     except typer.Exit as exc:
@@ -137,15 +137,18 @@ def main() -> None:
         errors.print("[red]aborted[/red]")
         sys.exit(INTERRUPTED)
     except KeyboardInterrupt:
-        errors.print("[yellow]interrupted[/yellow]")
-        sys.exit(INTERRUPTED)
+        _interrupted()
     except BaseExceptionGroup as group:  # trio wraps what its tasks raise, Ctrl-C included
         if group.split(KeyboardInterrupt)[1] is None:
-            errors.print("[yellow]interrupted[/yellow]")
-            sys.exit(INTERRUPTED)
+            _interrupted()
         _fail(group)
     except Exception as exc:  # click usage errors and ours
         _fail(exc)
+
+
+def _interrupted() -> NoReturn:
+    errors.print("[yellow]interrupted[/yellow]")
+    sys.exit(INTERRUPTED)
 
 
 def _fail(exc: BaseException) -> None:
