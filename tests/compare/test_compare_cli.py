@@ -293,6 +293,8 @@ def test_a_bot_that_fails_every_decision_is_rejected_not_crashed(db: str, compar
     ([HEURISTIC, RANDOM, "--non-regression", "0.1", "--bounds", "0,1"],
      "give it or --bounds, not both"),
     (["--id", "cmp_nothere"], "give the CANDIDATE and the BASELINE"),
+    (["tre-heuristic", RANDOM], "tre-heuristic does not play french-tarot, the game compare "
+                                "plays (it plays tre-e-venticinque)"),
     ([HEURISTIC, RANDOM, "--jobs", "0"], "bad --jobs 0: at least 1"),
     ([HEURISTIC, RANDOM, "--workers-only"], "--workers-only needs a database that workers on "
                                             "other machines reach"),

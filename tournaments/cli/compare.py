@@ -43,6 +43,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from arena.games import DEFAULT_GAME
 from arena.storage.bots import BotRegistry, UnknownBotError
 from arena.storage.models import TournamentStatus
 
@@ -276,6 +277,15 @@ def load_local_bot(spec: str) -> Bot:
     return load_bot_spec(spec)
 
 
+def _plays_the_game(spec: str, bot: Bot) -> None:
+    """A compare plays French Tarot: a bot of another game would never be seated (its tables
+    waited for it for ever), so it is refused at once."""
+    plays = tuple(getattr(bot, "games", (DEFAULT_GAME,)))
+    if DEFAULT_GAME not in plays:
+        raise CompareError(f"{spec} does not play {DEFAULT_GAME}, the game compare plays (it "
+                           f"plays {', '.join(plays) or 'nothing'})")
+
+
 def _check_bots(candidate: str, baseline: str, filler: str | None, aa: bool) -> None:
     """The bots of a new compare, each mistake named."""
     if candidate == baseline and not aa:
@@ -323,7 +333,7 @@ def _resolve(
     bot_ids: tuple[str, ...]
     if local:
         for spec in named:
-            load_local_bot(spec)
+            _plays_the_game(spec, load_local_bot(spec))
         bot_ids = local_bot_ids(store, candidate, baseline, filler)
     else:
         if candidate == baseline:
