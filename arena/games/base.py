@@ -238,10 +238,30 @@ class Declaration:
     """How actions and cards are written (records, ``Action.notation``), for the docs."""
     notes: tuple[str, ...] = field(default=())
     """What an implementer must know beyond the above (an exchange with no event, say)."""
+    default_players: int | None = None
+    """The table size played when none is asked (``tournament create``, ``compare``, the
+    ladder); None: the smallest of ``seat_counts``."""
+    auction_phases: tuple[str, ...] = ()
+    """The phases whose decisions settle who plays which contract (French Tarot: the bidding
+    and the king's call): what imposed boards fix at every table of a board. Empty: the game
+    has no auction, and imposed boards are refused for it."""
+
+    def __post_init__(self) -> None:
+        if self.default_players is not None and self.default_players not in self.seat_counts:
+            raise ValueError(f"{self.name}: default_players {self.default_players} is not one "
+                             f"of its seat counts {self.seat_counts}")
+        unknown = set(self.auction_phases) - set(self.phases)
+        if unknown:
+            raise ValueError(f"{self.name}: auction phases {sorted(unknown)} are not phases")
 
     @property
     def deck_size(self) -> int:
         return len(self.cards)
+
+    @property
+    def usual_players(self) -> int:
+        """The table size played when none is asked."""
+        return self.seat_counts[0] if self.default_players is None else self.default_players
 
 
 # ------------------------------------------------------------------------------- values

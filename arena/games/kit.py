@@ -113,6 +113,8 @@ def declare(
     settings: tuple[Setting, ...] = (),
     notation: str = "",
     notes: tuple[str, ...] = (),
+    default_players: int | None = None,
+    auction_phases: Sequence[Enum] = (),
 ) -> Declaration:
     """A game's declaration, its deck's names, events and view keys read from the engine's
     own types: an event kind is its class in kebab case with the class's fields as keys and
@@ -134,6 +136,8 @@ def declare(
         view_keys=_fields(observation),
         notation=notation,
         notes=notes,
+        default_players=default_players,
+        auction_phases=tuple(str(phase.value) for phase in auction_phases),
     )
 
 

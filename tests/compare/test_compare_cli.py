@@ -11,7 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from arena.storage.db import make_engine
 from tests.cli.entry import run_entry_point
+from tournaments.play.compare import load
+from tournaments.store import TournamentStore
 
 ROOT = Path(__file__).resolve().parents[2]
 HEURISTIC = "clients.heuristic_bot:HeuristicBot"
@@ -293,8 +296,16 @@ def test_a_bot_that_fails_every_decision_is_rejected_not_crashed(db: str, compar
     ([HEURISTIC, RANDOM, "--non-regression", "0.1", "--bounds", "0,1"],
      "give it or --bounds, not both"),
     (["--id", "cmp_nothere"], "give the CANDIDATE and the BASELINE"),
-    (["tre-heuristic", RANDOM], "tre-heuristic does not play french-tarot, the game compare "
-                                "plays (it plays tre-e-venticinque)"),
+    (["tre-heuristic", RANDOM], "tre-heuristic does not play french-tarot, the game of this "
+                                "compare (it plays tre-e-venticinque; --game chooses the game)"),
+    ([HEURISTIC, "tre-random", "--game", "tre-e-venticinque"],
+     "heuristic_bot:HeuristicBot does not play tre-e-venticinque, the game of this compare"),
+    (["tre-heuristic", "tre-random", "--game", "tre-e-venticinque", "--imposed"],
+     "--imposed boards fix each board's auction, and Tre e Venticinque has none"),
+    (["tre-heuristic", "tre-random", "--game", "tre-e-venticinque", "--players", "4"],
+     "Tre e Venticinque is played by exactly 3 players, not 4"),
+    ([HEURISTIC, RANDOM, "--setting", "colour=blue"], "unknown French Tarot setting 'colour'"),
+    ([HEURISTIC, RANDOM, "--game", "chess"], "chess"),
     ([HEURISTIC, RANDOM, "--jobs", "0"], "bad --jobs 0: at least 1"),
     ([HEURISTIC, RANDOM, "--workers-only"], "--workers-only needs a database that workers on "
                                             "other machines reach"),
@@ -353,6 +364,44 @@ def refused_before_the_database(tmp_path: Path, source: str, message: str | None
                 "error: module 'crashing_bot' has no 'Bot'")
     assert result.stderr.strip() == expected
     assert not (tmp_path / "arena.db").exists()  # refused before the database is created
+
+
+def test_tre_e_venticinque_bots_compare_in_points(db: str, compare: Compare) -> None:
+    """Every game compares: Tre e Venticinque at its 3 players, its scores (thirds of a point)
+    counted in points, as the bounds are given."""
+    code, data, err = compare(db, "tre-heuristic", "tre-random", "--game", "tre-e-venticinque",
+                              "--seed", "7", "--bounds", "0,3", "--units", "points")
+    assert code == 0, err
+    assert (data["verdict"], data["game"], data["players"]) == ("accepted", "tre-e-venticinque", 3)
+    assert data["deals"] == 4 * data["boards"]  # 3 seats and the control table
+    assert "Tre e Venticinque, 3 players" in err
+    # The same boards' paired differences from the stored scores, in thirds: the test's mean
+    # is their mean in points.
+    _, _, boards = load(TournamentStore(make_engine(db)), str(data["compare"]))
+    thirds = []
+    for board in range(int(data["boards"])):
+        entries = boards.by_board[board]
+        mine = {e.seat: e.score for e in entries if e.bot_id == data["candidate_bot_id"]}
+        theirs = {e.seat: e.score for e in entries if e.bot_id == data["baseline_bot_id"]}
+        thirds.append(sum(mine[s] - theirs[s] for s in range(3)) / 3)
+    assert data["mean_per_board"] == pytest.approx(sum(thirds) / len(thirds) / 3, abs=1e-4)
+
+
+def test_a_resumed_compare_keeps_its_game(db: str, compare: Compare, tarot_arena: Run) -> None:
+    code, _, err = compare(db, "tre-heuristic", "tre-random", "--game", "tre-e-venticinque",
+                           "--seed", "7", "--min-boards", "2", "--max-boards", "2",
+                           "--id", "cmp_tre")
+    assert code in (0, 4), err
+    for args, message in [
+        (["--game", "french-tarot"], "cmp_tre plays Tre e Venticinque, 3 players, not French "
+                                     "Tarot"),
+        (["--players", "4"], "not at 4 players"),
+    ]:
+        result = tarot_arena(db, "compare", "--local", "--id", "cmp_tre", *args)
+        assert result.returncode == 1
+        assert message in one_error_line(result)
+    again = tarot_arena(db, "compare", "--local", "--json", "--id", "cmp_tre")
+    assert json.loads(again.stdout)["game"] == "tre-e-venticinque"
 
 
 def test_an_id_of_another_kind_is_refused(db: str, compare: Compare, tarot_arena: Run) -> None:

@@ -7,6 +7,7 @@ the bot SDK rely on nothing else.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from collections.abc import Iterator
@@ -160,6 +161,19 @@ def test_a_game_declares_what_it_does(game: Game) -> None:
     assert seen_phases <= set(declared.phases)
     assert seen_decisions <= set(declared.decisions)
     assert set(seen_events) <= set(events)
+
+
+def test_a_declaration_that_contradicts_itself_is_refused() -> None:
+    """The table size played by default and the auction's phases (what ``compare``, the
+    ladder and imposed boards ask of a game) must be the game's own."""
+    declared = games.game("french-tarot").declaration
+    assert declared.usual_players == 4 and declared.auction_phases == ("bidding", "calling")
+    tre = games.game("tre-e-venticinque").declaration
+    assert tre.usual_players == 3 and tre.auction_phases == ()
+    with pytest.raises(ValueError, match="default_players 6 is not one of its seat counts"):
+        dataclasses.replace(declared, default_players=6)
+    with pytest.raises(ValueError, match=r"auction phases \['auction'\] are not phases"):
+        dataclasses.replace(declared, auction_phases=("auction",))
 
 
 def test_a_value_tells_its_game() -> None:

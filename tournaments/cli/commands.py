@@ -565,7 +565,7 @@ def build_settings(
     chosen = _choice(Seating, seating, "seating", "rotation, field, gauntlet or competition")
     rules = games.game(game)
     if players is None:
-        players = 4 if rules.name == games.DEFAULT_GAME else rules.seat_counts()[0]
+        players = rules.declaration.usual_players
     return TournamentSettings(
         name=name,
         bots=tuple(bots),
@@ -1024,7 +1024,7 @@ def _register_compare() -> None:
         _json_mode(True)  # compare's stdout is its JSON verdict only; the rest is on stderr
         return _store()
 
-    add_command(app, store, console, errors)
+    add_command(app, store, console, errors, table_settings)
 
 
 _register_compare()

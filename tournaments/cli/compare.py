@@ -17,6 +17,9 @@ and stored is :mod:`tournaments.play.compare`, the statistics :mod:`tournaments.
 - **Another filler** (``--filler BOT``, same form as the candidate's): the other seats are
   that bot's for the candidate and the baseline alike (and, imposed, it bids the auctions), so
   that bots that never bid can be compared.
+- **Any game** (``--game``, ``--players``, ``--setting``, as for ``tournament create``): French
+  Tarot at 4 players by default; every bot must play the game (a local one is asked, a live
+  one says so when it connects). Imposed boards need a game with an auction.
 - **Nothing compared**: boards that come out even tell the bots apart no more than boards
   never played; a test whose boards all came out even (every deal passed out, or the bots
   played alike) is inconclusive and says why, with what to do (:class:`Inconclusive`).
@@ -36,14 +39,15 @@ import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import trio
 import typer
 from rich.console import Console
 from rich.markup import escape
 
-from arena.games import DEFAULT_GAME
+from arena import games
+from arena.games.display import game_form
 from arena.storage.bots import BotRegistry, UnknownBotError
 from arena.storage.models import TournamentStatus
 
@@ -238,6 +242,8 @@ def result_json(
         **status.to_json(),
         "nothing_scored": nothing_scored,
         "deals": status.boards * tables_per_board(settings),
+        "game": settings.game,
+        "game_settings": dict(settings.game_settings),
         "players": settings.players,
         "seed": str(settings.seed),
         "tables_unplayed": unplayed,
@@ -277,13 +283,13 @@ def load_local_bot(spec: str) -> Bot:
     return load_bot_spec(spec)
 
 
-def _plays_the_game(spec: str, bot: Bot) -> None:
-    """A compare plays French Tarot: a bot of another game would never be seated (its tables
-    waited for it for ever), so it is refused at once."""
-    plays = tuple(getattr(bot, "games", (DEFAULT_GAME,)))
-    if DEFAULT_GAME not in plays:
-        raise CompareError(f"{spec} does not play {DEFAULT_GAME}, the game compare plays (it "
-                           f"plays {', '.join(plays) or 'nothing'})")
+def _plays_the_game(spec: str, bot: Bot, game: str) -> None:
+    """A bot that does not play the compare's game would never be seated (its tables waited
+    for it for ever), so it is refused at once."""
+    plays = tuple(getattr(bot, "games", (games.DEFAULT_GAME,)))
+    if game not in plays:
+        raise CompareError(f"{spec} does not play {game}, the game of this compare (it plays "
+                           f"{', '.join(plays) or 'nothing'}; --game chooses the game)")
 
 
 def _check_bots(candidate: str, baseline: str, filler: str | None, aa: bool) -> None:
@@ -300,7 +306,8 @@ def _resolve(
     store: TournamentStore, compare_id: str | None, candidate: str | None,
     baseline: str | None, filler: str | None, local: bool, aa: bool, imposed: bool,
     make_config: Callable[[], SprtSettings],
-    players: int, seed: int | None, per_decision: float,
+    players: int | None, seed: int | None, per_decision: float,
+    game: str | None = None, game_settings: Mapping[str, object] | None = None,
 ) -> str:
     """The compare to run: the stored one (``--id`` of an existing compare, whose bots must
     match any given) or a new one."""
@@ -324,16 +331,18 @@ def _resolve(
             if filler is not None and filler != stored.filler:
                 among = f"among {stored.filler} fillers" if stored.filler else "without --filler"
                 raise CompareError(f"{compare_id} is played {among}, not among {filler}")
+            _same_game(compare_id, settings, game, players, game_settings)
             return compare_id
     if candidate is None or baseline is None:
         raise CompareError("give the CANDIDATE and the BASELINE (or --id of a stored compare)")
     _check_bots(candidate, baseline, filler, aa)
     config = CompareConfig(local, candidate, baseline, make_config(), aa, imposed, filler)
     named = (candidate, baseline, *([filler] if filler else []))
+    rules = games.game(game or games.DEFAULT_GAME)
     bot_ids: tuple[str, ...]
     if local:
         for spec in named:
-            _plays_the_game(spec, load_local_bot(spec))
+            _plays_the_game(spec, load_local_bot(spec), rules.name)
         bot_ids = local_bot_ids(store, candidate, baseline, filler)
     else:
         if candidate == baseline:
@@ -347,12 +356,35 @@ def _resolve(
                 raise CompareError(f"{exc} (live compares take registered bot ids; --local "
                                    f"takes module:Class bots)") from None
         bot_ids = named
-    return create(store, config, bot_ids, players=players, seed=seed,
-                  per_decision=per_decision, tournament_id=compare_id)
+    return create(store, config, bot_ids,
+                  players=rules.declaration.usual_players if players is None else players,
+                  seed=seed, per_decision=per_decision, tournament_id=compare_id,
+                  game=rules.name, game_settings=game_settings)
+
+
+def _same_game(compare_id: str, settings: TournamentSettings, game: str | None,
+               players: int | None, game_settings: Mapping[str, object] | None) -> None:
+    """A stored compare resumed with a game, a table size or settings of its own: they must be
+    the stored ones (a compare cannot change game half-way)."""
+    stored = game_form(settings.rules, settings.table_options)
+    if game is not None and games.game(game).name != settings.game:
+        raise CompareError(f"{compare_id} plays {stored}, not {games.game(game).title}")
+    if players is not None and players != settings.players:
+        raise CompareError(f"{compare_id} plays {stored}, not at {players} players")
+    if game_settings and any(settings.game_settings.get(name) != value
+                             for name, value in game_settings.items()):
+        raise CompareError(f"{compare_id} plays {stored} with the settings "
+                           f"{json.dumps(settings.game_settings, sort_keys=True)}, not "
+                           f"{json.dumps(dict(game_settings), sort_keys=True)}")
+
+
+TableSettings = Callable[[str, str, Sequence[str]], dict[str, Any]]
+"""``--variant``, ``--direction`` and ``--setting`` read as a game's settings, as ``tournament
+create`` reads them (:func:`tournaments.cli.commands.table_settings`)."""
 
 
 def add_command(app: typer.Typer, store_factory: Callable[[], TournamentStore],
-                console: Console, errors: Console) -> None:
+                console: Console, errors: Console, table_settings: TableSettings) -> None:
     """Register ``compare`` on the CLI ``app``."""
 
     @app.command("compare", epilog=(
@@ -395,7 +427,19 @@ def add_command(app: typer.Typer, store_factory: Callable[[], TournamentStore],
         ] = False,
         compare_id: Annotated[str | None, typer.Option(
             "--id", help="Resume this stored compare, or create it under this id.")] = None,
-        players: Annotated[int, typer.Option(help="2 (with the dummy), 3, 4 or 5.")] = 4,
+        game: Annotated[str | None, typer.Option(help=(
+            "The game: french-tarot (the default) or another the arena knows (tarot-arena "
+            "games lists them)."))] = None,
+        players: Annotated[int | None, typer.Option(help=(
+            "Players per table. French Tarot: 2 (with the dummy), 3, 4 (the default) or 5; "
+            "Tre e Venticinque: 3."))] = None,
+        variant: Annotated[str, typer.Option(
+            help="French Tarot: classic, or beginner.")] = "classic",
+        direction: Annotated[str, typer.Option(
+            help="French Tarot: counter-clockwise or clockwise.")] = "counter-clockwise",
+        setting: Annotated[list[str] | None, typer.Option(help=(
+            "NAME=VALUE: a setting of the game (tarot-arena games lists each game's). Repeat "
+            "for several."))] = None,
         seed: Annotated[str | None, typer.Option(
             help="Tournament seed (default: random, shown).")] = None,
         per_decision: Annotated[float | None, typer.Option(
@@ -429,6 +473,17 @@ def add_command(app: typer.Typer, store_factory: Callable[[], TournamentStore],
                 raise CompareError(f"bad seed {seed!r}: an integer 0..2**64-1") from None
         if not 0 <= port <= 65535:
             raise CompareError(f"bad port {port}: expected 0..65535")
+        if variant not in ("classic", "beginner"):
+            raise CompareError(f"unknown variant {variant!r}: expected classic or beginner")
+        rules = games.game(game or games.DEFAULT_GAME)
+        asked_settings = table_settings(variant, direction, setting or [])
+        if players is not None or asked_settings:  # the game checks them, in its own words
+            rules.options(rules.declaration.usual_players if players is None else players,
+                          asked_settings)
+        if imposed and not rules.declaration.auction_phases:
+            raise CompareError(f"--imposed boards fix each board's auction, and {rules.title} "
+                               f"has none: its tables of a board already differ in card play "
+                               f"only")
 
         def make_config() -> SprtSettings:
             try:
@@ -456,14 +511,14 @@ def add_command(app: typer.Typer, store_factory: Callable[[], TournamentStore],
             _check_bots(candidate, baseline, filler, aa)
             if local:
                 for spec in (candidate, baseline, *([filler] if filler else [])):
-                    load_local_bot(spec)
+                    _plays_the_game(spec, load_local_bot(spec), rules.name)
         store = store_factory()
         if workers_only and not store.postgres:
             raise CompareError("--workers-only needs a database that workers on other "
                                "machines reach: --db postgresql+psycopg://...")
         tid = _resolve(store, compare_id, candidate, baseline, filler, local, aa, imposed,
                        lambda: config_now, players, parsed_seed,
-                       per_decision or (60.0 if local else 1.0))
+                       per_decision or (60.0 if local else 1.0), game, asked_settings)
         settings, config, stored = load(store, tid)
         if (stored.test.verdict is None
                 and store.tournament(tid).status is TournamentStatus.CANCELLED):
@@ -471,6 +526,7 @@ def add_command(app: typer.Typer, store_factory: Callable[[], TournamentStore],
         errors.print(f"compare [bold]{tid}[/bold] (run again with --id {tid} to resume): "
                      f"{escape(_who(store, config.candidate, config.local))} vs "
                      f"{escape(_who(store, config.baseline, config.local))}, "
+                     f"{escape(game_form(settings.rules, settings.table_options))}, "
                      f"{escape(describe(config))}, seed {settings.seed}", highlight=False)
         deals_per_board = tables_per_board(settings)
         reporter = Reporter(errors, deals_per_board)

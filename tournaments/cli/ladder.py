@@ -103,7 +103,7 @@ def add_commands(app: typer.Typer, helpers: Helpers, console: Console) -> None:
                                 ) from None
         rules = games.game(game)
         if players is None:
-            players = 4 if rules.name == games.DEFAULT_GAME else rules.seat_counts()[0]
+            players = rules.declaration.usual_players
         settings = LadderSettings(
             name=name, game=rules.name, players=players,
             game_settings=helpers.table_settings(variant, direction, setting or []),

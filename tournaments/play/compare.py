@@ -36,11 +36,13 @@ import json
 import math
 import re
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import trio
 
+from arena import games
 from arena.storage.bots import BotRegistry
 from arena.storage.models import TournamentStatus
 
@@ -91,15 +93,16 @@ class CompareConfig:
 
 
 # --------------------------------------------------------------------------- the boards
-def board_difference(entries: list[Entry], candidate: str, baseline: str, players: int
-                     ) -> float | None:
-    """The board's paired difference, or None while the board is not finished at all its
-    tables: mean over the seats of the candidate's score minus the control table's."""
+def board_difference(entries: list[Entry], candidate: str, baseline: str, players: int,
+                     per_point: int = 1) -> float | None:
+    """The board's paired difference in the game's points (``per_point``: its score units in
+    a point, :class:`~arena.games.base.ScoreUnit`), or None while the board is not finished at
+    all its tables: mean over the seats of the candidate's score minus the control table's."""
     mine = {e.seat: e.score for e in entries if e.bot_id == candidate}
     theirs = {e.seat: e.score for e in entries if e.bot_id == baseline}
     if len(mine) < players or len(theirs) < players:
         return None
-    return math.fsum(mine[s] - theirs[s] for s in range(players)) / players
+    return math.fsum(mine[s] - theirs[s] for s in range(players)) / (players * per_point)
 
 
 class Boards:
@@ -109,6 +112,9 @@ class Boards:
     def __init__(self, settings: TournamentSettings, config: CompareConfig) -> None:
         self.candidate, self.baseline = settings.bots[:2]
         self.players = settings.players
+        self.per_point = settings.rules.declaration.score.per_point
+        """The test counts in points, whatever the game's score unit (Tre e Venticinque's
+        thirds): bounds in points are the ones a user gives."""
         self.by_board: dict[int, list[Entry]] = {}
         self.test = Sprt(config.sprt)
 
@@ -119,13 +125,17 @@ class Boards:
             kept[:] = [e for e in kept if (e.table_id, e.seat) != (entry.table_id, entry.seat)]
             kept.append(entry)
 
+    def value(self, board: int) -> float | None:
+        """The board's paired difference in points, None while it is unfinished."""
+        return board_difference(self.by_board.get(board, []), self.candidate, self.baseline,
+                                self.players, self.per_point)
+
     def advance(self, each: Callable[[Status], None] | None = None) -> bool:
         """Feed the test every newly complete board in order (``each`` hears the test after
         every one); whether it moved."""
         moved = False
         while self.test.verdict is None:
-            value = board_difference(self.by_board.get(self.test.n, []), self.candidate,
-                                     self.baseline, self.players)
+            value = self.value(self.test.n)
             if value is None:
                 break
             self.test.add(value)
@@ -184,14 +194,20 @@ def local_bot_ids(store: TournamentStore, candidate: str, baseline: str,
 def create(
     store: TournamentStore, config: CompareConfig, bot_ids: tuple[str, ...], *, players: int,
     seed: int | None, per_decision: float, tournament_id: str | None = None,
+    game: str = games.DEFAULT_GAME, game_settings: Mapping[str, Any] | None = None,
 ) -> str:
     """Store a compare: a gauntlet of as many boards as the test's cap (``bot_ids``:
-    candidate, baseline and the filler if any)."""
+    candidate, baseline and the filler if any), of ``game`` with its ``game_settings``."""
+    rules = games.game(game)
+    if config.imposed and not rules.declaration.auction_phases:
+        raise CompareError(f"imposed boards fix each board's auction, and {rules.title} has "
+                           f"none: its tables of a board differ in card play only already")
     name = f"compare {config.candidate} vs {config.baseline}"
     if len(name) > 100:
         name = name[:97] + "..."
     settings = TournamentSettings(
-        name=name, bots=bot_ids, seating=Seating.GAUNTLET, players=players,
+        name=name, bots=bot_ids, game=rules.name, game_settings=dict(game_settings or {}),
+        seating=Seating.GAUNTLET, players=players,
         boards=config.sprt.max_boards, seed=secrets.randbits(63) if seed is None else seed,
         per_decision=per_decision, compare=config.to_json(),
     )

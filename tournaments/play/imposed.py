@@ -23,6 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 import trio
 
 from arena.games.french_tarot import Action, Deal, DealRecord, GameState, Phase, TableOptions, apply
+from arena.games.french_tarot.definition import DECLARATION
 from arena.storage.models import TableStatus
 from arena.table import (
     Answer,
@@ -41,7 +42,7 @@ from arena.table.messages import ViewFn
 from ..store import TournamentStore
 from .arena import TableToPlay
 
-AUCTION_PHASES = frozenset({Phase.BIDDING, Phase.CALLING})
+AUCTION_PHASES = frozenset(Phase(phase) for phase in DECLARATION.auction_phases)
 
 Auction = tuple[tuple[int, Action], ...]
 """(seat, action) in the order played."""

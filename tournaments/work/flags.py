@@ -27,7 +27,7 @@ from datetime import datetime
 
 from arena.storage.models import TableStatus
 
-from ..play.compare import Boards, CompareConfig, board_difference
+from ..play.compare import Boards, CompareConfig
 from ..storage.work import WorkQueue, worker_of
 from ..store import TournamentStore
 
@@ -108,9 +108,8 @@ def shares(store: TournamentStore, tournament_id: str) -> list[Share]:
     if settings.compare is not None:
         boards = Boards(settings, CompareConfig.from_json(settings.compare))
         boards.add(store.entries(tournament_id))
-        for board, entries in boards.by_board.items():
-            value = board_difference(entries, boards.candidate, boards.baseline,
-                                     boards.players)
+        for board in boards.by_board:
+            value = boards.value(board)
             if value is not None:
                 values[board] = value
     rows = {w.id: w for w in WorkQueue(store).workers(list(by_worker))}

@@ -104,6 +104,8 @@ DECLARATION: Final = declare(
     events=_EVENTS,
     observation=Observation,
     settings=_SETTINGS,
+    default_players=4,
+    auction_phases=(Phase.BIDDING, Phase.CALLING),
     notation=(
         "Cards: rank then suit letter for suit cards (KS, QH, CD for the Cavalier of diamonds, "
         "JC, 10S, AH), T1..T21 for trumps, EX for the Excuse. Actions: pass, bid petite | garde "
