@@ -87,10 +87,12 @@ PRESETS: dict[str, Preset] = {
     "heuristic": Preset("clients.heuristic_bot:HeuristicBot",
                         "French Tarot: the rule-based bot (bids, discards and plays by rules)"),
     "search": Preset("clients.search_bot:SearchBot",
-                     f"French Tarot: the search bot, {SEARCH_SAMPLES} sampled deals a card "
+                     f"French Tarot and Tre e Venticinque: the search bot, {SEARCH_SAMPLES} "
+                     f"sampled deals a card "
                      f"(reproducible; --arg samples=N)", {"samples": SEARCH_SAMPLES}),
     "search-timed": Preset("clients.search_bot:SearchBot",
-                           "French Tarot: the search bot filling each decision's time limit "
+                           "French Tarot and Tre e Venticinque: the search bot filling each "
+                           "decision's time limit "
                            "(stronger with more time, not reproducible)"),
     "tre-random": Preset("clients.tre_bots:TreRandomBot",
                          "Tre e Venticinque: a legal action at random (--arg seed=N)"),

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 import trio
 
+from arena import games
 from clients import run
 
 from .conftest import Arena, eventually
@@ -118,6 +119,11 @@ def test_a_bundled_bot_is_reached_by_its_short_name(name: str, cls: str) -> None
     bot = run.load_bot(name, {})
     assert type(bot).__name__ == cls
     assert run.PRESETS[name].spec.endswith(f":{cls}")
+    # Its line of help names the games it plays, and only those (the help is written out so
+    # that it costs no bot's imports).
+    about = run.PRESETS[name].about.partition(":")[0]
+    plays = {games.game(game).title for game in getattr(bot, "games", (games.DEFAULT_GAME,))}
+    assert set(about.split(" and ")) == plays, about
 
 
 def test_the_search_preset_is_reproducible_and_the_timed_one_fills_the_time() -> None:
