@@ -567,8 +567,8 @@ def add_command(app: typer.Typer, store_factory: Callable[[], TournamentStore],
             extra = max(store.progress(tid).done - status.boards * deals_per_board, 0)
             errors.print(f"{unplayed - extra} tables left unplayed (the test had "
                          f"{'decided' if status.reason is None else 'ended'})"
-                         + (f"; {extra} played past it by other workers meanwhile, not "
-                            f"counted" if extra else ""), highlight=False)
+                         + (f"; {extra} played past it meanwhile (under way when it "
+                            f"decided), not counted" if extra else ""), highlight=False)
         if out is not None:
             out.write_text(json.dumps(data, indent=2) + "\n")
         if json_out:
