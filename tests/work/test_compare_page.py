@@ -54,6 +54,7 @@ def test_the_page_shows_the_test_and_every_worker(tmp_path: Path) -> None:
     finally:
         server.stop()
     assert status == 200
+    assert "<dt>Game</dt><dd>French Tarot, 3 players</dd>" in html
     assert "LLR over the boards" in html and 'class="line"' in html
     assert '<dd id="verdict">accepted</dd>' in html
     assert "11 counted (in board order)" in html

@@ -14,6 +14,8 @@ from typing import Any
 
 from sqlalchemy.engine import Engine
 
+from arena.games.display import game_form
+
 from ..duplicate.sprt import Sprt, Status
 from ..play.compare import CompareConfig, load
 from ..storage.work import Failure, WorkQueue
@@ -29,6 +31,8 @@ class ComparePage:
     name: str
     status: str
     config: CompareConfig
+    game: str
+    """The game and its form (``Tre e Venticinque, 3 players``)."""
     test: Status
     played: int
     """Boards finished at all their tables, counted or not (workers may be ahead)."""
@@ -56,7 +60,7 @@ def llr_series(values: list[float], test: Sprt) -> dict[str, list[tuple[int, flo
 def compare_page(engine: Engine, tournament_id: str) -> ComparePage:
     store = TournamentStore(engine)
     try:
-        _, config, boards = load(store, tournament_id)
+        settings, config, boards = load(store, tournament_id)
     except UnknownTournamentError:
         raise NotFound(f"no compare {tournament_id!r}") from None
     except ValueError:  # a tournament, not a compare
@@ -69,7 +73,8 @@ def compare_page(engine: Engine, tournament_id: str) -> ComparePage:
     progress = store.progress(tournament_id)
     played = len(store.boards_done(tournament_id))
     row = store.tournament(tournament_id)
-    return ComparePage(tournament_id, row.name, row.status.value, config, test.status(),
+    return ComparePage(tournament_id, row.name, row.status.value, config,
+                       game_form(settings.rules, settings.table_options), test.status(),
                        played, progress.done, progress.total, plot,
                        shares(store, tournament_id), WorkQueue(store).failures(tournament_id))
 
