@@ -390,8 +390,12 @@ def test_tournament_create_takes_the_games_settings_by_name(
     assert settings.game_settings == {"beginner": True, "direction": "clockwise"}
     listed = cli("games").out
     assert "--setting beginner=false (false | true): the beginner variant" in listed
-    assert json.loads(cli("games", "--json").out)[0]["settings"][1]["choices"] == [
-        "counter-clockwise", "clockwise"]
+    assert "French Tarot (2, 3, 4, 5 players; 4 unless --players says otherwise)" in listed
+    assert "Tre e Venticinque (3 players)" in listed
+    french, tre = json.loads(cli("games", "--json").out)
+    assert french["settings"][1]["choices"] == ["counter-clockwise", "clockwise"]
+    assert (french["default_players"], french["imposed_boards"]) == (4, True)
+    assert (tre["default_players"], tre["imposed_boards"]) == (3, False)
 
 
 def test_tournament_create_refuses_a_revoked_or_repeated_bot(cli: Cli, bots: list[str]) -> None:

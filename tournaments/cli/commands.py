@@ -793,6 +793,8 @@ def games_cmd(as_json: JsonOption = False) -> None:
     known = [games.game(name) for name in games.names()]
     if as_json:
         _print_json([{"name": g.name, "title": g.title, "players": list(g.seat_counts()),
+                      "default_players": g.declaration.usual_players,
+                      "imposed_boards": bool(g.declaration.auction_phases),
                       "settings": [{"name": s.name, "default": s.default,
                                     "choices": list(s.choices), "meaning": s.meaning}
                                    for s in g.declaration.settings]}
@@ -800,7 +802,9 @@ def games_cmd(as_json: JsonOption = False) -> None:
         return
     for g in known:
         sizes = ", ".join(map(str, g.seat_counts()))
-        console.print(f"{g.name:<20} {g.title} ({sizes} players)", highlight=False)
+        usual = (f"; {g.declaration.usual_players} unless --players says otherwise"
+                 if len(g.seat_counts()) > 1 else "")
+        console.print(f"{g.name:<20} {g.title} ({sizes} players{usual})", highlight=False)
         for s in g.declaration.settings:
             choices = " | ".join(json.dumps(c) for c in s.choices)
             console.print(f"{'':<20}   --setting {s.name}={json.dumps(s.default)} "
