@@ -59,6 +59,16 @@ from ..play.manage import cancel_tournament, delete_tournament
 from ..store import TournamentStore, UnknownTournamentError
 from .admin import admin_app
 from .export import bot_names, export_tournament, standings_of
+from .game_options import (
+    CLASSIC,
+    COUNTER_CLOCKWISE,
+    DirectionOption,
+    GameOption,
+    PlayersOption,
+    SettingOption,
+    VariantOption,
+    table_settings,
+)
 from .options import global_options_first
 from .report import (
     describe_deal,
@@ -419,28 +429,16 @@ def tournament_create(
         "Bots by id or registered name (gauntlet: candidate reference [filler]); a name "
         "several bots share is refused: give the id."))],
     name: Annotated[str, typer.Option(help="Tournament name.")] = "tournament",
-    game: Annotated[str, typer.Option(help=(
-        "The game every table plays: french-tarot (the default), or another the arena knows "
-        "(tarot-arena games lists them)."
-    ))] = games.DEFAULT_GAME,
-    players: Annotated[int | None, typer.Option(help=(
-        "Players per table. French Tarot: 2 (with the dummy), 3, 4 (the default) or 5; "
-        "Tre e Venticinque: 3 (tarot-arena games lists every game's)."
-    ))] = None,
+    game: GameOption = None,
+    players: PlayersOption = None,
     boards: Annotated[int, typer.Option(help="Number of boards (deals).")] = 8,
     seed: Annotated[str | None, typer.Option(help=(
         "Tournament seed, 0..2**64-1. Default: 0, or a random secret seed for competition."
     ))] = None,
     seating: Annotated[str, typer.Option(help=SEATING_HELP)] = "rotation",
-    variant: Annotated[str, typer.Option(
-        help="classic, or beginner (Petite and Garde only, no poignée, no chelem).")] = "classic",
-    direction: Annotated[str, typer.Option(help="counter-clockwise or clockwise.")] = (
-        "counter-clockwise"
-    ),
-    setting: Annotated[list[str] | None, typer.Option(help=(
-        "NAME=VALUE: a setting of the game (tarot-arena games lists each game's), e.g. "
-        "--setting direction=clockwise; VALUE is true, false, a number or a word. Repeat for "
-        "several."))] = None,
+    variant: VariantOption = CLASSIC,
+    direction: DirectionOption = COUNTER_CLOCKWISE,
+    setting: SettingOption = None,
     per_decision: Annotated[float, typer.Option(help="Seconds per decision.")] = 1.0,
     time_bank: Annotated[float, typer.Option(help="Extra seconds per seat and deal.")] = 0.0,
     tables_per_board: Annotated[int | None, typer.Option(
@@ -524,44 +522,14 @@ def _choice(enum: Callable[[str], T], value: str, what: str, allowed: str) -> T:
         raise CliError(f"unknown {what} {value!r}: expected {allowed}") from None
 
 
-def table_settings(variant: str, direction: str, given: Sequence[str] = ()) -> dict[str, Any]:
-    """The game settings asked for: ``--variant`` and ``--direction`` (French Tarot's
-    ``beginner`` and ``direction``) when not left at their defaults, and every
-    ``--setting NAME=VALUE``. The game validates them: one it does not have is refused in its
-    own words."""
-    asked: dict[str, Any] = {}
-    if variant == "beginner":
-        asked["beginner"] = True
-    if direction != "counter-clockwise":
-        asked["direction"] = direction
-    for item in given:
-        name, equals, text = item.partition("=")
-        if not equals or not name.strip():
-            raise CliError(f"--setting takes NAME=VALUE, got {item!r}")
-        try:
-            value: Any = json.loads(text)
-        except ValueError:
-            value = text
-        if not isinstance(value, bool | int | float | str):
-            value = text
-        name = name.strip()
-        if name in asked and asked[name] != value:
-            raise CliError(f"--setting {name}={text} contradicts another option asking "
-                           f"{name}={json.dumps(asked[name])}")
-        asked[name] = value
-    return asked
-
-
 def build_settings(
-    *, bots: list[str], name: str, game: str = games.DEFAULT_GAME, players: int | None = None,
+    *, bots: list[str], name: str, game: str | None = None, players: int | None = None,
     boards: int, seed: str | None, seating: str,
     variant: str, direction: str, per_decision: float, time_bank: float,
     settings: Sequence[str] = (),
     tables_per_board: int | None, penalty: str, penalty_points: int,
     disqualify_after: int | None, scoring: str,
 ) -> TournamentSettings:
-    if variant not in ("classic", "beginner"):
-        raise CliError(f"unknown variant {variant!r}: expected classic or beginner")
     chosen = _choice(Seating, seating, "seating", "rotation, field, gauntlet or competition")
     rules = games.game(game)
     if players is None:
@@ -1028,7 +996,7 @@ def _register_compare() -> None:
         _json_mode(True)  # compare's stdout is its JSON verdict only; the rest is on stderr
         return _store()
 
-    add_command(app, store, console, errors, table_settings)
+    add_command(app, store, console, errors)
 
 
 _register_compare()
@@ -1051,7 +1019,7 @@ _register_worker()
 def _register_ladder() -> None:
     from .ladder import Helpers, add_commands
 
-    add_commands(app, Helpers(_store, bot_ids, table_settings, _json_mode, _print_json,
+    add_commands(app, Helpers(_store, bot_ids, _json_mode, _print_json,
                               CliError), console)
 
 

@@ -39,7 +39,7 @@ import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import trio
 import typer
@@ -78,6 +78,16 @@ from ..play.stopping import until_told_to_stop
 from ..store import TournamentStore, UnknownTournamentError
 from ..work.processes import default_jobs
 from .bots import load_bot_spec
+from .game_options import (
+    CLASSIC,
+    COUNTER_CLOCKWISE,
+    DirectionOption,
+    GameOption,
+    PlayersOption,
+    SettingOption,
+    VariantOption,
+    table_settings,
+)
 
 if TYPE_CHECKING:
     from clients.sdk import Bot
@@ -378,13 +388,8 @@ def _same_game(compare_id: str, settings: TournamentSettings, game: str | None,
                            f"{json.dumps(dict(game_settings), sort_keys=True)}")
 
 
-TableSettings = Callable[[str, str, Sequence[str]], dict[str, Any]]
-"""``--variant``, ``--direction`` and ``--setting`` read as a game's settings, as ``tournament
-create`` reads them (:func:`tournaments.cli.commands.table_settings`)."""
-
-
 def add_command(app: typer.Typer, store_factory: Callable[[], TournamentStore],
-                console: Console, errors: Console, table_settings: TableSettings) -> None:
+                console: Console, errors: Console) -> None:
     """Register ``compare`` on the CLI ``app``."""
 
     @app.command("compare", epilog=(
@@ -427,19 +432,11 @@ def add_command(app: typer.Typer, store_factory: Callable[[], TournamentStore],
         ] = False,
         compare_id: Annotated[str | None, typer.Option(
             "--id", help="Resume this stored compare, or create it under this id.")] = None,
-        game: Annotated[str | None, typer.Option(help=(
-            "The game: french-tarot (the default) or another the arena knows (tarot-arena "
-            "games lists them)."))] = None,
-        players: Annotated[int | None, typer.Option(help=(
-            "Players per table. French Tarot: 2 (with the dummy), 3, 4 (the default) or 5; "
-            "Tre e Venticinque: 3."))] = None,
-        variant: Annotated[str, typer.Option(
-            help="French Tarot: classic, or beginner.")] = "classic",
-        direction: Annotated[str, typer.Option(
-            help="French Tarot: counter-clockwise or clockwise.")] = "counter-clockwise",
-        setting: Annotated[list[str] | None, typer.Option(help=(
-            "NAME=VALUE: a setting of the game (tarot-arena games lists each game's). Repeat "
-            "for several."))] = None,
+        game: GameOption = None,
+        players: PlayersOption = None,
+        variant: VariantOption = CLASSIC,
+        direction: DirectionOption = COUNTER_CLOCKWISE,
+        setting: SettingOption = None,
         seed: Annotated[str | None, typer.Option(
             help="Tournament seed (default: random, shown).")] = None,
         per_decision: Annotated[float | None, typer.Option(
@@ -473,8 +470,6 @@ def add_command(app: typer.Typer, store_factory: Callable[[], TournamentStore],
                 raise CompareError(f"bad seed {seed!r}: an integer 0..2**64-1") from None
         if not 0 <= port <= 65535:
             raise CompareError(f"bad port {port}: expected 0..65535")
-        if variant not in ("classic", "beginner"):
-            raise CompareError(f"unknown variant {variant!r}: expected classic or beginner")
         rules = games.game(game or games.DEFAULT_GAME)
         asked_settings = table_settings(variant, direction, setting or [])
         if players is not None or asked_settings:  # the game checks them, in its own words

@@ -28,6 +28,16 @@ from ..ladder.standings import LadderStandings, read, refit
 from ..ladder.standings import as_json as standings_json
 from ..storage.ladders import LadderStore
 from ..store import TournamentStore
+from .game_options import (
+    CLASSIC,
+    COUNTER_CLOCKWISE,
+    DirectionOption,
+    GameOption,
+    PlayersOption,
+    SettingOption,
+    VariantOption,
+    table_settings,
+)
 from .report import id_column, new_table, print_fitting, text_column
 
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")]
@@ -39,7 +49,6 @@ class Helpers:
 
     store: Callable[[], TournamentStore]
     bot_ids: Callable[[BotRegistry, Sequence[str]], tuple[str, ...]]
-    table_settings: Callable[[str, str, Sequence[str]], dict[str, Any]]
     json_mode: Callable[[bool], None]
     print_json: Callable[[object], None]
     error: type[Exception]
@@ -58,19 +67,11 @@ def add_commands(app: typer.Typer, helpers: Helpers, console: Console) -> None:
     @ladder_app.command("create")
     def create(
         name: Annotated[str, typer.Argument(help="The ladder's name (letters, digits, . _ -).")],
-        game: Annotated[str, typer.Option(help=(
-            "The game: french-tarot (the default) or another the arena knows (tarot-arena "
-            "games lists them)."))] = games.DEFAULT_GAME,
-        players: Annotated[int | None, typer.Option(help=(
-            "Players per table. French Tarot: 2 (with the dummy), 3, 4 (the default) or 5; "
-            "Tre e Venticinque: 3."))] = None,
-        variant: Annotated[str, typer.Option(
-            help="French Tarot: classic, or beginner.")] = "classic",
-        direction: Annotated[str, typer.Option(
-            help="French Tarot: counter-clockwise or clockwise.")] = "counter-clockwise",
-        setting: Annotated[list[str] | None, typer.Option(help=(
-            "NAME=VALUE: a setting of the game (tarot-arena games lists each game's). Repeat "
-            "for several."))] = None,
+        game: GameOption = None,
+        players: PlayersOption = None,
+        variant: VariantOption = CLASSIC,
+        direction: DirectionOption = COUNTER_CLOCKWISE,
+        setting: SettingOption = None,
         versions: Annotated[str, typer.Option(help=(
             "new-entry: a bot's new Hello.bot_version is a new entry, rated from scratch; "
             "continue: the bot keeps one entry across versions."))] = "new-entry",
@@ -89,8 +90,6 @@ def add_commands(app: typer.Typer, helpers: Helpers, console: Console) -> None:
     ) -> None:
         """Create a ladder; its boards come from a secret random seed."""
         helpers.json_mode(as_json)
-        if variant not in ("classic", "beginner"):
-            raise helpers.error(f"unknown variant {variant!r}: expected classic or beginner")
         try:
             policy = VersionPolicy(versions)
         except ValueError:
@@ -106,7 +105,7 @@ def add_commands(app: typer.Typer, helpers: Helpers, console: Console) -> None:
             players = rules.declaration.usual_players
         settings = LadderSettings(
             name=name, game=rules.name, players=players,
-            game_settings=helpers.table_settings(variant, direction, setting or []),
+            game_settings=table_settings(variant, direction, setting or []),
             versions=policy, boards_per_hour=boards_per_hour,
             tables_per_board=tables_per_board, per_decision=per_decision, time_bank=time_bank,
             model=rating_model)
