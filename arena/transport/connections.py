@@ -429,7 +429,7 @@ class RemoteSeat:
         self._post_with_held_events(wire.serialize(convert.notice_to_pb(notice, self._game)))
 
     async def end(self, end: TableEnd) -> None:
-        message = wire.serialize(convert.end_to_pb(end, self._game))
+        message = wire.end(end, self._game)
         if self.connection.closed:
             self._held = []
             posted = False

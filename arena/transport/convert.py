@@ -546,6 +546,10 @@ def unbatch(message: pb.ArenaMessage) -> list[pb.ArenaMessage]:
     return [message]
 
 
+def _default_game(table_id: str) -> Game:
+    return DEFAULT_GAME
+
+
 def arena_message_from_pb(
     message: pb.ArenaMessage, game_of: Callable[[str], Game] | None = None
 ) -> DecodedArenaMessage:
@@ -553,12 +557,12 @@ def arena_message_from_pb(
     ValueError for what this version cannot read. ``game_of(table_id)``: the game of a table
     whose TableStart was received (French Tarot if not given)."""
     kind = message.WhichOneof("kind")
-
-    def game(table_id: str) -> Game:
-        return game_of(table_id) if game_of is not None else DEFAULT_GAME
-
+    game = _default_game if game_of is None else game_of
+    # The event first, then the request: most of what a bot reads.
     if kind == "event":
-        return table_event_from_pb(message.event, game(message.event.table_id))
+        event = message.event
+        return TableEvent(event.table_id, event.seat, event.sequence,
+                          event_from_pb(event, game(event.table_id)))
     if kind == "request":
         return request_from_pb(message.request, game(message.request.table_id))
     if kind == "table_start":

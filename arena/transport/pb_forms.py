@@ -3,7 +3,7 @@ game's phase or outcome as the protocol's enum of the same name."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from arena.games import Game, WireAction
 from arena.games.tricks import Trick
@@ -58,11 +58,33 @@ def action_from_pb(message: pb.Action, game: Game) -> Any:
     return action_from_wire(wire_from_pb(message), game)
 
 
+READ_ACTIONS_KEPT: Final = 4096
+"""Actions read per game at most in :data:`_READ_ACTIONS`: a game's actions are few (French
+Tarot's are under 200), so the cap only bounds what a misbehaving arena could make a bot keep."""
+_READ_ACTIONS: dict[str, dict[object, Any]] = {}
+"""The actions :func:`action_or_raise` read, per game name and (field, value): a bot reads a
+legal list with every request, most of its actions seen many times already, and reading one
+through its neutral form was an eighth of the SDK's decoding per decision."""
+
+
 def action_or_raise(message: pb.Action, game: Game) -> Any:
-    """Decode an action the arena itself sent (legal lists): malformed is a protocol bug."""
+    """Decode an action the arena itself sent (legal lists): malformed is a protocol bug.
+
+    The same field and value always read as the same action of a game (actions are frozen
+    values), so each is read once and then looked up."""
+    kind = message.WhichOneof("kind")
+    key = kind if kind is None or kind == "pass" else (kind, getattr(message, kind))
+    known = _READ_ACTIONS.get(game.name)
+    if known is None:
+        known = _READ_ACTIONS[game.name] = {}
+    action = known.get(key)
+    if action is not None:
+        return action
     action = action_from_pb(message, game)
     if isinstance(action, Malformed):
         raise ValueError(action.reason)
+    if len(known) < READ_ACTIONS_KEPT:
+        known[key] = action
     return action
 
 

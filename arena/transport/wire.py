@@ -23,7 +23,7 @@ from google.protobuf.message import Message
 
 from arena.games import Game
 from arena.proto_gen.tarot_arena.v1 import arena_pb2 as pb
-from arena.table.messages import DecisionRequest, TableEvent
+from arena.table.messages import DecisionRequest, TableEnd, TableEvent
 
 from . import convert
 
@@ -61,6 +61,8 @@ _EVENT_TABLE: Final = _tag(pb.TableEvent, "table_id", _LENGTH_DELIMITED)
 _EVENT_SEQUENCE: Final = _tag(pb.TableEvent, "sequence", _VARINT)
 _EVENT_SEAT: Final = _tag(pb.TableEvent, "seat", _VARINT)
 _LEGAL_ACTION: Final = _tag(pb.DecisionRequest, "legal_actions", _LENGTH_DELIMITED)
+_TABLE_END: Final = _tag(pb.ArenaMessage, "table_end", _LENGTH_DELIMITED)
+_END_SEAT: Final = _tag(pb.TableEnd, "seat", _VARINT)
 
 
 def delimited(tag: bytes, payload: bytes) -> bytes:
@@ -79,6 +81,7 @@ class _Last:
 
     event: tuple[object, bytes] = (None, b"")
     table_id: tuple[str, bytes] = ("", delimited(_EVENT_TABLE, b""))
+    end: tuple[tuple[object, ...], bytes] = ((None,) * 5, b"")
 
 
 def _table_id_field(table_id: str) -> bytes:
@@ -102,6 +105,26 @@ def event(message: TableEvent, game: Game = convert.DEFAULT_GAME) -> bytes:
     if message.seat:
         body += _EVENT_SEAT + varint(message.seat)
     return _EVENT + varint(len(body)) + body
+
+
+def end(message: TableEnd, game: Game = convert.DEFAULT_GAME) -> bytes:
+    """``ArenaMessage{table_end: ...}`` for one seat.
+
+    A table ends every seat with the same result, cards and record objects (the runner builds
+    them once), so everything but the seat is serialized once, for the first seat, and shared
+    with the others only while all of these are the very same objects: what one seat is sent
+    never depends on another's. With its deal record a TableEnd is the largest message."""
+    shared = (message.table_id, message.result, message.cards, message.record, game.name)
+    last = _Last.end
+    if any(a is not b for a, b in zip(last[0], shared, strict=True)):
+        template = convert.table_end_message(
+            TableEnd(message.table_id, 0, message.result, message.cards, message.record), game
+        )
+        last = _Last.end = (shared, template.SerializeToString())
+    body = last[1]
+    if message.seat:
+        body += _END_SEAT + varint(message.seat)
+    return _TABLE_END + varint(len(body)) + body
 
 
 _ACTIONS: dict[str, dict[object, bytes]] = {}

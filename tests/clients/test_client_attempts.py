@@ -59,6 +59,7 @@ async def deliver(client: ArenaClient, stream: FakeStream, *messages: object) ->
     client._stream = stream  # type: ignore[assignment]
     for message in messages:
         await client._dispatch(stream, message)  # type: ignore[arg-type]
+    client._decide_queued()  # as _receive does once what was read is in
     await trio.testing.wait_all_tasks_blocked()
 
 

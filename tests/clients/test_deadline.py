@@ -81,6 +81,7 @@ async def test_the_client_stamps_each_request_on_arrival_so_a_queued_one_has_les
                 view, table_id=table_id)
             client._on_request(stream, dataclasses.replace(  # type: ignore[arg-type]
                 request, table_id=table_id))
+        client._decide_queued()  # as _receive does once what was read is in
     assert sorted(t for t, _, _ in bot.seen) == ["a", "b"]
     assert [d for _, d, _ in bot.seen] == [101.0, 101.0]
     # The second began 0.4 s after it arrived: it has 0.6 s left, and its view says so.
@@ -120,6 +121,7 @@ async def test_a_decision_past_its_deadline_is_logged_by_the_bot_that_made_it(
             client._nursery = nursery
             client._on_request(Sent(), dataclasses.replace(  # type: ignore[arg-type]
                 request, table_id="a"))
+            client._decide_queued()
     late = [r.getMessage() for r in caplog.records if "past its deadline" in r.getMessage()]
     assert len(late) == 1 and "100 ms past its deadline (400 ms after it arrived)" in late[0]
     caplog.clear()
@@ -128,4 +130,5 @@ async def test_a_decision_past_its_deadline_is_logged_by_the_bot_that_made_it(
             client._nursery = nursery
             client._on_request(Sent(), dataclasses.replace(  # type: ignore[arg-type]
                 request, table_id="a", request_id=2, time_limit=0.5))
+            client._decide_queued()
     assert not [r for r in caplog.records if "past its deadline" in r.getMessage()]

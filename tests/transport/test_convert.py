@@ -74,6 +74,21 @@ def test_an_unreadable_decision_is_malformed_not_an_error(action: pb.Action, rea
     assert answer == convert.action_from_pb(action)  # the same reading as the SDK's
 
 
+def test_an_action_the_arena_sent_reads_the_same_each_time_and_a_bad_one_always_raises() -> None:
+    """The bot side keeps what it read of legal lists: a second reading must give the same
+    action, the same field with another value another action, and a malformed one raise again
+    (it is never kept)."""
+    for action in ACTIONS:
+        message = convert.action_to_pb(action)
+        assert [convert.action_or_raise(message) for _ in range(2)] == [action, action]
+    assert convert.action_or_raise(pb.Action(play=76)) == Play(76)
+    for _ in range(2):
+        with pytest.raises(ValueError, match="200"):
+            convert.action_or_raise(pb.Action(play=200))
+        with pytest.raises(ValueError, match="empty"):
+            convert.action_or_raise(pb.Action())
+
+
 def test_a_welcome_round_trips() -> None:
     welcome = convert.Welcome("bot_1", 2, 16, 65536, True, ("french-tarot", "toy"))
     message = convert.welcome_to_pb(welcome)

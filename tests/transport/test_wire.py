@@ -57,10 +57,12 @@ from arena.table.messages import (
     DecisionRequest,
     InfractionKind,
     Notice,
+    TableEnd,
     TableEvent,
 )
 from arena.transport import convert, wire
 from tests.french_tarot.builders import make_deal
+from tests.table.fakes import FakeSeat, make_runner, player
 
 DEALS = 60
 """Deals per table size (2 players with the dummy, 3, 4, 5 players), every third one in the
@@ -161,6 +163,34 @@ def check_request(message: DecisionRequest) -> None:
     expected = convert.request_to_pb(message)
     assert pb.ArenaMessage.FromString(data) == expected, message
     assert len(data) == expected.ByteSize(), message
+
+
+def check_end(message: TableEnd) -> None:
+    data = wire.end(message)
+    expected = convert.end_to_pb(message)
+    assert pb.ArenaMessage.FromString(data) == expected, message
+    assert len(data) == expected.ByteSize(), message
+
+
+async def test_table_ends_as_the_runner_sends_them() -> None:
+    """Each seat's TableEnd of a played deal, revealed or not, in the runner's order (wire
+    serializes the shared part once, on the first seat), then out of order and interleaved
+    with another table's: a seat must never get another table's or another deal's end."""
+    ends: list[list[TableEnd]] = []
+    for players, reveal in ((3, True), (4, True), (5, True), (4, False)):
+        seats = [FakeSeat(player()) for _ in range(players)]
+        await make_runner(seats, seed=players, reveal=reveal).run()
+        table = [seat.of(TableEnd)[0] for seat in seats]
+        assert [end.seat for end in table] == list(range(players))
+        for end in table:
+            check_end(end)
+        ends.append(table)
+    for seat in (2, 0, 1, 0):
+        for table in ends:
+            check_end(table[seat])
+    first = ends[1][0]  # equal content under another table id, then back
+    for table_id in ("t-2", first.table_id, ""):
+        check_end(TableEnd(table_id, 1, first.result, first.cards, first.record))
 
 
 def test_every_event_kind_occurs(played: Played) -> None:
