@@ -638,7 +638,7 @@ def apply(state: DealState, action: Action, seat: int | None = None) -> None:
     legal = state._legal
     if legal is None:
         legal = legal_actions(state)
-    kind = action.__class__
+    kind = type(action)  # a type slot read compiled, where .__class__ is an attribute look-up
     if kind is state._card_kind:
         # A bit test rather than a search of the list, which compares the action with each one
         # before it. A card that is no card fails it and is looked for in the list below.
