@@ -870,6 +870,10 @@ def _finish(state: DealState) -> None:
     state.to_act = None
 
 
+_TAKER: Final = Side.TAKER
+_DEFENCE: Final = Side.DEFENCE
+
+
 def summarize(state: DealState) -> tuple[DealSummary, bool]:
     """The score-sheet summary of a fully played deal, and whether the Excuse went unpaid.
 
@@ -890,25 +894,35 @@ def summarize(state: DealState) -> tuple[DealSummary, bool]:
     chelem_side = 1 if taker_tricks == last + 1 else 0 if taker_tricks == 0 else None
     if state.options.beginner:
         chelem_side = None  # the beginner variant knows no chelem
-    taker_cards = 0
+    # The taker's side's cards in two native ints (see _TOP), joined once: a big-int
+    # operation a card otherwise.
+    suits = 0
+    top = 0
     excuse_exchange: int | None = None  # the owner's side, when a half-point card is owed
     excuse_in_chelem = False
     for index, trick in enumerate(tricks):
-        if EXCUSE in trick.cards:
-            owner_side = side >> trick.seat_of(trick.cards.index(EXCUSE)) & 1
-            excuse_side = owner_side
-            if index == last:
-                excuse_in_chelem = chelem_side == owner_side
-                if not excuse_in_chelem:
-                    excuse_side = 1 - owner_side
-            elif owner_side != won[index]:
-                excuse_exchange = owner_side
-            if excuse_side:
-                taker_cards |= EXCUSE_BIT
-        if won[index]:
-            for card in trick.cards:
-                if card != EXCUSE:
-                    taker_cards |= 1 << card
+        cards = trick.cards
+        taker_won = won[index]
+        place = 0
+        for card in cards:
+            if card == EXCUSE:
+                owner_side = side >> (trick.leader + place) % len(cards) & 1
+                excuse_side = owner_side
+                if index == last:
+                    excuse_in_chelem = chelem_side is not None and chelem_side == owner_side
+                    if not excuse_in_chelem:
+                        excuse_side = 1 - owner_side
+                elif owner_side != taker_won:
+                    excuse_exchange = owner_side
+                if excuse_side:
+                    top |= _TOP_EXCUSE
+            elif taker_won:
+                if card < _TOP:
+                    suits |= 1 << card
+                else:
+                    top |= 1 << card - _TOP
+            place += 1
+    taker_cards = suits | top << _TOP
     contract = state.contract
     if contract.chien_shown:
         taker_cards |= state.discard
@@ -924,15 +938,17 @@ def summarize(state: DealState) -> tuple[DealSummary, bool]:
     petit_au_bout = None
     for petit_trick in (tricks[last], tricks[last - 1]) if excuse_in_chelem else (tricks[last],):
         if PETIT in petit_trick.cards:
-            petit_au_bout = Side.TAKER if side >> petit_trick.winner & 1 else Side.DEFENCE
-    chelem = {1: Side.TAKER, 0: Side.DEFENCE, None: None}[chelem_side]
+            petit_au_bout = _TAKER if side >> petit_trick.winner & 1 else _DEFENCE
+    chelem: Side | None = None
+    if chelem_side is not None:
+        chelem = _TAKER if chelem_side else _DEFENCE
     summary = DealSummary(
         players=state.players,
         contract=contract,
         taker_half_points=half,
         bouts=(taker_cards & BOUTS_MASK).bit_count(),
         petit_au_bout=petit_au_bout,
-        poignees=tuple(p.level for p in state.poignees),
+        poignees=tuple([p.level for p in state.poignees]),
         chelem_announced=state.chelem_announced,
         chelem=chelem,
         taker_alone=state.players == 5 and state.partner is None,
