@@ -651,6 +651,10 @@ def apply(state: DealState, action: Action, seat: int | None = None) -> None:
             else:
                 _transition(state, actor, action)
             return
+    for offered in legal:  # the interned action itself, as a bot answers: no comparison
+        if offered is action:
+            _transition(state, actor, action)
+            return
     if action not in legal:
         raise IllegalActionError(explain_illegal(state, action), action, actor)
     _transition(state, actor, action)
