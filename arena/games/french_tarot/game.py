@@ -907,8 +907,7 @@ def summarize(state: DealState) -> tuple[DealSummary, bool]:
     for index, trick in enumerate(tricks):
         cards = trick.cards
         taker_won = won[index]
-        place = 0
-        for card in cards:
+        for place, card in enumerate(cards):
             if card == EXCUSE:
                 owner_side = side >> (trick.leader + place) % len(cards) & 1
                 excuse_side = owner_side
@@ -925,7 +924,6 @@ def summarize(state: DealState) -> tuple[DealSummary, bool]:
                     suits |= 1 << card
                 else:
                     top |= 1 << card - _TOP
-            place += 1
     taker_cards = suits | top << _TOP
     contract = state.contract
     if contract.chien_shown:
