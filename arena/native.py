@@ -33,6 +33,7 @@ from types import ModuleType
 from typing import Final
 
 COMPILED: Final = (
+    "arena.games.cardsets",
     "arena.games.dealing_core",
     "arena.games.registry",
     "arena.games.french_tarot.game",

@@ -5,6 +5,7 @@ card is its index in the game's deck, a set is one Python int with bit ``c`` set
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Final
 
 from .dealing_core import PackCut
 
@@ -32,33 +33,59 @@ def _region_cards(first: Card) -> tuple[tuple[Card, ...], ...]:
     return tuple(table)
 
 
-_R0, _R1, _R2, _R3, _R4, _R5, _R6, _R7 = (_region_cards(11 * r) for r in range(8))
-_REGIONS_END = 88
+_R0: Final = _region_cards(0)
+_R1: Final = _region_cards(11)
+_R2: Final = _region_cards(22)
+_R3: Final = _region_cards(33)
+_R4: Final = _region_cards(44)
+_R5: Final = _region_cards(55)
+_R6: Final = _region_cards(66)
+_R7: Final = _region_cards(77)
+_REGIONS_END: Final = 88
 """The eight tables cover cards 0..87: every pack of the arena's games (78 cards at most)."""
+_HALF_BITS: Final = 55
+"""Five regions below, three from it up: each half of a mask fits a native int (62 bits)."""
+_LOW_HALF: Final = (1 << _HALF_BITS) - 1
 
 
 def cards_of(mask: Hand) -> list[Card]:
     """The cards of a bit set, lowest id first.
 
     Eight table look-ups rather than a loop over the set's bits: simulations list the cards
-    they may play at every card."""
+    they may play at every card. The mask is cut once into two halves that each fit a native
+    int of the compiled module (cards below 55, cards from 55 up): the eight regions are then
+    taken with machine operations, not big-int ones."""
     if mask >> _REGIONS_END:
-        out = []
+        listed = []
         while mask:
             low = mask & -mask
-            out.append(low.bit_length() - 1)
+            listed.append(low.bit_length() - 1)
             mask ^= low
-        return out
-    return [
-        *_R0[mask & 0x7FF],
-        *_R1[mask >> 11 & 0x7FF],
-        *_R2[mask >> 22 & 0x7FF],
-        *_R3[mask >> 33 & 0x7FF],
-        *_R4[mask >> 44 & 0x7FF],
-        *_R5[mask >> 55 & 0x7FF],
-        *_R6[mask >> 66 & 0x7FF],
-        *_R7[mask >> 77],
-    ]
+        return listed
+    low_half = mask & _LOW_HALF
+    high_half = mask >> _HALF_BITS
+    # Only the regions holding cards are added (a playable set is usually one or two of them):
+    # one extension of the list each, rather than eight.
+    out: list[Card] = []
+    if low_half:
+        if low_half & 0x7FF:
+            out.extend(_R0[low_half & 0x7FF])
+        if low_half >> 11 & 0x7FF:
+            out.extend(_R1[low_half >> 11 & 0x7FF])
+        if low_half >> 22 & 0x7FF:
+            out.extend(_R2[low_half >> 22 & 0x7FF])
+        if low_half >> 33 & 0x7FF:
+            out.extend(_R3[low_half >> 33 & 0x7FF])
+        if low_half >> 44:
+            out.extend(_R4[low_half >> 44])
+    if high_half:
+        if high_half & 0x7FF:
+            out.extend(_R5[high_half & 0x7FF])
+        if high_half >> 11 & 0x7FF:
+            out.extend(_R6[high_half >> 11 & 0x7FF])
+        if high_half >> 22:
+            out.extend(_R7[high_half >> 22])
+    return out
 
 
 def iter_cards(mask: Hand) -> Iterator[Card]:
@@ -82,10 +109,14 @@ def partition_masks(
     for mask in masks:
         seen |= mask
     if seen != (1 << deck_size) - 1:  # every card once, so a missing card means a repeated one
-        cards = [c for part in parts for c in part]
-        for card in cards:
+        # Objects, not cards, until checked: compiled, a list of cards would refuse a non-int.
+        listed: list[object] = []
+        for part in parts:
+            listed.extend(part)
+        for card in listed:
             if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < deck_size:
                 raise ValueError(f"{card!r} is not a card id")
+        cards = [c for part in parts for c in part]
         repeated = sorted({c for c in cards if cards.count(c) > 1})
         raise ValueError(f"dealt more than once: {names(repeated)}")
     return masks

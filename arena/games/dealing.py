@@ -102,7 +102,6 @@ def shuffled_pack(stream: DealStream, size: int = TAROT_PACK) -> list[int]:
         return pack
     if size < 1:
         raise ValueError(f"cannot shuffle a pack of {size} cards")
-    pack = list(range(size))
     stream._ensure(size - 1)
     words = stream._words
     pos = stream._pos
@@ -110,6 +109,7 @@ def shuffled_pack(stream: DealStream, size: int = TAROT_PACK) -> list[int]:
     if plain is not None:  # no word rejected: every draw is a plain x mod n
         stream._pos = pos + size - 1
         return plain
+    pack = list(range(size))
     for i in range(size - 1, 0, -1):
         n = i + 1
         x = words[pos]

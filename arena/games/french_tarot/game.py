@@ -95,6 +95,17 @@ class Phase(Enum):
 
 _PLAYING: Final = Phase.PLAYING  # module constants: enum attribute look-ups cost on hot paths
 _FINISHED: Final = Phase.FINISHED
+_SUIT_MASKS: Final[tuple[Hand, Hand, Hand, Hand]] = (
+    SUIT_MASKS[0], SUIT_MASKS[1], SUIT_MASKS[2], SUIT_MASKS[3]
+)
+"""The suits' masks as this module's constant (an imported name is looked up at each use)."""
+_SUITS_BITS: Final = (1 << 56) - 1
+_TOP: Final = 56
+"""A hand shifted right by this holds the trumps 1-21 as bits 0-20 and the Excuse as bit 21:
+a native int of the compiled module, where the whole 78-bit hand is a big-int object; the
+trump rules then cost two big-int operations (the shift, the answer) rather than one a step."""
+_TOP_TRUMPS: Final = (1 << 21) - 1
+_TOP_EXCUSE: Final = 1 << 21
 
 
 def poignee_cards(
@@ -147,7 +158,7 @@ def legal_play_mask(hand: Hand, led: int, best: Card) -> Hand:
         return hand
     excuse = hand & EXCUSE_BIT
     if led < 4:
-        follow = hand & SUIT_MASKS[led]
+        follow = hand & _SUIT_MASKS[led]
         if follow:
             return follow | excuse
     trumps = hand & TRUMP_MASK
@@ -434,27 +445,29 @@ def legal_actions(state: DealState) -> tuple[Action, ...]:
         hand = state.hands[seat]
         # _playable_mask inline, each case with the tables of the regions its cards can be in
         led = state._led
-        follow = hand & SUIT_MASKS[led] if 0 <= led < 4 else 0
-        if follow:
-            mask = follow | hand & EXCUSE_BIT
+        top = hand >> _TOP  # the trumps and the Excuse: a native int (see _TOP)
+        follow = hand & _SUIT_MASKS[led] if 0 <= led < 4 else 0
+        if follow:  # below 2**56: a native int too
             plays: tuple[Action, ...] = _SUIT_PLAYS[led][follow >> 14 * led]
-            if hand & EXCUSE_BIT:
+            if top & _TOP_EXCUSE:
+                mask = follow | EXCUSE_BIT
                 plays += _EXCUSE_PLAYS
-        elif led >= 0 and hand & TRUMP_MASK:
-            trumps = hand & TRUMP_MASK
+            else:
+                mask = follow
+        elif led >= 0 and top & _TOP_TRUMPS:
+            trumps = top & _TOP_TRUMPS
             best = state._best
-            higher = trumps & ~((2 << best) - 1) if best >= 56 else 0
-            mask = (higher or trumps) | hand & EXCUSE_BIT
-            plays = _TRUMPS_LOW[mask >> 56 & 0x7FF] + _TRUMPS_HIGH[mask >> 67]
+            higher = trumps & ~((2 << (best - _TOP)) - 1) if best >= _TOP else 0
+            top_mask = (higher or trumps) | top & _TOP_EXCUSE
+            mask = top_mask << _TOP
+            plays = _TRUMPS_LOW[top_mask & 0x7FF] + _TRUMPS_HIGH[top_mask >> 11]
         else:
             mask = _playable_mask(state, hand)
             plays = _plays_of(mask)
-        state._card_kind = Play
+        state._card_kind = _PLAY
         state._cards = mask
-        if not state.poignee_done >> seat & 1:
-            plays = _POIGNEE_OPTIONS[state.players][
-                (hand & TRUMP_MASK).bit_count() + (1 if hand & EXCUSE_BIT else 0)
-            ] + plays
+        if not state.poignee_done >> seat & 1:  # trumps held, the Excuse counted as one
+            plays = _POIGNEE_OPTIONS[state.players][top.bit_count()] + plays
         state._legal = plays
         return plays
     legal = state._legal = _compute_legal(state)
@@ -508,23 +521,32 @@ def _region_tables(first: Card, bits: int) -> list[tuple[Play, ...]]:
 
 # A hand is cut into six regions (the four suits, trumps 1-11, trumps 12-21 and the Excuse) so
 # that the legal plays of any mask are six table look-ups instead of a loop over its bits.
-_SPADES, _HEARTS, _DIAMONDS, _CLUBS = (_region_tables(14 * s, 14) for s in range(4))
-_TRUMPS_LOW = _region_tables(56, 11)
-_TRUMPS_HIGH = _region_tables(67, 11)
+# Final: the compiled module keeps them in C statics instead of looking their names up.
+_SPADES: Final = _region_tables(0, 14)
+_HEARTS: Final = _region_tables(14, 14)
+_DIAMONDS: Final = _region_tables(28, 14)
+_CLUBS: Final = _region_tables(42, 14)
+_TRUMPS_LOW: Final = _region_tables(56, 11)
+_TRUMPS_HIGH: Final = _region_tables(67, 11)
 """Trumps 12-21 and the Excuse."""
 _SUIT_PLAYS: Final = (_SPADES, _HEARTS, _DIAMONDS, _CLUBS)
 _EXCUSE_PLAYS: Final = (PLAYS[EXCUSE],)
+_PLAY: Final = Play
+"""The class of the plays as this module's constant (an imported name is looked up at each
+use)."""
 
 
 def _plays_of(mask: Hand) -> tuple[Play, ...]:
-    """The plays of the cards in ``mask``, lowest card id first."""
+    """The plays of the cards in ``mask``, lowest card id first (from its two native halves)."""
+    suits = mask & _SUITS_BITS
+    top = mask >> _TOP
     return (
-        _SPADES[mask & 0x3FFF]
-        + _HEARTS[mask >> 14 & 0x3FFF]
-        + _DIAMONDS[mask >> 28 & 0x3FFF]
-        + _CLUBS[mask >> 42 & 0x3FFF]
-        + _TRUMPS_LOW[mask >> 56 & 0x7FF]
-        + _TRUMPS_HIGH[mask >> 67]
+        _SPADES[suits & 0x3FFF]
+        + _HEARTS[suits >> 14 & 0x3FFF]
+        + _DIAMONDS[suits >> 28 & 0x3FFF]
+        + _CLUBS[suits >> 42]
+        + _TRUMPS_LOW[top & 0x7FF]
+        + _TRUMPS_HIGH[top >> 11]
     )
 
 
@@ -533,23 +555,24 @@ def _playable_mask(state: DealState, hand: Hand) -> Hand:
     for the first card of the deal; inline, since it runs at every card."""
     led = state._led
     if led < 0:
-        mask = hand
-        if state.called_card is not None and not state.trick and not state.tricks:
-            return _without_called_suit(mask, state.called_card)
-        return mask
+        called = state.called_card
+        if called is not None and not state.trick and not state.tricks:
+            return _without_called_suit(hand, called)
+        return hand
     if led < 4:
-        follow = hand & SUIT_MASKS[led]
+        follow = hand & _SUIT_MASKS[led]
         if follow:
-            return follow | hand & EXCUSE_BIT
-    trumps = hand & TRUMP_MASK
+            return follow | EXCUSE_BIT if hand >> EXCUSE else follow
+    top = hand >> _TOP  # the trump rules on a native int (see _TOP)
+    trumps = top & _TOP_TRUMPS
     if not trumps:
         return hand
     best = state._best
-    if best >= 56:
-        higher = trumps & ~((2 << best) - 1)
+    if best >= _TOP:
+        higher = trumps & ~((2 << (best - _TOP)) - 1)
         if higher:
-            return higher | hand & EXCUSE_BIT
-    return trumps | hand & EXCUSE_BIT
+            trumps = higher
+    return (trumps | top & _TOP_EXCUSE) << _TOP
 
 
 def _without_called_suit(mask: Hand, called: Card) -> Hand:
@@ -615,22 +638,22 @@ def apply(state: DealState, action: Action, seat: int | None = None) -> None:
     legal = state._legal
     if legal is None:
         legal = legal_actions(state)
-    kind = action.__class__
+    kind = type(action)  # a type slot read compiled, where .__class__ is an attribute look-up
     if kind is state._card_kind:
         # A bit test rather than a search of the list, which compares the action with each one
-        # before it. A card that is no card fails it (a shift by a negative or a non-int raises).
-        try:
-            taken = state._cards >> action.card & 1  # type: ignore[union-attr]
-        except (TypeError, ValueError):
-            taken = 0
-        if taken:
-            card: Card = action.card  # type: ignore[union-attr]
-            if kind is Play:
+        # before it. A card that is no card fails it and is looked for in the list below.
+        card = action.card  # type: ignore[union-attr]
+        if isinstance(card, int) and 0 <= card < DECK_SIZE and state._cards >> card & 1:
+            if kind is _PLAY:
                 state._legal = None
                 state.history.append((actor, action))
                 _play(state, actor, card)
             else:
                 _transition(state, actor, action)
+            return
+    for offered in legal:  # the interned action itself, as a bot answers: no comparison
+        if offered is action:
+            _transition(state, actor, action)
             return
     if action not in legal:
         raise IllegalActionError(explain_illegal(state, action), action, actor)
@@ -791,7 +814,8 @@ def _play(state: DealState, seat: int, card: Card) -> None:
         elif card > state._best and (card >= 56 or card // 14 == led):
             state._best = card
             state._best_pos = played
-    if card == state.called_card:
+    called = state.called_card
+    if called is not None and card == called:  # not an object comparison, compiled
         state.partner_revealed = True
     trick.append(card)
     n = state.seats
@@ -850,6 +874,10 @@ def _finish(state: DealState) -> None:
     state.to_act = None
 
 
+_TAKER: Final = Side.TAKER
+_DEFENCE: Final = Side.DEFENCE
+
+
 def summarize(state: DealState) -> tuple[DealSummary, bool]:
     """The score-sheet summary of a fully played deal, and whether the Excuse went unpaid.
 
@@ -870,25 +898,33 @@ def summarize(state: DealState) -> tuple[DealSummary, bool]:
     chelem_side = 1 if taker_tricks == last + 1 else 0 if taker_tricks == 0 else None
     if state.options.beginner:
         chelem_side = None  # the beginner variant knows no chelem
-    taker_cards = 0
+    # The taker's side's cards in two native ints (see _TOP), joined once: a big-int
+    # operation a card otherwise.
+    suits = 0
+    top = 0
     excuse_exchange: int | None = None  # the owner's side, when a half-point card is owed
     excuse_in_chelem = False
     for index, trick in enumerate(tricks):
-        if EXCUSE in trick.cards:
-            owner_side = side >> trick.seat_of(trick.cards.index(EXCUSE)) & 1
-            excuse_side = owner_side
-            if index == last:
-                excuse_in_chelem = chelem_side == owner_side
-                if not excuse_in_chelem:
-                    excuse_side = 1 - owner_side
-            elif owner_side != won[index]:
-                excuse_exchange = owner_side
-            if excuse_side:
-                taker_cards |= EXCUSE_BIT
-        if won[index]:
-            for card in trick.cards:
-                if card != EXCUSE:
-                    taker_cards |= 1 << card
+        cards = trick.cards
+        taker_won = won[index]
+        for place, card in enumerate(cards):
+            if card == EXCUSE:
+                owner_side = side >> (trick.leader + place) % len(cards) & 1
+                excuse_side = owner_side
+                if index == last:
+                    excuse_in_chelem = chelem_side is not None and chelem_side == owner_side
+                    if not excuse_in_chelem:
+                        excuse_side = 1 - owner_side
+                elif owner_side != taker_won:
+                    excuse_exchange = owner_side
+                if excuse_side:
+                    top |= _TOP_EXCUSE
+            elif taker_won:
+                if card < _TOP:
+                    suits |= 1 << card
+                else:
+                    top |= 1 << card - _TOP
+    taker_cards = suits | top << _TOP
     contract = state.contract
     if contract.chien_shown:
         taker_cards |= state.discard
@@ -904,15 +940,17 @@ def summarize(state: DealState) -> tuple[DealSummary, bool]:
     petit_au_bout = None
     for petit_trick in (tricks[last], tricks[last - 1]) if excuse_in_chelem else (tricks[last],):
         if PETIT in petit_trick.cards:
-            petit_au_bout = Side.TAKER if side >> petit_trick.winner & 1 else Side.DEFENCE
-    chelem = {1: Side.TAKER, 0: Side.DEFENCE, None: None}[chelem_side]
+            petit_au_bout = _TAKER if side >> petit_trick.winner & 1 else _DEFENCE
+    chelem: Side | None = None
+    if chelem_side is not None:
+        chelem = _TAKER if chelem_side else _DEFENCE
     summary = DealSummary(
         players=state.players,
         contract=contract,
         taker_half_points=half,
         bouts=(taker_cards & BOUTS_MASK).bit_count(),
         petit_au_bout=petit_au_bout,
-        poignees=tuple(p.level for p in state.poignees),
+        poignees=tuple([p.level for p in state.poignees]),
         chelem_announced=state.chelem_announced,
         chelem=chelem,
         taker_alone=state.players == 5 and state.partner is None,
@@ -1014,7 +1052,7 @@ def _explain_play(state: DealState, hand: Hand, card: Card) -> str:
         return f"the first card of the deal may not be of {suit}, the called suit"
     if led < 0:  # pragma: no cover - any card in hand may be led
         return f"{card_name(card)} cannot be played now"
-    if led < 4 and hand & SUIT_MASKS[led]:
+    if led < 4 and hand & _SUIT_MASKS[led]:
         return f"must follow {SUIT_NAMES[led]}"
     trumps = hand & TRUMP_MASK
     if card < 56 and trumps:
