@@ -77,7 +77,14 @@ from clients.local import play_plans
 from clients.sdk import solve
 from clients.sdk.solver import cards_left
 from clients.search_bidding import DECISIONS
-from clients.search_bot import DECISION_TRUST, SIMULATED, SearchBot, finish, rollout_card
+from clients.search_bot import (
+    DECISION_TRUST,
+    SIMULATED,
+    SIMULATED_BY_PLAYERS,
+    SearchBot,
+    finish,
+    rollout_card,
+)
 from clients.search_timing import TimedSearch
 from tournaments.duplicate.scoring import Entry
 from tournaments.duplicate.seatings import TablePlan
@@ -203,7 +210,7 @@ def run_level(
         **interval_figures(values),
         **search_rates(bot),
         "decision_draws": bot.decision_draws,
-        "simulate": sorted(bot.simulate),
+        "simulate": sorted(bot.simulate) if bot.simulate is not None else "by players",
         "decision_trust": bot.decision_trust,
         "decision_samples": bot.decision_samples,
         "taker_shift": bot.taker_shift,
@@ -595,7 +602,10 @@ def main() -> None:
     parser.add_argument("--simulate", default=None,
                         help="decisions before the card play taken by simulation, comma-separated "
                              f"among {', '.join(DECISIONS)}, or 'rules' for none "
-                             f"(default: {','.join(SIMULATED)})")
+                             "(default: the bot's, by players: "
+                             + "; ".join(f"{n}: {','.join(kinds)}"
+                                         for n, kinds in SIMULATED_BY_PLAYERS.items())
+                             + f"; else {','.join(SIMULATED)})")
     parser.add_argument("--decision-trust", type=float, default=DECISION_TRUST,
                         help="standard errors a simulated decision must beat the rules' by")
     parser.add_argument("--decision-samples", type=int, default=None,
@@ -622,7 +632,7 @@ def main() -> None:
     if args.decision_variants:
         compare_variants(args)
         return
-    simulate = SIMULATED if args.simulate is None else parse_decisions(args.simulate, ",")
+    simulate = None if args.simulate is None else parse_decisions(args.simulate, ",")
     if args.combine:
         print(json.dumps(combine(args.combine)))
         return
