@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from arena.games.french_tarot import GameState, Phase, Play, apply, legal_actions
-from arena.games.french_tarot.cards import EXCUSE_BIT
+from arena.games.french_tarot.cards import EXCUSE, EXCUSE_BIT, PETIT
 from arena.games.french_tarot.deal import DUMMY
 from arena.games.french_tarot.game import legal_play_mask
 from arena.games.french_tarot.simulate import (
@@ -36,6 +36,7 @@ from clients.search_bot import (
     _threats,
     rollout_card,
 )
+from clients.search_rollout import rules_card
 
 from .positions import GENEROUS, random_position, request_of, view_of
 from .test_solver import endgame
@@ -203,6 +204,10 @@ def test_bad_knobs_are_refused() -> None:
         SearchBot(solver_cards=-1)
     with pytest.raises(ValueError, match="bid_tries"):
         SearchBot(bid_tries=0)
+    with pytest.raises(ValueError, match="bid_samples"):
+        SearchBot(bid_samples=0)
+    with pytest.raises(ValueError, match="bid_rollout"):
+        SearchBot(bid_rollout="heuristic")
 
 
 @pytest.mark.parametrize("players", TABLES.values(), ids=TABLES.keys())
@@ -220,6 +225,35 @@ def test_the_rollout_policy_plays_legal_cards(players: tuple[int, ...]) -> None:
             assert Play(card) in plays
             apply(state, Play(card))
         assert state.result is not None
+
+
+def test_the_rules_rollout_plays_legal_cards_and_saves_the_petit() -> None:
+    """:func:`rules_card` in whole deals (3 to 5 players): every card legal, and the Petit, when
+    the seat could have played another card, goes only on a trick its side takes."""
+    saved = 0
+    for number in range(120):
+        players = 3 + number % 3
+        state = random_position(9500 + number, players, min_cards=0)
+        while state.to_act is not None:
+            if state.phase is not Phase.PLAYING:
+                apply(state, legal_actions(state)[-1])
+                continue
+            seat = state.to_act
+            plays = [a for a in legal_actions(state) if isinstance(a, Play)]
+            card = rules_card(state)
+            assert Play(card) in plays
+            chose = len({a.card for a in plays} - {PETIT, EXCUSE}) > 0
+            tricks = len(state.tricks)
+            apply(state, Play(card))
+            if card == PETIT and chose:
+                assert len(state.tricks) > tricks or state.to_act is not None
+                while len(state.tricks) == tricks:  # the trick's end, by the same policy
+                    apply(state, Play(rules_card(state)))
+                side = taker_side(state)
+                assert (side >> state.tricks[-1].winner & 1) == (side >> seat & 1)
+                saved += 1
+        assert state.result is not None
+    assert saved >= 5
 
 
 def trick_winners(state: GameState) -> set[int]:
