@@ -626,7 +626,8 @@ def main() -> None:
                         help="draws per decision before the card play (default: --samples)")
     parser.add_argument("--taker-shift", action="store_true",
                         help="score the decisions' play-outs with the rollouts' bias corrected")
-    parser.add_argument("--bid-window", type=float, default=BID_WINDOW,
+    parser.add_argument("--bid-window", type=float,
+                        default=-1.0 if BID_WINDOW is None else BID_WINDOW,
                         help="the bids simulated: within that many points of the hand's count "
                              "(a negative number: every legal bid)")
     parser.add_argument("--bid-rollout", default="rules", choices=sorted(ROLLOUTS),

@@ -135,9 +135,10 @@ SIMULATED_BY_PLAYERS: dict[int, tuple[str, ...]] = {
 (:func:`~clients.search_rollout.rules_card`) were measured to pay against the rules' bid."""
 BID_SAMPLES = 150
 """Draws for a bid by simulation (fewer when the deadline comes first), in either mode."""
-BID_WINDOW = 15.0
-"""The bids simulated are within that many points of the hand's count
-(:func:`~clients.search_bidding.bid_candidates`); None in ``bid_window``: every legal bid."""
+BID_WINDOW: float | None = None
+"""The bids simulated: every legal bid (None), or those within that many points of the hand's
+count (:func:`~clients.search_bidding.bid_candidates`). A window of 15 cost the bid 0.4 to 1.4
+points a board (3 and 4 players, 200 boards each) for 40 % fewer draws."""
 DECISION_TRUST = 1.0
 """By default, a simulated decision overrules the rules' choice only when it is better by
 that many standard errors over the draws (the rollouts' bias: see :mod:`clients.search_bidding`)."""

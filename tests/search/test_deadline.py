@@ -16,7 +16,7 @@ from clients.search_bidding import (
     candidate_scores,
     rules_bid,
 )
-from clients.search_bot import BID_WINDOW, SearchBot
+from clients.search_bot import SearchBot
 from clients.search_timing import MIN_MARGIN
 from clients.tre_bots import TreSearchBot
 
@@ -151,7 +151,7 @@ def bid_position() -> GameState:
         assert seat is not None
         legal = [a for a in legal_actions(state) if isinstance(a, (Pass, Bid))]
         if len(bid_candidates(cards_of(state.hands[seat]), 4, legal, rules_bid(state),
-                              BID_WINDOW)) >= 3:
+                              None)) >= 3:
             return state
     raise AssertionError("no bidding position with three candidate bids")
 

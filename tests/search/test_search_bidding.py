@@ -44,7 +44,7 @@ from clients.search_bidding import (
     playout,
     rules_bid,
 )
-from clients.search_bot import BID_WINDOW, SearchBot
+from clients.search_bot import SearchBot
 from clients.search_rollout import rules_card
 
 from .positions import random_position, request_of, view_of
@@ -166,7 +166,7 @@ def test_the_bid_is_the_candidate_the_draws_score_best() -> None:
         view = view_of(state, seat).with_request(request)
         legal = [a for a in request.legal_actions if isinstance(a, (Pass, Bid))]
         rules = HeuristicBot().bid(view, request)
-        bids = bid_candidates(view.hand, state.players, legal, rules, BID_WINDOW)
+        bids = bid_candidates(view.hand, state.players, legal, rules, searching.bid_window)
         chosen = searching.bid(view, request)
         assert bot().bid(view, request) == chosen  # reproducible
         if len(bids) < 2:
