@@ -12,7 +12,8 @@ played by the search bot's rollout policy (:func:`~clients.search_rollout.finish
 
 Candidates:
 
-- the bid: passing and every legal bid;
+- the bid: passing and every legal bid (or those near the hand's count, :func:`bid_candidates`),
+  each deal's card play shared between the bids that reach the same start (:func:`bid_scores`);
 - the call (5 players): every card the taker may call;
 - the discard: the heuristic's plan and a few others (:func:`discard_candidates`: each suit
   voided first, low cards only, the unguarded Queens and Cavaliers put away);
@@ -38,7 +39,13 @@ before it saw the drawn deal, and the bias above too), per board against the rul
 - the bid, before the calibration: +3.9 with 4 players (95 % -1.6 to +9.4, 100 boards) but
   -18.3 with 3 (-31.3 to -5.2, 60 boards): it passed on most hands the rules bid; after it,
   -13.7 with 4 (-26.3 to -1.1) and -39.6 with 3 (-62.9 to -16.3): it overbid, Gardes Sans
-  among them. Neither beats the rules: the bid stays the rules';
+  among them. Neither beat the rules. With play-outs by the heuristic's habits
+  (:func:`~clients.search_rollout.rules_card`, whose bias is a third of the quick rollout's),
+  150 draws, every legal bid and the card play shared between the bids (:func:`bid_scores`),
+  ``python -m bench.bots --samples 10 --decision-samples 150 --decision-variants
+  poignee,bid+poignee --bid-window -1 --boards 200``: +3.5 per board with 3 players (-0.5 to
+  +7.4), +3.1 with 4 (-1.2 to +7.4), +3.3 pooled (+0.4 to +6.2): the bot bids so with 3 to 5
+  players (docs/search-bot.md);
 - the discard (before the calibration): -6.0 with 4 players (-10.3 to -1.7, 100 boards): the
   rules' discard stays;
 - the poignée: +0.6 with 4 players (-0.0 to +1.2, 100 boards; 4 boards changed); with the

@@ -173,6 +173,10 @@ class SearchBot(TimedSearch, HeuristicBot):
     (:mod:`clients.search_inference`; 1: the sampler's draws as they come).
     ``boldness``: points added to the heuristic's count of its hand before it bids
     (:func:`~clients.search_bidding.bolder_contract`).
+    ``simulate`` None (the default) takes :data:`SIMULATED_BY_PLAYERS` at each table.
+    ``bid_samples``: the draws of a bid by simulation; ``bid_window``: the bids it weighs
+    (:data:`BID_WINDOW`); ``bid_rollout``: its play-outs' policy, ``"rules"`` (the heuristic's
+    habits) or ``"quick"`` (the card search's rollout).
     """
 
     name = "search"
