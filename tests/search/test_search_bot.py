@@ -60,7 +60,7 @@ def playing_positions(count: int, players: tuple[int, ...] = (3, 4, 5)) -> Itera
 
 @pytest.mark.parametrize("players", TABLES.values(), ids=TABLES.keys())
 def test_always_legal_in_random_positions(players: tuple[int, ...]) -> None:
-    bot = SearchBot(samples=3, seed=2)
+    bot = SearchBot(samples=3, seed=2, bid_samples=3)
     tested = 0
     for state in playing_positions(240, players):
         assert decide(bot, state) in legal_actions(state)
@@ -88,14 +88,14 @@ def test_two_players_it_plays_the_dummy_for_the_defender() -> None:
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_whole_deals_without_infraction(players: int) -> None:
-    bots = [SearchBot(samples=2, seed=s) for s in range(players)]
+    bots = [SearchBot(samples=2, seed=s, bid_samples=2) for s in range(players)]
     entries = play_match(bots, 2, seed=players, bot_ids=[f"s{i}" for i in range(players)])
     assert entries and all(e.infractions == 0 for e in entries)
 
 
 @pytest.mark.parametrize(("players", "seed"), [(2, 1), (3, 1), (4, 3)])
 def test_whole_deals_with_replies_bid_inference_and_boldness(players: int, seed: int) -> None:
-    bots = [SearchBot(samples=1, replies=True, bid_tries=3, boldness=3.0),
+    bots = [SearchBot(samples=1, replies=True, bid_tries=3, boldness=3.0, bid_samples=2),
             *(HeuristicBot() for _ in range(players - 1))]
     entries = play_match(bots, 1, seed=seed, bot_ids=["search", *["h"] * (players - 1)])
     assert entries and all(e.infractions == 0 for e in entries)
@@ -117,7 +117,8 @@ def test_same_seed_and_samples_same_play() -> None:
 @pytest.mark.parametrize("players", [2, 4])
 def test_a_match_replays_identically(players: int) -> None:
     def run() -> list[tuple[int, int, float]]:
-        bots = [SearchBot(samples=3, seed=4), *(HeuristicBot() for _ in range(players - 1))]
+        bots = [SearchBot(samples=3, seed=4, bid_samples=3),
+                *(HeuristicBot() for _ in range(players - 1))]
         entries = play_match(bots, 2, seed=5, bot_ids=["search", *["h"] * (players - 1)])
         return [(e.board, e.seat, e.score) for e in entries]
 
