@@ -77,7 +77,16 @@ from clients.local import play_plans
 from clients.sdk import solve
 from clients.sdk.solver import cards_left
 from clients.search_bidding import DECISIONS
-from clients.search_bot import DECISION_TRUST, SIMULATED, SearchBot, finish, rollout_card
+from clients.search_bot import (
+    BID_WINDOW,
+    DECISION_TRUST,
+    ROLLOUTS,
+    SIMULATED,
+    SIMULATED_BY_PLAYERS,
+    SearchBot,
+    finish,
+    rollout_card,
+)
 from clients.search_timing import TimedSearch
 from tournaments.duplicate.scoring import Entry
 from tournaments.duplicate.seatings import TablePlan
@@ -203,10 +212,13 @@ def run_level(
         **interval_figures(values),
         **search_rates(bot),
         "decision_draws": bot.decision_draws,
-        "simulate": sorted(bot.simulate),
+        "simulate": sorted(bot.simulate) if bot.simulate is not None else "by players",
         "decision_trust": bot.decision_trust,
         "decision_samples": bot.decision_samples,
         "taker_shift": bot.taker_shift,
+        "bid_samples": bot.bid_samples,
+        "bid_window": bot.bid_window,
+        "bid_rollout": bot.bid_rollout,
         "infractions": kinds,
         "timeouts_off_cpu": stall["timeouts_off_cpu"],
         "stall_ms_max": round(stall["max"] * 1000, 1),
@@ -457,8 +469,11 @@ def combine(paths: list[str]) -> dict[str, object]:
             "levels": pooled}
 
 
-def rollout_bias(players: int, deals: int, seed: int) -> dict[str, object]:
-    """Mean (heuristic play - rollout) of the taker side's half-points, over the deals taken."""
+def rollout_bias(
+    players: int, deals: int, seed: int, rollout: str = "quick"
+) -> dict[str, object]:
+    """Mean (heuristic play - rollout) of the taker side's half-points, over the deals taken
+    (``rollout``: the policy's name in :data:`~clients.search_bot.ROLLOUTS`)."""
     from arena.games.french_tarot import GameState, Phase, apply, legal_actions, observe
     from arena.table import DecisionRequest, PlayerInfo, TableStart
     from clients.sdk import TableView
@@ -470,7 +485,7 @@ def rollout_bias(players: int, deals: int, seed: int) -> dict[str, object]:
         state = GameState.from_seed(seed + number, TableOptions(players=players),
                                     dealer=number % players)
         rolled = state.copy()
-        playout(rolled)  # the rules before the card play, then the rollout
+        playout(rolled, ROLLOUTS[rollout])  # the rules before the card play, then the rollout
         assert rolled.result is not None
         if rolled.result.summary is None:
             continue  # everybody passed
@@ -495,7 +510,7 @@ def rollout_bias(players: int, deals: int, seed: int) -> dict[str, object]:
     print(f"{players} players: the heuristic's taker side takes {interval.mean:+.1f} half-points "
           f"more than the rollout's (95% +/-{interval.half_width:.1f}) over "
           f"{len(differences)} deals taken", file=sys.stderr, flush=True)
-    return {"players": players, "deals_taken": len(differences),
+    return {"players": players, "rollout": rollout, "deals_taken": len(differences),
             "mean_half_points": round(interval.mean, 2),
             "half_width_95": round(interval.half_width, 2)}
 
@@ -510,6 +525,12 @@ def parse_decisions(text: str, separator: str) -> tuple[str, ...]:
         raise SystemExit(f"unknown decision {', '.join(unknown)}: choose among "
                          f"{', '.join(DECISIONS)} (or 'rules' for none)")
     return names
+
+
+def bid_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The bid's knobs given on the command line, as SearchBot options."""
+    return {"bid_window": None if args.bid_window < 0 else args.bid_window,
+            "bid_rollout": args.bid_rollout}
 
 
 def compare_variants(args: argparse.Namespace) -> None:
@@ -533,7 +554,7 @@ def compare_variants(args: argparse.Namespace) -> None:
         bot = SearchBot(samples=samples, seed=args.seed, trust=args.trust,
                         simulate=simulate, decision_trust=decision_trust,
                         decision_samples=args.decision_samples,
-                        taker_shift=args.taker_shift)
+                        taker_shift=args.taker_shift, **bid_options(args))
         level = f"{samples} draws" if samples else f"{ms} ms"
         figures = run_level(f"{spec} {level}", bot, boards, args.players, args.seed,
                             time_control, args.first_board)
@@ -595,22 +616,34 @@ def main() -> None:
     parser.add_argument("--simulate", default=None,
                         help="decisions before the card play taken by simulation, comma-separated "
                              f"among {', '.join(DECISIONS)}, or 'rules' for none "
-                             f"(default: {','.join(SIMULATED)})")
+                             "(default: the bot's, by players: "
+                             + "; ".join(f"{n}: {','.join(kinds)}"
+                                         for n, kinds in SIMULATED_BY_PLAYERS.items())
+                             + f"; else {','.join(SIMULATED)})")
     parser.add_argument("--decision-trust", type=float, default=DECISION_TRUST,
                         help="standard errors a simulated decision must beat the rules' by")
     parser.add_argument("--decision-samples", type=int, default=None,
                         help="draws per decision before the card play (default: --samples)")
     parser.add_argument("--taker-shift", action="store_true",
                         help="score the decisions' play-outs with the rollouts' bias corrected")
+    parser.add_argument("--bid-window", type=float,
+                        default=-1.0 if BID_WINDOW is None else BID_WINDOW,
+                        help="the bids simulated: within that many points of the hand's count "
+                             "(a negative number: every legal bid)")
+    parser.add_argument("--bid-rollout", default="rules", choices=sorted(ROLLOUTS),
+                        help="the bid's play-outs: the heuristic's habits or the quick rollout")
     parser.add_argument("--decision-variants", default=None,
                         help="compare these variants paired (see the module docstring)")
     parser.add_argument("--profile", action="store_true",
                         help="where the search bot's time and draws go (see the docstring)")
     parser.add_argument("--rollout-bias", type=int, default=None, metavar="DEALS",
                         help="measure the rollout's bias for the taker (3, 4 and 5 players)")
+    parser.add_argument("--rollout", default="quick", choices=sorted(ROLLOUTS),
+                        help="the policy --rollout-bias measures (default: the card search's)")
     args = parser.parse_args()
     if args.rollout_bias:
-        print(json.dumps([rollout_bias(n, args.rollout_bias, args.seed) for n in (3, 4, 5)]))
+        print(json.dumps([rollout_bias(n, args.rollout_bias, args.seed, args.rollout)
+                          for n in (3, 4, 5)]))
         return
     if args.profile:
         samples = int(args.samples.split(",")[0]) if args.samples else None
@@ -622,7 +655,7 @@ def main() -> None:
     if args.decision_variants:
         compare_variants(args)
         return
-    simulate = SIMULATED if args.simulate is None else parse_decisions(args.simulate, ",")
+    simulate = None if args.simulate is None else parse_decisions(args.simulate, ",")
     if args.combine:
         print(json.dumps(combine(args.combine)))
         return
@@ -654,10 +687,11 @@ def main() -> None:
         played = []
         for options in variants:
             name = label + "".join(f" {key}={value}" for key, value in options.items())
-            bot = SearchBot(seed=args.seed, trust=args.trust,  # type: ignore[arg-type]
+            knobs: dict[str, Any] = {**bid_options(args), **fixed, **options}
+            bot = SearchBot(seed=args.seed, trust=args.trust,
                             simulate=simulate, decision_trust=args.decision_trust,
                             decision_samples=args.decision_samples,
-                            taker_shift=args.taker_shift, **fixed, **options)
+                            taker_shift=args.taker_shift, **knobs)
             played.append(run_level(name, bot, boards, args.players, args.seed,
                                     TimeControl(per_decision=seconds), args.first_board))
         levels.extend(played)

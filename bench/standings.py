@@ -32,7 +32,7 @@ from clients.heuristic_bot import HeuristicBot
 from clients.local import play_plans
 from clients.random_bot import RandomBot
 from clients.sdk import Bot
-from clients.search_bot import SearchBot
+from clients.search_bot import BID_SAMPLES, SearchBot
 from tournaments.duplicate.scoring import Standings, compute_standings
 from tournaments.duplicate.seatings import TablePlan, rotation
 
@@ -56,19 +56,19 @@ def plans(boards: int) -> list[TablePlan]:
     return out
 
 
-def bundled_bots(seed: int, samples: int) -> dict[str, Bot]:
+def bundled_bots(seed: int, samples: int, bid_samples: int = BID_SAMPLES) -> dict[str, Bot]:
     """Each bot and its copy by key (one object each: the bots keep no state between
     decisions that changes a choice)."""
     made: dict[str, Bot] = {
         "random": RandomBot(seed),
         "heuristic": HeuristicBot(),
-        "search": SearchBot(samples=samples, seed=seed),
+        "search": SearchBot(samples=samples, seed=seed, bid_samples=bid_samples),
     }
     return {**made, **{f"{name}#2": bot for name, bot in made.items()}}
 
 
-def standings(boards: int, seed: int, samples: int) -> Standings:
-    bots = bundled_bots(seed, samples)
+def standings(boards: int, seed: int, samples: int, bid_samples: int = BID_SAMPLES) -> Standings:
+    bots = bundled_bots(seed, samples, bid_samples)
     entries = play_plans(
         plans(boards), bots, seed=seed, options=TableOptions(players=PLAYERS),
         entry_ids={key: key.split("#")[0] for key in bots},
@@ -100,18 +100,22 @@ def main(argv: Sequence[str] | None = None) -> None:
                         help="the boards' and bots' seed (default: %(default)s)")
     parser.add_argument("--samples", type=int, default=DEFAULT_SAMPLES,
                         help="the search bot's sampled deals per card (default: %(default)s)")
+    parser.add_argument("--bid-samples", type=int, default=BID_SAMPLES,
+                        help="the search bot's sampled deals per bid (default: %(default)s)")
     args = parser.parse_args(argv)
-    if args.samples < 1:
-        parser.error(f"--samples must be at least 1, got {args.samples}")
+    if args.samples < 1 or args.bid_samples < 1:
+        parser.error(f"--samples and --bid-samples must be at least 1, got {args.samples} "
+                     f"and {args.bid_samples}")
     try:
         plans(args.boards)
     except ValueError as exc:
         parser.error(str(exc))
     started = time.perf_counter()
-    table = standings(args.boards, args.seed, args.samples)
+    table = standings(args.boards, args.seed, args.samples, args.bid_samples)
     print("\n".join(markdown(table)))
+    bids = f" --bid-samples {args.bid_samples}" if args.bid_samples != BID_SAMPLES else ""
     print(f"\n`python -m bench.standings --boards {args.boards} --seed {args.seed} "
-          f"--samples {args.samples}`")
+          f"--samples {args.samples}{bids}`")
     print(f"{args.boards} boards, {args.boards * PLAYERS} tables in "
           f"{time.perf_counter() - started:.0f} s", file=sys.stderr)
 

@@ -12,7 +12,8 @@ played by the search bot's rollout policy (:func:`~clients.search_rollout.finish
 
 Candidates:
 
-- the bid: passing and every legal bid;
+- the bid: passing and every legal bid (or those near the hand's count, :func:`bid_candidates`),
+  each deal's card play shared between the bids that reach the same start (:func:`bid_scores`);
 - the call (5 players): every card the taker may call;
 - the discard: the heuristic's plan and a few others (:func:`discard_candidates`: each suit
   voided first, low cards only, the unguarded Queens and Cavaliers put away);
@@ -38,7 +39,13 @@ before it saw the drawn deal, and the bias above too), per board against the rul
 - the bid, before the calibration: +3.9 with 4 players (95 % -1.6 to +9.4, 100 boards) but
   -18.3 with 3 (-31.3 to -5.2, 60 boards): it passed on most hands the rules bid; after it,
   -13.7 with 4 (-26.3 to -1.1) and -39.6 with 3 (-62.9 to -16.3): it overbid, Gardes Sans
-  among them. Neither beats the rules: the bid stays the rules';
+  among them. Neither beat the rules. With play-outs by the heuristic's habits
+  (:func:`~clients.search_rollout.rules_card`, whose bias is a third of the quick rollout's),
+  150 draws, every legal bid and the card play shared between the bids (:func:`bid_scores`),
+  ``python -m bench.bots --samples 10 --decision-samples 150 --decision-variants
+  poignee,bid+poignee --bid-window -1 --boards 200``: +3.5 per board with 3 players (-0.5 to
+  +7.4), +3.1 with 4 (-1.2 to +7.4), +3.3 pooled (+0.4 to +6.2), -4.5 with 5 (-14.4 to +5.4,
+  120 boards): the bot bids so with 3 and 4 players (docs/search-bot.md);
 - the discard (before the calibration): -6.0 with 4 players (-10.3 to -1.7, 100 boards): the
   rules' discard stays;
 - the poignée: +0.6 with 4 players (-0.0 to +1.2, 100 boards; 4 boards changed); with the
@@ -64,6 +71,7 @@ from arena.games.french_tarot import (
     PASS,
     POIGNEE_THRESHOLDS,
     Action,
+    Bid,
     CallCard,
     Contract,
     Discard,
@@ -98,7 +106,7 @@ from clients.heuristic_bot import (
 )
 from clients.sdk import DeadlinePassedError, Sampler, TableView
 from clients.sdk.sampler import EXACT_LIMIT
-from clients.search_rollout import finish
+from clients.search_rollout import Policy, finish
 
 TAKER_SHIFT = {3: 20, 4: 14, 5: 8}
 """Half-points the rollouts' taker side falls short of real play, by players (see above)."""
@@ -111,12 +119,14 @@ Outcome = Callable[[GameState], None]
 
 
 # ----------------------------------------------------------------------- the play-out
-def playout(state: GameState) -> None:
-    """Play ``state`` to the end of the deal from any phase (see the module docstring)."""
+def playout(state: GameState, policy: Policy | None = None) -> None:
+    """Play ``state`` to the end of the deal from any phase (see the module docstring), the
+    cards by ``policy`` (the card search's :func:`~clients.search_rollout.rollout_card` by
+    default)."""
     while state.phase is not Phase.FINISHED:
         phase = state.phase
         if phase is Phase.PLAYING:
-            finish(state)
+            finish(state, policy)
         elif phase is Phase.BIDDING:
             apply_unchecked(state, rules_bid(state))
         elif phase is Phase.CALLING:
@@ -183,6 +193,8 @@ class Budget:
     exact_limit: int = EXACT_LIMIT
     """The steps the sampler's exact count may take (:meth:`TimedSearch.exact_limit
     <clients.search_timing.TimedSearch.exact_limit>`); it stops at the deadline all the same."""
+    policy: Policy | None = None
+    """The play-outs' card policy (None: the card search's rollout)."""
 
 
 def candidate_scores(
@@ -190,10 +202,67 @@ def candidate_scores(
 ) -> list[list[int]]:
     """This seat's score for each candidate, one list per draw (every candidate on the same
     draws); fewer draws when the deadline comes first (possibly none)."""
+    seat = table.seat
+
+    def draw(base: GameState) -> list[int] | None:
+        row = []
+        for outcome in outcomes:
+            if budget.deadline is not None and budget.clock() > budget.deadline:
+                return None  # a stalled machine: drop this draw rather than answer late
+            state = copy_state(base)
+            outcome(state)
+            playout(state, budget.policy)
+            row.append(played_score(state, seat, budget.shift))
+        return row
+
+    return drawn_scores(table, seed, budget, draw)
+
+
+def bid_scores(
+    table: TableView, seed: int, bids: Sequence[Action], budget: Budget
+) -> list[list[int]]:
+    """:func:`candidate_scores` for the bids, each deal's card play shared between them.
+
+    After each candidate bid the others bid by the rules; the candidates that end with the same
+    taker playing with the chien (a Petite or a Garde), or the same taker at the same Garde
+    Sans or Contre, reach the same card play (no play-out reads the contract), so each drawn
+    deal is played out once per such starting position and scored for each contract."""
+    seat = table.seat
+
+    def draw(base: GameState) -> list[int] | None:
+        played: dict[tuple[int, int], GameState] = {}
+        row = []
+        for bid in bids:
+            state = copy_state(base)
+            apply_unchecked(state, bid)
+            while state.phase is Phase.BIDDING:
+                apply_unchecked(state, rules_bid(state))
+            if state.phase is Phase.FINISHED:  # everybody passed
+                row.append(played_score(state, seat, budget.shift))
+                continue
+            assert state.taker is not None and state.contract is not None
+            contract = state.contract
+            key = (state.taker, max(contract, Contract.GARDE))
+            done = played.get(key)
+            if done is None:
+                if budget.deadline is not None and budget.clock() > budget.deadline:
+                    return None  # a stalled machine: drop this draw rather than answer late
+                playout(state, budget.policy)
+                done = played[key] = state
+            row.append(played_score(done, seat, budget.shift, contract))
+        return row
+
+    return drawn_scores(table, seed, budget, draw)
+
+
+def drawn_scores(
+    table: TableView, seed: int, budget: Budget, draw: Callable[[GameState], list[int] | None]
+) -> list[list[int]]:
+    """``draw`` on the sampler's deals, ``budget.draws`` of them or fewer when the deadline
+    comes first: no draw starts once the slowest so far would end past it."""
     clock = budget.clock
     sampler = Sampler(table, seed=seed, exact_limit=budget.exact_limit, deadline=budget.deadline,
                       clock=clock)
-    seat = table.seat
     draws: list[list[int]] = []
     slowest = 0.0
     while len(draws) < budget.draws:
@@ -204,32 +273,58 @@ def candidate_scores(
             base = sampler.sample().state()
         except DeadlinePassedError:
             break
-        row = []
-        for outcome in outcomes:
-            state = copy_state(base)
-            outcome(state)
-            playout(state)
-            if budget.shift:
-                row.append(calibrated_score(state, seat))
-            else:
-                assert state.result is not None
-                row.append(state.result.scores[seat])
+        row = draw(base)
+        if row is None:
+            break
         draws.append(row)
         slowest = max(slowest, clock() - tick)
     return draws
 
 
-def calibrated_score(state: GameState, seat: int) -> int:
-    """``seat``'s score for a played-out deal, the taker's side given :data:`TAKER_SHIFT`."""
+def played_score(
+    state: GameState, seat: int, shift: bool, contract: Contract | None = None
+) -> int:
+    """``seat``'s score for a played-out deal: scored at ``contract`` (the card play was the
+    same) when given, with the rollouts' bias corrected when ``shift``
+    (:func:`calibrated_score`)."""
     result = state.result
     assert result is not None
     summary = result.summary
     if summary is None or result.taker is None:
-        return result.scores[seat]  # everybody passed: nothing to shift
-    shift = TAKER_SHIFT.get(summary.players, 0)
-    moved = replace(summary, taker_half_points=min(TOTAL_HALF_POINTS,
-                                                   summary.taker_half_points + shift))
-    return settle(moved, result.taker, result.partner)[seat]
+        return result.scores[seat]  # everybody passed
+    if contract is not None and contract != summary.contract:
+        summary = replace(summary, contract=contract)
+    elif not shift:
+        return result.scores[seat]
+    if shift:
+        summary = replace(summary, taker_half_points=min(
+            TOTAL_HALF_POINTS, summary.taker_half_points + TAKER_SHIFT.get(summary.players, 0)))
+    return settle(summary, result.taker, result.partner)[seat]
+
+
+def calibrated_score(state: GameState, seat: int) -> int:
+    """``seat``'s score for a played-out deal, the taker's side given :data:`TAKER_SHIFT`."""
+    return played_score(state, seat, True)
+
+
+def bid_candidates(
+    hand: Sequence[Card], players: int, bids: Sequence[Action], rules: Action,
+    window: float | None,
+) -> list[Action]:
+    """The bids worth simulating: the rules' bid, and those whose threshold
+    (:data:`~clients.heuristic_bot.BID_THRESHOLDS`; a pass: the Petite's) is within ``window``
+    points of the hand's count (all of them with None). Far from a threshold the rules'
+    choice is clear, and a candidate less is a play-out less."""
+    if window is None:
+        return list(bids)
+    points = hand_points(hand, players)
+    thresholds = dict(zip(Contract, BID_THRESHOLDS[players], strict=True))
+
+    def near(bid: Action) -> bool:
+        contract = bid.contract if isinstance(bid, Bid) else Contract.PETITE
+        return bid == rules or abs(points - thresholds[contract]) <= window
+
+    return [bid for bid in bids if near(bid)]
 
 
 def choose(draws: Sequence[Sequence[int]], prior: int, trust: float) -> int:

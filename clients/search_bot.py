@@ -91,6 +91,8 @@ from clients.search_bidding import (
     Budget,
     Outcome,
     applying,
+    bid_candidates,
+    bid_scores,
     bolder_contract,
     candidate_scores,
     choose,
@@ -100,6 +102,7 @@ from clients.search_bidding import (
 )
 from clients.search_inference import agreeing_sample, bid_ranges
 from clients.search_reply import reply_to_trick
+from clients.search_rollout import Policy, rules_card
 
 # The rollout policy lives in its own module (the bidding search plays it out too); its names
 # stay importable from here.
@@ -118,12 +121,33 @@ SWITCH_INTERVAL = 0.001
 (CPython's default is 5 ms): the search holds the GIL, and the SDK's receive loop, which needs it
 for every message, gets it back this often."""
 SIMULATED = ("poignee",)
-"""The decisions before the card play taken by simulation by default: the poignée, the one that
-did not lose against the rules (+0.6 per board, 95 % -0.0 to +1.2, 4 players; the bid and the
-discard lost: see :mod:`clients.search_bidding`); the others follow the heuristic's rules."""
+"""The decisions before the card play taken by simulation at a player count
+:data:`SIMULATED_BY_PLAYERS` does not name: the poignée, the one that did not lose against the
+rules with the quick rollouts (+0.6 per board, 95 % -0.0 to +1.2, 4 players; the discard lost:
+see :mod:`clients.search_bidding`); the others follow the heuristic's rules."""
+SIMULATED_BY_PLAYERS: dict[int, tuple[str, ...]] = {
+    3: ("bid", "poignee"),
+    4: ("bid", "poignee"),
+}
+"""The decisions taken by simulation by default, by the number of players (docs/search-bot.md,
+"The bid by simulation"): the bid where its play-outs by the heuristic's habits
+(:func:`~clients.search_rollout.rules_card`) were measured to pay against the rules' bid (3
+and 4 players: +3.3 per board pooled, 95 % +0.4 to +6.2, 400 boards); with 5 it lost (-4.5,
+-14.4 to +5.4, 120 boards) and with two it was not measured with these play-outs."""
+BID_SAMPLES = 150
+"""Draws for a bid by simulation (fewer when the deadline comes first), in either mode."""
+BID_WINDOW: float | None = None
+"""The bids simulated: every legal bid (None), or those within that many points of the hand's
+count (:func:`~clients.search_bidding.bid_candidates`). A window of 15 cost the bid 0.4 to 1.4
+points a board (3 and 4 players, 200 boards each) for 40 % fewer draws."""
 DECISION_TRUST = 1.0
 """By default, a simulated decision overrules the rules' choice only when it is better by
 that many standard errors over the draws (the rollouts' bias: see :mod:`clients.search_bidding`)."""
+ROLLOUTS: dict[str, Policy | None] = {"quick": None, "rules": rules_card}
+"""The bid's play-out policies by name (``bid_rollout``): the card search's quick rollout, or
+:func:`~clients.search_rollout.rules_card` (the heuristic's habits)."""
+Scorer = Callable[[int, Budget], list[list[int]]]
+"""A simulated decision's draws, from its seed and budget (each candidate's score per draw)."""
 POIGNEE_SHARE = 0.3
 """The share of a card decision's time the poignée question may take in time mode."""
 
@@ -150,6 +174,10 @@ class SearchBot(TimedSearch, HeuristicBot):
     (:mod:`clients.search_inference`; 1: the sampler's draws as they come).
     ``boldness``: points added to the heuristic's count of its hand before it bids
     (:func:`~clients.search_bidding.bolder_contract`).
+    ``simulate`` None (the default) takes :data:`SIMULATED_BY_PLAYERS` at each table.
+    ``bid_samples``: the draws of a bid by simulation; ``bid_window``: the bids it weighs
+    (:data:`BID_WINDOW`); ``bid_rollout``: its play-outs' policy, ``"rules"`` (the heuristic's
+    habits) or ``"quick"`` (the card search's rollout).
     """
 
     name = "search"
@@ -168,13 +196,16 @@ class SearchBot(TimedSearch, HeuristicBot):
         clock: Callable[[], float] = time.perf_counter,
         trust: float | None = None,
         solver_cards: int = DEFAULT_SOLVER_CARDS,
-        simulate: Sequence[str] = SIMULATED,
+        simulate: Sequence[str] | None = None,
         decision_trust: float = DECISION_TRUST,
         decision_samples: int | None = None,
         taker_shift: bool = False,
         replies: bool = False,
         boldness: float = 0.0,
         bid_tries: int = 1,
+        bid_samples: int = BID_SAMPLES,
+        bid_window: float | None = BID_WINDOW,
+        bid_rollout: str = "rules",
     ) -> None:
         if solver_cards < 0:
             raise ValueError(f"solver_cards must be at least 0, got {solver_cards}")
@@ -182,12 +213,20 @@ class SearchBot(TimedSearch, HeuristicBot):
             raise ValueError(f"bid_tries must be at least 1, got {bid_tries}")
         if decision_samples is not None and decision_samples < 1:
             raise ValueError(f"decision_samples must be at least 1, got {decision_samples}")
-        unknown = sorted(set(simulate) - set(DECISIONS))
+        if bid_samples < 1:
+            raise ValueError(f"bid_samples must be at least 1, got {bid_samples}")
+        if bid_rollout not in ROLLOUTS:
+            raise ValueError(f"bid_rollout takes {', '.join(ROLLOUTS)}; got {bid_rollout}")
+        unknown = sorted(set(simulate or ()) - set(DECISIONS))
         if unknown:
             raise ValueError(f"simulate takes {', '.join(DECISIONS)}; got {', '.join(unknown)}")
         super().__init__(samples, seed=seed, max_samples=max_samples,
                          margin_share=margin_share, clock=clock)
-        self.simulate = frozenset(simulate)
+        self.simulate = None if simulate is None else frozenset(simulate)
+        """The decisions taken by simulation; None: :data:`SIMULATED_BY_PLAYERS`."""
+        self.bid_samples = bid_samples
+        self.bid_window = bid_window
+        self.bid_rollout = bid_rollout
         self.decision_trust = decision_trust
         self.decision_samples = decision_samples
         self.taker_shift = taker_shift
@@ -239,14 +278,24 @@ class SearchBot(TimedSearch, HeuristicBot):
     # ------------------------------------------------------- before the card play
     def bid(self, table: TableView, request: DecisionRequest) -> Action:
         rules = self.bolder_bid(table, request) if self.boldness else super().bid(table, request)
-        if "bid" not in self.simulate or table.options.has_dummy:
+        if not self.simulates("bid", table) or table.options.has_dummy:
             return rules
-        bids = [a for a in request.legal_actions if isinstance(a, (Pass, Bid))]
-        outcomes = [applying(a) for a in bids]
+        legal = [a for a in request.legal_actions if isinstance(a, (Pass, Bid))]
+        bids = bid_candidates(table.hand, table.options.players, legal, rules, self.bid_window)
+        if len(bids) < 2:
+            return rules
         start = self.clock()
-        chosen = self.simulated("bid", table, outcomes, bids.index(rules),
-                                self.deadline(table, request, start))
+        chosen = self.simulated(
+            "bid", table, lambda seed, budget: bid_scores(table, seed, bids, budget),
+            bids.index(rules), self.deadline(table, request, start))
         return bids[chosen]
+
+    def simulates(self, kind: str, table: TableView) -> bool:
+        """Whether the decision ``kind`` is taken by simulation at this table."""
+        chosen = self.simulate
+        if chosen is None:
+            chosen = frozenset(SIMULATED_BY_PLAYERS.get(table.options.players, SIMULATED))
+        return kind in chosen
 
     def bolder_bid(self, table: TableView, request: DecisionRequest) -> Action:
         """The heuristic's bid for a hand counted :attr:`boldness` points higher: the highest
@@ -258,18 +307,18 @@ class SearchBot(TimedSearch, HeuristicBot):
 
     def call(self, table: TableView, request: DecisionRequest) -> Action:
         rules = super().call(table, request)
-        if "call" not in self.simulate:
+        if not self.simulates("call", table):
             return rules
         calls = [a for a in request.legal_actions if isinstance(a, CallCard)]
         start = self.clock()
-        chosen = self.simulated("call", table, [applying(a) for a in calls], calls.index(rules),
-                                self.deadline(table, request, start))
+        chosen = self.simulated("call", table, self.scorer(table, [applying(a) for a in calls]),
+                                calls.index(rules), self.deadline(table, request, start))
         return calls[chosen]
 
     def discard(self, table: TableView, request: DecisionRequest) -> Any:
         if table.game.name == TRE_E_VENTICINQUE:
             return tre_play(self.tre, table, request)
-        if "discard" not in self.simulate or table.options.has_dummy:
+        if not self.simulates("discard", table) or table.options.has_dummy:
             return super().discard(table, request)
         legal = {a.card for a in request.legal_actions if isinstance(a, Discard)}
         before = sum(1 << c for c in (*table.hand, *table.discard))
@@ -284,7 +333,7 @@ class SearchBot(TimedSearch, HeuristicBot):
         if len(candidates) > 1:
             start = self.clock()
             outcomes = [applying(*(Discard(c) for c in cards)) for cards in candidates]
-            chosen = self.simulated("discard", table, outcomes, 0,
+            chosen = self.simulated("discard", table, self.scorer(table, outcomes), 0,
                                     self.deadline(table, request, start))
         self.planned_discard = (table.seat, before, candidates[chosen])
         return Discard(candidates[chosen][0])
@@ -297,31 +346,42 @@ class SearchBot(TimedSearch, HeuristicBot):
         one's side is likely to win), or by simulation (not showing against each level)."""
         highest = max(poignees, key=lambda a: a.level)
         rules = highest if self.show_poignee(table) else None
-        if "poignee" not in self.simulate or table.options.has_dummy:
+        if not self.simulates("poignee", table) or table.options.has_dummy:
             return rules
         options: list[DeclarePoignee | None] = [None, *poignees]
         outcomes = [showing(table.seat, None if a is None else poignee_shown(table, a.level))
                     for a in options]
         deadline = self.deadline(table, request, start)
         deadline = start + (deadline - start) * POIGNEE_SHARE
-        chosen = self.simulated("poignee", table, outcomes, options.index(rules), deadline,
-                                settle=False)
+        chosen = self.simulated("poignee", table, self.scorer(table, outcomes),
+                                options.index(rules), deadline, settle=False)
         return options[chosen]
 
+    @staticmethod
+    def scorer(table: TableView, outcomes: Sequence[Outcome]) -> Scorer:
+        """Each outcome played out on the draws
+        (:func:`~clients.search_bidding.candidate_scores`)."""
+        return lambda seed, budget: candidate_scores(table, seed, outcomes, budget)
+
     def simulated(
-        self, kind: str, table: TableView, outcomes: Sequence[Outcome], prior: int,
+        self, kind: str, table: TableView, scorer: Scorer, prior: int,
         deadline: float | None, *, settle: bool = True,
     ) -> int:
         """The index of the candidate the simulation picks (``prior``: the rules' choice)."""
-        wanted = self.decision_samples or self.samples or self.max_samples
+        if kind == "bid":
+            wanted = self.decision_samples or self.bid_samples
+            policy = ROLLOUTS[self.bid_rollout]
+        else:
+            wanted = self.decision_samples or self.samples or self.max_samples
+            policy = None
         seed = self.simulation_seed(kind, table)
         with self.turn(deadline) as deadline:
             collecting = gc.isenabled()
             gc.disable()
             try:
                 budget = Budget(wanted, deadline, self.clock, self.taker_shift,
-                                self.exact_limit(deadline))
-                draws = candidate_scores(table, seed, outcomes, budget)
+                                self.exact_limit(deadline), policy)
+                draws = scorer(seed, budget)
             finally:
                 if collecting:
                     gc.enable()

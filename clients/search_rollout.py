@@ -5,12 +5,15 @@ is kept apart from both."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from arena.games.french_tarot import GameState
 from arena.games.french_tarot.cards import (
     EXCUSE,
     EXCUSE_BIT,
     HALF_POINTS,
     PETIT,
+    PETIT_BIT,
     SUIT_MASKS,
     TRUMP_MASK,
     Card,
@@ -20,12 +23,17 @@ from arena.games.french_tarot.cards import (
 from arena.games.french_tarot.simulate import play_unchecked, playable, taker_side, trick_status
 from arena.games.french_tarot.tricks import beating_mask
 
+Policy = Callable[[GameState, int | None], Card]
+"""A rollout policy: the card for the seat to act of a drawn deal, given the taker's side."""
 
-def finish(state: GameState) -> None:
-    """Play the deal to its end with :func:`rollout_card` for every seat."""
+
+def finish(state: GameState, policy: Policy | None = None) -> None:
+    """Play the deal to its end with ``policy`` (:func:`rollout_card` by default) for every
+    seat."""
+    card_for = rollout_card if policy is None else policy
     side = taker_side(state)  # known in a drawn deal: it does not change while it plays out
     while state.to_act is not None:
-        play_unchecked(state, rollout_card(state, side))
+        play_unchecked(state, card_for(state, side))
 
 
 def rollout_card(state: GameState, side: int | None = None) -> Card:
@@ -151,3 +159,100 @@ def _lead(mask: Hand) -> Card:
     if trumps:
         return (trumps & -trumps).bit_length() - 1
     return (mask & -mask).bit_length() - 1
+
+
+def rules_card(state: GameState, side: int | None = None) -> Card:
+    """:func:`rollout_card` with four of the heuristic's habits, for the play-outs of the
+    decisions before the card play (:mod:`clients.search_bidding`), whose quick rollouts
+    played the taker's side worse than the heuristic does (docs/search-bot.md):
+
+    - the taker's side, holding the master trump while an opponent still holds trumps, leads
+      it (it draws the defence's trumps);
+    - with no master card to lead, a seat leads low in a suit where a partner holds the master
+      card (no opponent can take it), else a defender leads low in a suit the taker is void in
+      while it holds trumps (it shortens the taker's trumps);
+    - a seat charges a trick a partner still to play is sure to take;
+    - the Petit goes on a trick its side keeps (it is saved)."""
+    seat = state.to_act
+    assert seat is not None
+    mask = playable(state)
+    if mask & (mask - 1) == 0:
+        return mask.bit_length() - 1
+    hand = state.hands[seat]
+    if mask & EXCUSE_BIT and hand.bit_count() <= 2:
+        return EXCUSE
+    if side is None:
+        side = taker_side(state)
+    led, best, best_pos = trick_status(state)
+    if not state.trick or best < 0:
+        return _rules_lead(state, mask & ~EXCUSE_BIT, seat, side)
+    plain = mask & ~EXCUSE_BIT
+    n = state.seats
+    mine = side >> seat & 1
+    later = [(seat + k) % n for k in range(1, n - len(state.trick))]
+    rivals = [state.hands[s] for s in later if (side >> s & 1) != mine]
+    suit_top, trump_top = _threats(rivals, led)
+    winner = (state.trick_leader + best_pos) % n
+    kept = (side >> winner & 1) == mine and _keeps(best, suit_top, trump_top)
+    if not kept:
+        kept = any(_partner_takes(state.hands[s], led, best, suit_top, trump_top)
+                   for s in later if s != seat and (side >> s & 1) == mine)
+        if kept and plain & ~TRUMP_MASK:
+            return _charge(plain)  # a partner still to play takes it: charge
+        if kept and plain & PETIT_BIT:
+            return PETIT
+        return rollout_card(state, side)
+    if plain & PETIT_BIT:
+        return PETIT
+    return _charge(plain)
+
+
+def _partner_takes(held: Hand, led: int, best: Card, suit_top: Card, trump_top: Card) -> bool:
+    """Whether a partner holding ``held``, still to play, surely takes the trick: its best card
+    that may follow (the led suit's if it holds it, else a trump) beats ``best`` and keeps
+    against the opponents still to play (:func:`_threats`)."""
+    if led < 4 and held & SUIT_MASKS[led]:
+        card = (held & SUIT_MASKS[led]).bit_length() - 1
+    elif held & TRUMP_MASK:
+        card = (held & TRUMP_MASK).bit_length() - 1
+    else:
+        return False
+    return beating_mask(1 << card, led, best) != 0 and _keeps(card, suit_top, trump_top)
+
+
+def _rules_lead(state: GameState, plain: Hand, seat: int, side: int) -> Card:
+    """The lead of :func:`rules_card` (``plain``: the playable cards but the Excuse)."""
+    if not plain:
+        return EXCUSE
+    mine = side >> seat & 1
+    hands = state.hands
+    n = state.seats
+    rivals = [hands[s] for s in range(n) if (side >> s & 1) != mine]
+    foe_trumps = any(h & TRUMP_MASK for h in rivals)
+    live = 0
+    for held in hands:
+        live |= held
+    live_trumps = live & TRUMP_MASK
+    if mine and foe_trumps and live_trumps and plain >> (live_trumps.bit_length() - 1) & 1:
+        return live_trumps.bit_length() - 1  # draw the defence's trumps
+    master = _master(state, plain, seat, side, mine)
+    if master is not None:
+        return master
+    for partner in range(n):
+        if partner == seat or (side >> partner & 1) != mine:
+            continue
+        for suit in range(4):
+            cards = plain & SUIT_MASKS[suit]
+            top = (live & SUIT_MASKS[suit]).bit_length() - 1
+            if cards and hands[partner] >> top & 1 and all(
+                    h & SUIT_MASKS[suit] or not h & TRUMP_MASK for h in rivals):
+                return (cards & -cards).bit_length() - 1  # low to the partner's master card
+    if not mine:
+        taker = [hands[s] for s in range(n) if side >> s & 1]
+        for suit in range(4):
+            cards = plain & SUIT_MASKS[suit]
+            if cards and all(not h & SUIT_MASKS[suit] and h & TRUMP_MASK for h in taker):
+                low = cards & -cards
+                if HALF_POINTS[low.bit_length() - 1] == 1:
+                    return low.bit_length() - 1  # make the taker trump
+    return _lead(plain)

@@ -6,9 +6,16 @@ is how often it reads the clock, whatever the machine's speed."""
 from __future__ import annotations
 
 from arena.games import tre_e_venticinque as tre
-from arena.games.french_tarot import GameState, Play, legal_actions
+from arena.games.french_tarot import Bid, GameState, Pass, Play, TableOptions, legal_actions
+from arena.games.french_tarot.cards import cards_of
 from clients.sdk import DeadlinePassedError, Sampler
-from clients.search_bidding import Budget, applying, candidate_scores
+from clients.search_bidding import (
+    Budget,
+    applying,
+    bid_candidates,
+    candidate_scores,
+    rules_bid,
+)
 from clients.search_bot import SearchBot
 from clients.search_timing import MIN_MARGIN
 from clients.tre_bots import TreSearchBot
@@ -134,3 +141,34 @@ def test_a_simulated_decision_stops_at_the_deadline() -> None:
     clock = StepClock(0.0001)
     few = candidate_scores(view, 1, outcomes, Budget(30, clock.now + 0.002, clock))
     assert 1 <= len(few) < 30
+
+
+def bid_position() -> GameState:
+    """A 4-player bidding position whose hand weighs more than one bid by simulation."""
+    for seed in range(70_000, 70_200):
+        state = GameState.from_seed(seed, TableOptions(players=4), dealer=seed % 4)
+        seat = state.to_act
+        assert seat is not None
+        legal = [a for a in legal_actions(state) if isinstance(a, (Pass, Bid))]
+        if len(bid_candidates(cards_of(state.hands[seat]), 4, legal, rules_bid(state),
+                              None)) >= 3:
+            return state
+    raise AssertionError("no bidding position with three candidate bids")
+
+
+def test_a_bid_by_simulation_stops_at_the_deadline_with_the_draws_done() -> None:
+    state = bid_position()
+    counting = JumpClock(0.0002, at=0, jump=0.0)
+    steady = SearchBot(samples=5, seed=3, clock=counting, bid_samples=30)
+    first = decide(steady, state)
+    assert steady.decision_draws == 30
+    clock = JumpClock(0.0002, at=counting.readings // 2, jump=10.0)
+    slow = SearchBot(samples=5, seed=3, clock=clock, bid_samples=30)
+    before = clock.now
+    assert decide(slow, state) in legal_actions(state)
+    assert 1 <= slow.decision_draws < 30  # answered with the draws made before the jump
+    assert clock.now - before < 10.0 + counting.readings * 0.0002
+    late = SearchBot(samples=5, seed=3, clock=StepClock(0.0002), bid_samples=30)
+    answer = decide(late, state, received=late.clock.now - 1.0)  # its second spent waiting
+    assert late.decision_draws == 0 and answer == rules_bid(state)
+    assert first in legal_actions(state)

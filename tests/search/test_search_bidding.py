@@ -23,17 +23,19 @@ from arena.games.french_tarot import (
     apply,
     legal_actions,
 )
-from arena.games.french_tarot.cards import FULL_DECK, TOTAL_HALF_POINTS
+from arena.games.french_tarot.cards import FULL_DECK, TOTAL_HALF_POINTS, cards_of
 from arena.games.french_tarot.deal import CHIEN_SIZES, HAND_SIZES
 from arena.games.french_tarot.scoring import settle
 from clients import heuristic_bot
-from clients.heuristic_bot import HeuristicBot, discard_plan, wanted_contract
+from clients.heuristic_bot import HeuristicBot, discard_plan, hand_points, wanted_contract
 from clients.local import play_match
 from clients.sdk import Sampler
 from clients.search_bidding import (
     TAKER_SHIFT,
     Budget,
     applying,
+    bid_candidates,
+    bid_scores,
     bolder_contract,
     calibrated_score,
     candidate_scores,
@@ -43,6 +45,7 @@ from clients.search_bidding import (
     rules_bid,
 )
 from clients.search_bot import SearchBot
+from clients.search_rollout import rules_card
 
 from .positions import random_position, request_of, view_of
 from .test_search_bot import StepClock, decide
@@ -150,34 +153,79 @@ def test_discard_candidates_are_whole_legal_discards_the_plan_first() -> None:
 
 
 def test_the_bid_is_the_candidate_the_draws_score_best() -> None:
-    bot = SearchBot(samples=6, seed=3, simulate=("bid",), decision_trust=0.0)
+    def bot() -> SearchBot:
+        return SearchBot(samples=6, seed=3, simulate=("bid",), decision_trust=0.0,
+                         bid_samples=6)
+
+    searching = bot()
     tested = differs = 0
     for state in positions_in({Phase.BIDDING}, 300, first=50_000):
         seat = state.to_act
         assert seat is not None
         request = request_of(state)
         view = view_of(state, seat).with_request(request)
-        bids = [a for a in request.legal_actions if isinstance(a, (Pass, Bid))]
+        legal = [a for a in request.legal_actions if isinstance(a, (Pass, Bid))]
         rules = HeuristicBot().bid(view, request)
-        chosen = bot.bid(view, request)
-        assert SearchBot(samples=6, seed=3, simulate=("bid",), decision_trust=0.0).bid(
-            view, request) == chosen  # reproducible
+        bids = bid_candidates(view.hand, state.players, legal, rules, searching.bid_window)
+        chosen = searching.bid(view, request)
+        assert bot().bid(view, request) == chosen  # reproducible
+        if len(bids) < 2:
+            assert chosen == rules  # nothing near the hand's count to weigh it against
+            continue
         # The same draws, scored again: the bot took the best total unless it tied the rules'.
-        seed = bot.simulation_seed("bid", view)
-        draws = candidate_scores(view, seed, [applying(a) for a in bids],
-                                 Budget(6, None, bot.clock))
+        seed = searching.simulation_seed("bid", view)
+        draws = bid_scores(view, seed, bids, Budget(6, None, searching.clock, policy=rules_card))
         assert bids[choose(draws, bids.index(rules), 0.0)] == chosen
         differs += chosen != rules
         tested += 1
-    assert tested >= 80
+    assert tested >= 40
     assert differs > 0  # the simulation does overrule the rules
+
+
+def test_the_bids_window_keeps_the_rules_bid_and_the_thresholds_near_the_hand() -> None:
+    for state in positions_in({Phase.BIDDING}, 60, first=51_000):
+        seat = state.to_act
+        assert seat is not None
+        hand = cards_of(state.hands[seat])
+        legal = [a for a in legal_actions(state) if isinstance(a, (Pass, Bid))]
+        rules = rules_bid(state)
+        assert bid_candidates(hand, state.players, legal, rules, None) == legal
+        near = bid_candidates(hand, state.players, legal, rules, 5.0)
+        assert rules in near and set(near) <= set(legal)
+        points = hand_points(hand, state.players)
+        thresholds = heuristic_bot.BID_THRESHOLDS[state.players]
+        for bid in legal:
+            level = thresholds[(bid.contract if isinstance(bid, Bid) else 1) - 1]
+            assert (bid in near) == (bid == rules or abs(points - level) <= 5.0)
+
+
+def test_shared_card_play_scores_each_bid_as_its_own_playout() -> None:
+    """Sharing a drawn deal's card play between the bids that reach the same start changes no
+    score: each bid scores as if played out on its own (the checked path)."""
+    tested = 0
+    for state in positions_in({Phase.BIDDING}, 40, first=52_000):
+        seat = state.to_act
+        assert seat is not None
+        view = view_of(state, seat)
+        bids = [a for a in legal_actions(state) if isinstance(a, (Pass, Bid))]
+        for policy in (None, rules_card):
+            budget = Budget(3, None, StepClock(0.0001), policy=policy)
+            shared = bid_scores(view, 7, bids, budget)
+            alone = candidate_scores(view, 7, [applying(a) for a in bids], budget)
+            assert shared == alone and len(shared) == 3
+            shifted = dataclasses.replace(budget, shift=True)
+            assert bid_scores(view, 7, bids, shifted) == candidate_scores(
+                view, 7, [applying(a) for a in bids], shifted)
+        tested += len(bids) > 2
+    assert tested >= 10
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_every_decision_by_simulation_is_legal_and_reproducible(players: int) -> None:
     def run() -> list[tuple[int, int, float]]:
         every = ("bid", "call", "discard", "poignee")
-        bots = [SearchBot(samples=2, seed=s, simulate=every, decision_trust=0.0)
+        bots = [SearchBot(samples=2, seed=s, simulate=every, decision_trust=0.0,
+                          bid_samples=2)
                 if s < 2 else HeuristicBot() for s in range(players)]
         entries = play_match(bots, 2, seed=10 + players, bot_ids=[f"s{i}" for i in range(players)])
         assert entries and all(e.infractions == 0 for e in entries)

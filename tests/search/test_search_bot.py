@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from arena.games.french_tarot import GameState, Phase, Play, apply, legal_actions
-from arena.games.french_tarot.cards import EXCUSE_BIT
+from arena.games.french_tarot.cards import EXCUSE, EXCUSE_BIT, PETIT
 from arena.games.french_tarot.deal import DUMMY
 from arena.games.french_tarot.game import legal_play_mask
 from arena.games.french_tarot.simulate import (
@@ -36,6 +36,7 @@ from clients.search_bot import (
     _threats,
     rollout_card,
 )
+from clients.search_rollout import rules_card
 
 from .positions import GENEROUS, random_position, request_of, view_of
 from .test_solver import endgame
@@ -59,7 +60,7 @@ def playing_positions(count: int, players: tuple[int, ...] = (3, 4, 5)) -> Itera
 
 @pytest.mark.parametrize("players", TABLES.values(), ids=TABLES.keys())
 def test_always_legal_in_random_positions(players: tuple[int, ...]) -> None:
-    bot = SearchBot(samples=3, seed=2)
+    bot = SearchBot(samples=3, seed=2, bid_samples=3)
     tested = 0
     for state in playing_positions(240, players):
         assert decide(bot, state) in legal_actions(state)
@@ -87,14 +88,14 @@ def test_two_players_it_plays_the_dummy_for_the_defender() -> None:
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_whole_deals_without_infraction(players: int) -> None:
-    bots = [SearchBot(samples=2, seed=s) for s in range(players)]
+    bots = [SearchBot(samples=2, seed=s, bid_samples=2) for s in range(players)]
     entries = play_match(bots, 2, seed=players, bot_ids=[f"s{i}" for i in range(players)])
     assert entries and all(e.infractions == 0 for e in entries)
 
 
 @pytest.mark.parametrize(("players", "seed"), [(2, 1), (3, 1), (4, 3)])
 def test_whole_deals_with_replies_bid_inference_and_boldness(players: int, seed: int) -> None:
-    bots = [SearchBot(samples=1, replies=True, bid_tries=3, boldness=3.0),
+    bots = [SearchBot(samples=1, replies=True, bid_tries=3, boldness=3.0, bid_samples=2),
             *(HeuristicBot() for _ in range(players - 1))]
     entries = play_match(bots, 1, seed=seed, bot_ids=["search", *["h"] * (players - 1)])
     assert entries and all(e.infractions == 0 for e in entries)
@@ -116,7 +117,8 @@ def test_same_seed_and_samples_same_play() -> None:
 @pytest.mark.parametrize("players", [2, 4])
 def test_a_match_replays_identically(players: int) -> None:
     def run() -> list[tuple[int, int, float]]:
-        bots = [SearchBot(samples=3, seed=4), *(HeuristicBot() for _ in range(players - 1))]
+        bots = [SearchBot(samples=3, seed=4, bid_samples=3),
+                *(HeuristicBot() for _ in range(players - 1))]
         entries = play_match(bots, 2, seed=5, bot_ids=["search", *["h"] * (players - 1)])
         return [(e.board, e.seat, e.score) for e in entries]
 
@@ -203,6 +205,10 @@ def test_bad_knobs_are_refused() -> None:
         SearchBot(solver_cards=-1)
     with pytest.raises(ValueError, match="bid_tries"):
         SearchBot(bid_tries=0)
+    with pytest.raises(ValueError, match="bid_samples"):
+        SearchBot(bid_samples=0)
+    with pytest.raises(ValueError, match="bid_rollout"):
+        SearchBot(bid_rollout="heuristic")
 
 
 @pytest.mark.parametrize("players", TABLES.values(), ids=TABLES.keys())
@@ -220,6 +226,35 @@ def test_the_rollout_policy_plays_legal_cards(players: tuple[int, ...]) -> None:
             assert Play(card) in plays
             apply(state, Play(card))
         assert state.result is not None
+
+
+def test_the_rules_rollout_plays_legal_cards_and_saves_the_petit() -> None:
+    """:func:`rules_card` in whole deals (3 to 5 players): every card legal, and the Petit, when
+    the seat could have played another card, goes only on a trick its side takes."""
+    saved = 0
+    for number in range(120):
+        players = 3 + number % 3
+        state = random_position(9500 + number, players, min_cards=0)
+        while state.to_act is not None:
+            if state.phase is not Phase.PLAYING:
+                apply(state, legal_actions(state)[-1])
+                continue
+            seat = state.to_act
+            plays = [a for a in legal_actions(state) if isinstance(a, Play)]
+            card = rules_card(state)
+            assert Play(card) in plays
+            chose = len({a.card for a in plays} - {PETIT, EXCUSE}) > 0
+            tricks = len(state.tricks)
+            apply(state, Play(card))
+            if card == PETIT and chose:
+                assert len(state.tricks) > tricks or state.to_act is not None
+                while len(state.tricks) == tricks:  # the trick's end, by the same policy
+                    apply(state, Play(rules_card(state)))
+                side = taker_side(state)
+                assert (side >> state.tricks[-1].winner & 1) == (side >> seat & 1)
+                saved += 1
+        assert state.result is not None
+    assert saved >= 5
 
 
 def trick_winners(state: GameState) -> set[int]:

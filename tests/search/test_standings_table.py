@@ -17,17 +17,17 @@ def table_of(capsys: pytest.CaptureFixture[str], *args: str) -> str:
 
 
 def test_the_same_seed_gives_the_same_table_twice(capsys: pytest.CaptureFixture[str]) -> None:
-    args = ("--boards", "3", "--samples", "3", "--seed", "11")
+    args = ("--boards", "3", "--samples", "3", "--bid-samples", "3", "--seed", "11")
     first = table_of(capsys, *args)
     assert first == table_of(capsys, *args)
     rows = [line for line in first.splitlines() if re.match(r"^\| [123] \|", line)]
     assert sorted(row.split("|")[2].strip() for row in rows) == sorted(standings.BOTS)
     assert all(row.rstrip().endswith("| 3 | none |") for row in rows), rows
-    assert "`python -m bench.standings --boards 3 --seed 11 --samples 3`" in first
+    assert "`python -m bench.standings --boards 3 --seed 11 --samples 3 --bid-samples 3`" in first
 
 
 def test_another_seed_gives_other_boards(capsys: pytest.CaptureFixture[str]) -> None:
-    args = ("--boards", "3", "--samples", "3")
+    args = ("--boards", "3", "--samples", "3", "--bid-samples", "3")
     assert table_of(capsys, *args, "--seed", "1") != table_of(capsys, *args, "--seed", "2")
 
 

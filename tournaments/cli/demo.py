@@ -52,9 +52,15 @@ SEARCH_PROCESSES = min(4, default_jobs())
 others answer at once), and its play is the same in any process (its draws are seeded from its
 seed, the seat's hand and the cards played), so more processes only play it sooner."""
 
+DEMO_SEARCH_BID = {"bid_samples": 40, "bid_window": 15}
+"""The search bot's bid by simulation in the demo: 40 draws, the bids within 15 points of the
+hand's count. The bot's own 150 draws and every bid cost about 300 ms of CPU a bid (4 players,
+measured by process time), 29 s over the demo's 96 tables, which would take it past a minute
+on 2 cores; this costs about 27 ms a bid (docs/search-bot.md)."""
+
 BUNDLED = (
     # fixed samples: the demo's results stay reproducible
-    BundledBot("search", "search", {}, processes=SEARCH_PROCESSES),
+    BundledBot("search", "search", dict(DEMO_SEARCH_BID), processes=SEARCH_PROCESSES),
     BundledBot("heuristic", "heuristic", {}),
     BundledBot("random-1", "random", {"seed": 1}),
     BundledBot("random-2", "random", {"seed": 2}),
