@@ -368,16 +368,16 @@ def legal_actions(state: DealState) -> tuple[Action, ...]:
             # can be in: following suit (a region and perhaps the Matto), then trumping
             hand = state.hands[seat]
             follow = state._follow
-            matto = hand & MATTO_BIT if state.tricks_won[seat] else 0
-            cards = hand & SUIT_MASKS[follow] if 0 <= follow < 4 else 0
+            matto = hand & _MATTO_BIT if state.tricks_won[seat] else 0
+            cards = hand & _SUIT_MASKS[follow] if 0 <= follow < 4 else 0
             if cards:
                 legal = _SUIT_PLAYS[follow][cards >> 14 * follow]
-            elif follow >= 0 and hand & TRUMP_MASK:
-                cards = hand & TRUMP_MASK
+            elif follow >= 0 and hand & _TRUMP_MASK:
+                cards = hand & _TRUMP_MASK
                 legal = _TRUMPS_LOW[cards >> 56 & 0x7FF] + _TRUMPS_HIGH[cards >> 67]
             else:
                 cards = legal_play_mask(hand, follow, False)
-                matto = 0 if cards & MATTO_BIT else matto  # a hand of the Matto alone
+                matto = 0 if cards & _MATTO_BIT else matto  # a hand of the Matto alone
                 legal = plays_of(cards)
             if matto:
                 cards |= matto
@@ -417,11 +417,21 @@ def _region_tables(first: Card, bits: int) -> list[tuple[Play, ...]]:
 
 # A hand is cut into six regions (the four suits, trumps 1-11, trumps 12-21 with the Matto) so
 # that the plays of any mask are six table look-ups instead of a loop over its bits.
-_SWORDS, _CUPS, _COINS, _BATONS = (_region_tables(14 * s, 14) for s in range(4))
-_TRUMPS_LOW = _region_tables(56, 11)
-_TRUMPS_HIGH = _region_tables(67, 11)
+# Final: the compiled module keeps them in C statics instead of looking their names up.
+_SWORDS: Final = _region_tables(0, 14)
+_CUPS: Final = _region_tables(14, 14)
+_COINS: Final = _region_tables(28, 14)
+_BATONS: Final = _region_tables(42, 14)
+_TRUMPS_LOW: Final = _region_tables(56, 11)
+_TRUMPS_HIGH: Final = _region_tables(67, 11)
 _SUIT_PLAYS: Final = (_SWORDS, _CUPS, _COINS, _BATONS)
 _MATTO_PLAYS: Final = (PLAYS[MATTO],)
+_SUIT_MASKS: Final[tuple[Hand, Hand, Hand, Hand]] = (
+    SUIT_MASKS[0], SUIT_MASKS[1], SUIT_MASKS[2], SUIT_MASKS[3]
+)
+_TRUMP_MASK: Final[Hand] = TRUMP_MASK
+_MATTO_BIT: Final[Hand] = MATTO_BIT
+_PLAY: Final = Play
 
 
 def plays_of(mask: Hand) -> tuple[Play, ...]:
@@ -447,7 +457,7 @@ def apply(state: DealState, action: Action, seat: int | None = None) -> None:
     # The common case first, in the fewest steps: a play in the playing phase (the seat to act
     # is then a seat), checked by its bit in the legal mask, not by a membership test of the
     # list, which compares interned dataclasses field by field.
-    if action.__class__ is Play and state.phase is _PLAYING and (seat is None or seat == actor):
+    if action.__class__ is _PLAY and state.phase is _PLAYING and (seat is None or seat == actor):
         mask = state._mask
         if mask < 0:
             mask = legal_mask(state)
