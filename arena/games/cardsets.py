@@ -5,7 +5,7 @@ card is its index in the game's deck, a set is one Python int with bit ``c`` set
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Final
+from typing import Final, TypeVar
 
 from .dealing_core import PackCut
 
@@ -14,6 +14,20 @@ Card = int
 
 Hand = int
 """A set of cards as a bit mask: bit ``c`` is set when card ``c`` is in the set."""
+
+
+T = TypeVar("T")
+
+
+def region_tables(values: Sequence[T], first: Card, bits: int) -> list[tuple[T, ...]]:
+    """``table[m]``: ``values[first + i]`` for each bit ``i`` of ``m``, lowest first: a hand cut
+    into regions of ``bits`` cards gives a game its actions (its plays of each card, say) by one
+    look-up a region instead of a loop over the hand's bits."""
+    table: list[tuple[T, ...]] = [()] * (1 << bits)
+    for m in range(1, 1 << bits):
+        low = m & -m
+        table[m] = (values[first + low.bit_length() - 1], *table[m ^ low])
+    return table
 
 
 def mask_of(cards: Iterable[Card]) -> Hand:

@@ -16,6 +16,7 @@ from typing import Final
 
 from ..base import IllegalActionError as IllegalActionError
 from ..base import WrongTurnError as WrongTurnError
+from ..cardsets import region_tables
 from ..registry import OfGame
 from ..tricks import Trick as Trick
 from .actions import (
@@ -510,24 +511,15 @@ _BIDDING_OPTIONS: Final[dict[bool, tuple[tuple[Action, ...], ...]]] = {
 """The bids open to a seat, by variant (beginner or not) and the contract to beat (0: none)."""
 
 
-def _region_tables(first: Card, bits: int) -> list[tuple[Play, ...]]:
-    """``table[m]``: the plays of the cards ``first + i`` for each bit ``i`` of ``m``."""
-    table: list[tuple[Play, ...]] = [()] * (1 << bits)
-    for m in range(1, 1 << bits):
-        low = m & -m
-        table[m] = (PLAYS[first + low.bit_length() - 1], *table[m ^ low])
-    return table
-
-
 # A hand is cut into six regions (the four suits, trumps 1-11, trumps 12-21 and the Excuse) so
 # that the legal plays of any mask are six table look-ups instead of a loop over its bits.
 # Final: the compiled module keeps them in C statics instead of looking their names up.
-_SPADES: Final = _region_tables(0, 14)
-_HEARTS: Final = _region_tables(14, 14)
-_DIAMONDS: Final = _region_tables(28, 14)
-_CLUBS: Final = _region_tables(42, 14)
-_TRUMPS_LOW: Final = _region_tables(56, 11)
-_TRUMPS_HIGH: Final = _region_tables(67, 11)
+_SPADES: Final = region_tables(PLAYS, 0, 14)
+_HEARTS: Final = region_tables(PLAYS, 14, 14)
+_DIAMONDS: Final = region_tables(PLAYS, 28, 14)
+_CLUBS: Final = region_tables(PLAYS, 42, 14)
+_TRUMPS_LOW: Final = region_tables(PLAYS, 56, 11)
+_TRUMPS_HIGH: Final = region_tables(PLAYS, 67, 11)
 """Trumps 12-21 and the Excuse."""
 _SUIT_PLAYS: Final = (_SPADES, _HEARTS, _DIAMONDS, _CLUBS)
 _EXCUSE_PLAYS: Final = (PLAYS[EXCUSE],)

@@ -16,6 +16,7 @@ from enum import Enum
 from typing import Final
 
 from ..base import IllegalActionError, WrongTurnError
+from ..cardsets import region_tables
 from ..registry import OfGame
 from ..tricks import Trick as Trick
 from .actions import DISCARDS, PLAYS, Action, Discard, Play
@@ -406,24 +407,15 @@ def legal_mask(state: DealState) -> Hand:
     return mask
 
 
-def _region_tables(first: Card, bits: int) -> list[tuple[Play, ...]]:
-    """``table[m]``: the plays of the cards ``first + i`` for each bit ``i`` of ``m``."""
-    table: list[tuple[Play, ...]] = [()] * (1 << bits)
-    for m in range(1, 1 << bits):
-        low = m & -m
-        table[m] = (PLAYS[first + low.bit_length() - 1], *table[m ^ low])
-    return table
-
-
 # A hand is cut into six regions (the four suits, trumps 1-11, trumps 12-21 with the Matto) so
 # that the plays of any mask are six table look-ups instead of a loop over its bits.
 # Final: the compiled module keeps them in C statics instead of looking their names up.
-_SWORDS: Final = _region_tables(0, 14)
-_CUPS: Final = _region_tables(14, 14)
-_COINS: Final = _region_tables(28, 14)
-_BATONS: Final = _region_tables(42, 14)
-_TRUMPS_LOW: Final = _region_tables(56, 11)
-_TRUMPS_HIGH: Final = _region_tables(67, 11)
+_SWORDS: Final = region_tables(PLAYS, 0, 14)
+_CUPS: Final = region_tables(PLAYS, 14, 14)
+_COINS: Final = region_tables(PLAYS, 28, 14)
+_BATONS: Final = region_tables(PLAYS, 42, 14)
+_TRUMPS_LOW: Final = region_tables(PLAYS, 56, 11)
+_TRUMPS_HIGH: Final = region_tables(PLAYS, 67, 11)
 _SUIT_PLAYS: Final = (_SWORDS, _CUPS, _COINS, _BATONS)
 _MATTO_PLAYS: Final = (PLAYS[MATTO],)
 _SUIT_MASKS: Final[tuple[Hand, Hand, Hand, Hand]] = (
