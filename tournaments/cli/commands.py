@@ -57,18 +57,9 @@ from ..duplicate.settings import (
 )
 from ..play.manage import cancel_tournament, delete_tournament
 from ..store import TournamentStore, UnknownTournamentError
+from . import game_options
 from .admin import admin_app
 from .export import bot_names, export_tournament, standings_of
-from .game_options import (
-    CLASSIC,
-    COUNTER_CLOCKWISE,
-    DirectionOption,
-    GameOption,
-    PlayersOption,
-    SettingOption,
-    VariantOption,
-    table_settings,
-)
 from .options import global_options_first
 from .report import (
     describe_deal,
@@ -429,16 +420,16 @@ def tournament_create(
         "Bots by id or registered name (gauntlet: candidate reference [filler]); a name "
         "several bots share is refused: give the id."))],
     name: Annotated[str, typer.Option(help="Tournament name.")] = "tournament",
-    game: GameOption = None,
-    players: PlayersOption = None,
+    game: game_options.GameOption = None,
+    players: game_options.PlayersOption = None,
     boards: Annotated[int, typer.Option(help="Number of boards (deals).")] = 8,
     seed: Annotated[str | None, typer.Option(help=(
         "Tournament seed, 0..2**64-1. Default: 0, or a random secret seed for competition."
     ))] = None,
     seating: Annotated[str, typer.Option(help=SEATING_HELP)] = "rotation",
-    variant: VariantOption = CLASSIC,
-    direction: DirectionOption = COUNTER_CLOCKWISE,
-    setting: SettingOption = None,
+    variant: game_options.VariantOption = game_options.CLASSIC,
+    direction: game_options.DirectionOption = game_options.COUNTER_CLOCKWISE,
+    setting: game_options.SettingOption = None,
     per_decision: Annotated[float, typer.Option(help="Seconds per decision.")] = 1.0,
     time_bank: Annotated[float, typer.Option(help="Extra seconds per seat and deal.")] = 0.0,
     tables_per_board: Annotated[int | None, typer.Option(
@@ -542,7 +533,7 @@ def build_settings(
         players=players,
         boards=boards,
         seed=seed_for(chosen, None if seed is None else _parse_seed(seed)),
-        game_settings=table_settings(variant, direction, settings),
+        game_settings=game_options.table_settings(variant, direction, settings),
         per_decision=per_decision,
         time_bank=time_bank,
         tables_per_board=tables_per_board,

@@ -77,17 +77,8 @@ from ..play.runner import LEASE
 from ..play.stopping import until_told_to_stop
 from ..store import TournamentStore, UnknownTournamentError
 from ..work.processes import default_jobs
+from . import game_options
 from .bots import load_bot_spec
-from .game_options import (
-    CLASSIC,
-    COUNTER_CLOCKWISE,
-    DirectionOption,
-    GameOption,
-    PlayersOption,
-    SettingOption,
-    VariantOption,
-    table_settings,
-)
 
 if TYPE_CHECKING:
     from clients.sdk import Bot
@@ -432,11 +423,11 @@ def add_command(app: typer.Typer, store_factory: Callable[[], TournamentStore],
         ] = False,
         compare_id: Annotated[str | None, typer.Option(
             "--id", help="Resume this stored compare, or create it under this id.")] = None,
-        game: GameOption = None,
-        players: PlayersOption = None,
-        variant: VariantOption = CLASSIC,
-        direction: DirectionOption = COUNTER_CLOCKWISE,
-        setting: SettingOption = None,
+        game: game_options.GameOption = None,
+        players: game_options.PlayersOption = None,
+        variant: game_options.VariantOption = game_options.CLASSIC,
+        direction: game_options.DirectionOption = game_options.COUNTER_CLOCKWISE,
+        setting: game_options.SettingOption = None,
         seed: Annotated[str | None, typer.Option(
             help="Tournament seed (default: random, shown).")] = None,
         per_decision: Annotated[float | None, typer.Option(
@@ -471,7 +462,7 @@ def add_command(app: typer.Typer, store_factory: Callable[[], TournamentStore],
         if not 0 <= port <= 65535:
             raise CompareError(f"bad port {port}: expected 0..65535")
         rules = games.game(game or games.DEFAULT_GAME)
-        asked_settings = table_settings(variant, direction, setting or [])
+        asked_settings = game_options.table_settings(variant, direction, setting or [])
         if players is not None or asked_settings:  # the game checks them, in its own words
             rules.options(rules.declaration.usual_players if players is None else players,
                           asked_settings)

@@ -28,16 +28,7 @@ from ..ladder.standings import LadderStandings, read, refit
 from ..ladder.standings import as_json as standings_json
 from ..storage.ladders import LadderStore
 from ..store import TournamentStore
-from .game_options import (
-    CLASSIC,
-    COUNTER_CLOCKWISE,
-    DirectionOption,
-    GameOption,
-    PlayersOption,
-    SettingOption,
-    VariantOption,
-    table_settings,
-)
+from . import game_options
 from .report import id_column, new_table, print_fitting, text_column
 
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")]
@@ -67,11 +58,11 @@ def add_commands(app: typer.Typer, helpers: Helpers, console: Console) -> None:
     @ladder_app.command("create")
     def create(
         name: Annotated[str, typer.Argument(help="The ladder's name (letters, digits, . _ -).")],
-        game: GameOption = None,
-        players: PlayersOption = None,
-        variant: VariantOption = CLASSIC,
-        direction: DirectionOption = COUNTER_CLOCKWISE,
-        setting: SettingOption = None,
+        game: game_options.GameOption = None,
+        players: game_options.PlayersOption = None,
+        variant: game_options.VariantOption = game_options.CLASSIC,
+        direction: game_options.DirectionOption = game_options.COUNTER_CLOCKWISE,
+        setting: game_options.SettingOption = None,
         versions: Annotated[str, typer.Option(help=(
             "new-entry: a bot's new Hello.bot_version is a new entry, rated from scratch; "
             "continue: the bot keeps one entry across versions."))] = "new-entry",
@@ -105,7 +96,7 @@ def add_commands(app: typer.Typer, helpers: Helpers, console: Console) -> None:
             players = rules.declaration.usual_players
         settings = LadderSettings(
             name=name, game=rules.name, players=players,
-            game_settings=table_settings(variant, direction, setting or []),
+            game_settings=game_options.table_settings(variant, direction, setting or []),
             versions=policy, boards_per_hour=boards_per_hour,
             tables_per_board=tables_per_board, per_decision=per_decision, time_bank=time_bank,
             model=rating_model)
