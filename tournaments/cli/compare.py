@@ -67,6 +67,7 @@ from ..play.compare import (
     CompareError,
     StatusFn,
     cancelled_error,
+    check_imposable,
     create,
     load,
     local_bot_ids,
@@ -466,10 +467,8 @@ def add_command(app: typer.Typer, store_factory: Callable[[], TournamentStore],
         if players is not None or asked_settings:  # the game checks them, in its own words
             rules.options(rules.declaration.usual_players if players is None else players,
                           asked_settings)
-        if imposed and not rules.declaration.auction_phases:
-            raise CompareError(f"--imposed boards fix each board's auction, and {rules.title} "
-                               f"has none: its tables of a board already differ in card play "
-                               f"only")
+        if imposed:
+            check_imposable(rules, "--imposed boards")
 
         def make_config() -> SprtSettings:
             try:

@@ -191,6 +191,13 @@ def local_bot_ids(store: TournamentStore, candidate: str, baseline: str,
     return (first, second) if filler is None else (first, second, bot_id(filler))
 
 
+def check_imposable(rules: games.Game, what: str = "imposed boards") -> None:
+    """Imposed boards fix each board's auction: a game without one is refused them."""
+    if not rules.declaration.auction_phases:
+        raise CompareError(f"{what} fix each board's auction, and {rules.title} has none: its "
+                           f"tables of a board already differ in card play only")
+
+
 def create(
     store: TournamentStore, config: CompareConfig, bot_ids: tuple[str, ...], *, players: int,
     seed: int | None, per_decision: float, tournament_id: str | None = None,
@@ -199,9 +206,8 @@ def create(
     """Store a compare: a gauntlet of as many boards as the test's cap (``bot_ids``:
     candidate, baseline and the filler if any), of ``game`` with its ``game_settings``."""
     rules = games.game(game)
-    if config.imposed and not rules.declaration.auction_phases:
-        raise CompareError(f"imposed boards fix each board's auction, and {rules.title} has "
-                           f"none: its tables of a board differ in card play only already")
+    if config.imposed:
+        check_imposable(rules)
     name = f"compare {config.candidate} vs {config.baseline}"
     if len(name) > 100:
         name = name[:97] + "..."
