@@ -141,6 +141,13 @@ _NO_ANSWERS: Final[Mapping[int, _Answer]] = MappingProxyType({})
 """The answers of a table that has none (read only)."""
 
 
+def _has_own(bot: Bot, hook: str) -> bool:
+    """Whether ``bot`` has its own ``hook`` (by its class or set on the instance), not only the
+    SDK's, which does nothing."""
+    return (getattr(type(bot), hook) is not getattr(Bot, hook)
+            or hook in getattr(bot, "__dict__", ()))
+
+
 class ArenaClient:
     """Plays ``bot`` on the arena at ``server`` (``host:port``) until cancelled.
 
@@ -211,18 +218,17 @@ class ArenaClient:
         self._rng = random.Random()
         self._nursery: trio.Nursery | None = None
         self._bridge: Bridge | None = None
-        self._hears_events = (type(bot).on_event is not Bot.on_event
-                              or "on_event" in getattr(bot, "__dict__", ()))
+        """grpc.aio's loop and the calls to and from it, while :meth:`run` runs."""
+        self._hears_events = _has_own(bot, "on_event")
         """The bot has an ``on_event`` of its own (the SDK's does nothing: not called, for
         the few events of every decision)."""
-        self._hears_ends = (type(bot).on_table_end is not Bot.on_table_end
-                            or "on_table_end" in getattr(bot, "__dict__", ()))
+        self._hears_ends = _has_own(bot, "on_table_end")
         """The bot has an ``on_table_end`` of its own: else a TableEnd's deal record, read
         for nothing, is not read (an eighth of the SDK's decoding at 16 tables)."""
         self._queued: list[tuple[TableView, DecisionRequest, _Answer, Any]] = []
-        self._async_functions: dict[Any, bool] = {}
         """Requests for a plain, unthreaded bot, waiting for :meth:`_decide_queued`."""
-        """grpc.aio's loop and the calls to and from it, while :meth:`run` runs."""
+        self._async_functions: dict[Any, bool] = {}
+        """Whether each of the bot's methods is a coroutine function (:meth:`_is_async`)."""
         self._games: collections.OrderedDict[str, Game] = collections.OrderedDict()
         """The game of each table this bot was seated at lately (its TableStart said), to read
         the table's later messages; the last :data:`GAMES_KEPT`."""
