@@ -106,7 +106,13 @@ def answers(
 
 def outgoing(decisions: list[pb.Decision], one_by_one: bool) -> list[pb.BotMessage]:
     """The decisions of one arena message as stream messages: one DecisionBatch if several,
-    or one message each (``one_by_one``, like a bot that does not batch)."""
+    or one message each (``one_by_one``, like a bot that does not batch); none for none. An
+    empty DecisionBatch went out after every message without a request (a TableEnd, the
+    Goodbye, each request held by ``--hold``), and the one written after the Goodbye, as the
+    arena ended the stream, failed as INTERNAL ("Internal error from Core") at the bench's
+    end, now and then."""
+    if not decisions:
+        return []
     if one_by_one or len(decisions) == 1:
         return [pb.BotMessage(decision=decision) for decision in decisions]
     return [pb.BotMessage(decisions=pb.DecisionBatch(decisions=decisions))]
