@@ -34,7 +34,8 @@ at the end (and dies with this process).
 
     python -m bench.arena [--quick] [--deals-1 N] [--deals-16 N] [--deals-64 N]
                           [--bot-impl aio|sync|sdk] [--one-by-one] [--py-spy FILE]
-                          [--profile FILE] [--bridge auto|stepped|thread] [--tls]
+                          [--profile FILE] [--profile-bots PREFIX]
+                          [--bridge auto|stepped|thread] [--tls]
 """
 
 from __future__ import annotations
@@ -434,7 +435,7 @@ def make_certificates(folder: Path) -> Path:
 
 def start_arena(
     children: Children, hold: bool, profile: str | None = None, impl: str = "aio",
-    one_by_one: bool = False, tls_dir: Path | None = None,
+    one_by_one: bool = False, tls_dir: Path | None = None, profile_bots: str | None = None,
 ) -> tuple[Child, list[Child]]:
     args = [*SELF, "--role", "arena-server"]
     if profile:
@@ -449,7 +450,9 @@ def start_arena(
                                     "--max-tables", "1024", "--impl", impl,
                                     *(["--hold"] if hold else []),
                                     *(["--one-by-one"] if one_by_one else []),
-                                    *(["--tls-ca", str(tls_dir / "ca.pem")] if tls_dir else [])])
+                                    *(["--tls-ca", str(tls_dir / "ca.pem")] if tls_dir else []),
+                                    *(["--profile", f"{profile_bots}-bot{i}.prof"]
+                                      if profile_bots else [])])
         for i, token in enumerate(hello["tokens"])
     ]
     server.receive(60)  # ready: every bot connected
@@ -601,7 +604,8 @@ def parent(args: argparse.Namespace) -> dict[str, Any]:
     try:
         # ---------------------------------------------------------- throughput and the floor
         server, bots = start_arena(children, hold=False, profile=args.profile,
-                                   impl=args.bot_impl, one_by_one=args.one_by_one)
+                                   impl=args.bot_impl, one_by_one=args.one_by_one,
+                                   profile_bots=args.profile_bots)
         figures["bridge"] = server.bridge
         log(f"arena server pid {server.pid} ({server.bridge} bridge), {len(bots)} bot processes "
             "connected")
@@ -740,6 +744,9 @@ def main() -> None:
                         help="skip the echo with 5 events per request (the protocol's shape)")
     parser.add_argument("--profile", metavar="FILE", default=None,
                         help="cProfile the arena server's trio thread (a .prof file)")
+    parser.add_argument("--profile-bots", metavar="PREFIX", default=None,
+                        help="cProfile each bot of the levels in CPU time "
+                             "(PREFIX-bot0.prof, ...; the SDK's bots: --bot-impl sdk)")
     parser.add_argument("--py-spy", metavar="FILE", default=None,
                         help="record the arena server with py-spy during the levels (GIL "
                              "holder, raw collapsed stacks); needs `pip install py-spy`")

@@ -11,7 +11,7 @@ Echo mode (``--echo N``): N streams to bench/arena.py's bare echo server; every 
 is answered at once.
 
     python -m bench.arena_bot --port P --token T [--max-tables 1024] [--hold] [--impl aio|sync|sdk]
-                              [--one-by-one] [--tls-ca FILE]
+                              [--one-by-one] [--tls-ca FILE] [--profile FILE]
 
 ``--tls-ca``: connect over TLS, trusting that CA (bench/arena.py's ``--tls`` comparison).
     python -m bench.arena_bot --port P --echo N
@@ -106,7 +106,13 @@ def answers(
 
 def outgoing(decisions: list[pb.Decision], one_by_one: bool) -> list[pb.BotMessage]:
     """The decisions of one arena message as stream messages: one DecisionBatch if several,
-    or one message each (``one_by_one``, like a bot that does not batch)."""
+    or one message each (``one_by_one``, like a bot that does not batch); none for none. An
+    empty DecisionBatch went out after every message without a request (a TableEnd, the
+    Goodbye, each request held by ``--hold``), and the one written after the Goodbye, as the
+    arena ended the stream, failed as INTERNAL ("Internal error from Core") at the bench's
+    end, now and then."""
+    if not decisions:
+        return []
     if one_by_one or len(decisions) == 1:
         return [pb.BotMessage(decision=decision) for decision in decisions]
     return [pb.BotMessage(decisions=pb.DecisionBatch(decisions=decisions))]
@@ -228,6 +234,8 @@ def main() -> None:
     parser.add_argument("--echo", type=int, default=0, metavar="N", help="echo client, N streams")
     parser.add_argument("--tls-ca", type=Path, default=None, metavar="FILE",
                         help="connect over TLS, trusting this CA (PEM)")
+    parser.add_argument("--profile", default=None, metavar="FILE",
+                        help="cProfile the bot's main thread in CPU time (a .prof file)")
     args = parser.parse_args()
     global TLS_CA
     TLS_CA = args.tls_ca
@@ -237,6 +245,11 @@ def main() -> None:
         if args.echo:
             asyncio.run(echo(args.port, args.echo))
         else:
+            profiler = None
+            if args.profile:  # CPU time of this thread: the bot's wall time is mostly waiting
+                import cProfile
+                profiler = cProfile.Profile(time.thread_time)
+                profiler.enable()
             if args.impl == "sdk":
                 counts = play_sdk(args.port, args.token, args.max_tables)
             elif args.impl == "sync":
@@ -245,6 +258,9 @@ def main() -> None:
             else:
                 counts = asyncio.run(play(args.port, args.token, args.max_tables, args.hold,
                                           args.one_by_one))
+            if profiler is not None:
+                profiler.disable()
+                profiler.dump_stats(args.profile)
             print(json.dumps({"bot": counts}), flush=True)  # for the parent, at the end
     except KeyboardInterrupt:
         pass

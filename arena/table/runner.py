@@ -242,14 +242,15 @@ class TableRunner:
             )
         events = game.apply(state, action, seat)
         self.outcome.decisions.append(DecisionLog(index, seat, action, seconds, infraction))
+        # Written out here, not in a method of its own: a decision sends about five events,
+        # most to every seat, and a call per event and seat cost a tenth of the runner's time.
+        seats, sequence, table_id = self.seats, self.sequence, self.table_id
+        everyone = range(state.players)
         for recipient, event in events:
-            for target in range(state.players) if recipient is None else (recipient,):
-                await self._send(target, event)
-
-    async def _send(self, seat: int, event: object) -> None:
-        message = TableEvent(self.table_id, seat, self.sequence[seat], event)
-        self.sequence[seat] += 1
-        await self.seats[seat].send(message)
+            for target in everyone if recipient is None else (recipient,):
+                number = sequence[target]
+                sequence[target] = number + 1
+                await seats[target].send(TableEvent(table_id, target, number, event))
 
     async def _end(self) -> None:
         game, state = self.game, self.state

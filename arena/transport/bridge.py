@@ -258,7 +258,7 @@ class SteppedBridge(Bridge):
         selector_fd = self._selector.fileno()
         checkpoint = trio.lowlevel.checkpoint
         while not task.done():
-            self._step()
+            woke_trio = self._step()
             if task.done():
                 break
             if self._after_trio:
@@ -274,6 +274,17 @@ class SteppedBridge(Bridge):
             if ready:  # the step's cap was reached: let trio run, then go on
                 await checkpoint()
                 continue
+            if woke_trio:
+                # The tasks this step's calls woke (a table an answer reached) mostly post at
+                # once: the driver stays awake for their round, so that what they post is
+                # stepped without a wake-up byte through the self-pipe (a write, two reads
+                # and a loop callback). The first round may run them before or after this
+                # task; by the second every one has run.
+                await checkpoint()
+                if not ready:
+                    await checkpoint()
+                if ready:
+                    continue
             # Woken by the descriptor: I/O, a thread's call_soon_threadsafe, or a call from
             # trio, which writes to the loop's self-pipe while we wait (see to_asyncio). No cancel
             # scope unless a timer is due: cancelling a wait is most of a wake-up's cost.
@@ -289,18 +300,22 @@ class SteppedBridge(Bridge):
                 self._waiting = False
                 self._poked = False
 
-    def _step(self) -> None:
+    def _step(self) -> bool:
         """Loop iterations until nothing is ready (at most :data:`ITERATIONS_PER_STEP`), each
-        followed by the calls it queued for trio (errors logged, not raised)."""
+        followed by the calls it queued for trio (errors logged, not raised). True when any
+        call to trio ran."""
         loop: Any = self.loop
         ready = loop._ready
+        called = False
         for _ in range(ITERATIONS_PER_STEP):
             _one_iteration(loop)
             while self._trio_calls:
+                called = True
                 calls, self._trio_calls = self._trio_calls, []
                 _run_calls(calls, "gRPC")
             if not ready:
                 break
+        return called
 
     def to_trio(self, fn: Callable[..., Any], *args: Any) -> None:
         """See :meth:`Bridge.to_trio`: here, right after the current loop iteration."""

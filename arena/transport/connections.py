@@ -401,8 +401,10 @@ class RemoteSeat:
                 raise BotGone("the bot's token was revoked")
             return self._answer
         finally:
-            self.connection.pending.pop(key, None)
-            self.connection.remember_settled(key, self.seat)
+            connection = self.connection
+            connection.pending.pop(key, None)
+            if key not in connection.settled:  # answered, answer() has settled it already
+                connection.remember_settled(key, self.seat)
             self._request = None
 
     def revoked(self) -> None:

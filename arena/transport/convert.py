@@ -358,7 +358,7 @@ def request_from_pb(message: pb.DecisionRequest, game: Game = DEFAULT_GAME) -> D
         phase=game.decision_phase(kind),
         kind=kind,
         player=message.player if message.HasField("player") else message.seat,
-        legal_actions=tuple(action_or_raise(a, game) for a in message.legal_actions),
+        legal_actions=pb_forms.actions_or_raise(message.legal_actions, game),
         time_limit=message.time_limit_ms / 1000,
         time_bank=message.time_bank_ms / 1000,
         hand=tuple(message.hand),
@@ -477,11 +477,30 @@ def hello_from_pb(message: pb.Hello) -> Hello:
     )
 
 
+_ACTION_MESSAGES: dict[str, dict[Any, pb.Action]] = {}
+"""The protocol's form of each action a bot answered, per game name (at most
+:data:`~.pb_forms.READ_ACTIONS_KEPT` each): a bot answers with the same few actions again and
+again, and building each from its neutral form was a tenth of the SDK's answering. Only
+copied from (a message's constructor copies what it is given), never changed."""
+
+
 def decision_to_pb(
     table_id: str, request_id: int, action: Any, game: Game = DEFAULT_GAME
 ) -> pb.BotMessage:
+    known = _ACTION_MESSAGES.get(game.name)
+    if known is None:
+        known = _ACTION_MESSAGES[game.name] = {}
+    try:
+        encoded = known.get(action)
+    except TypeError:  # an action that is no hashable value: encoded every time
+        encoded = action_to_pb(action, game)
+    else:
+        if encoded is None:
+            encoded = action_to_pb(action, game)
+            if len(known) < pb_forms.READ_ACTIONS_KEPT:
+                known[action] = encoded
     return pb.BotMessage(decision=pb.Decision(
-        table_id=table_id, request_id=request_id, action=action_to_pb(action, game),
+        table_id=table_id, request_id=request_id, action=encoded,
     ))
 
 

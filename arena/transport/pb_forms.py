@@ -3,6 +3,7 @@ game's phase or outcome as the protocol's enum of the same name."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, Final
 
 from arena.games import Game, WireAction
@@ -86,6 +87,20 @@ def action_or_raise(message: pb.Action, game: Game) -> Any:
     if len(known) < READ_ACTIONS_KEPT:
         known[key] = action
     return action
+
+
+def actions_or_raise(messages: Iterable[pb.Action], game: Game) -> tuple[Any, ...]:
+    """:func:`action_or_raise` for each of a legal list, the game's actions looked up once."""
+    known = _READ_ACTIONS.get(game.name)
+    if known is None:
+        known = _READ_ACTIONS[game.name] = {}
+    out = []
+    for message in messages:
+        kind = message.WhichOneof("kind")
+        key = kind if kind is None or kind == "pass" else (kind, getattr(message, kind))
+        action = known.get(key)
+        out.append(action_or_raise(message, game) if action is None else action)
+    return tuple(out)
 
 
 def trick_to_pb(trick: Any, index: int) -> pb.Trick:

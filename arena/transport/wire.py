@@ -75,11 +75,12 @@ def serialize(message: pb.ArenaMessage) -> bytes:
 
 
 class _Last:
-    """The last event and table id framed, each with its bytes, kept by identity: a table
-    sends each event to every seat one after the other, so it is serialized once. Each is one
-    tuple, replaced whole, so that two arenas in two threads of a process could not mix them."""
+    """The last event framed, with its table id and the bytes of both, kept by identity: a
+    table sends each event to every seat one after the other, so it is serialized once. Each
+    is one tuple, replaced whole, so that two arenas in two threads of a process could not mix
+    them."""
 
-    event: tuple[object, bytes] = (None, b"")
+    event: tuple[object, str, bytes] = (None, "", b"")
     table_id: tuple[str, bytes] = ("", delimited(_EVENT_TABLE, b""))
     end: tuple[tuple[object, ...], bytes] = ((None,) * 5, b"")
 
@@ -91,19 +92,29 @@ def _table_id_field(table_id: str) -> bytes:
     return last[1]
 
 
+_SEQUENCES: Final = tuple(_EVENT_SEQUENCE + varint(n) for n in range(1024))
+"""The sequence field, framed, for the first numbers (a seat's events in a deal are fewer)."""
+_SEATS: Final = tuple(_EVENT_SEAT + varint(n) for n in range(16))
+
+
 def event(message: TableEvent, game: Game = convert.DEFAULT_GAME) -> bytes:
     """``ArenaMessage{event: ...}`` for one seat."""
     shared = message.event
+    table_id = message.table_id
     last = _Last.event
-    if last[0] is not shared:
+    if last[0] is not shared or last[1] != table_id:
         template = pb.TableEvent()
         convert.fill_event(template, shared, game)
-        last = _Last.event = (shared, template.SerializeToString())
-    body = _table_id_field(message.table_id) + last[1]
-    if message.sequence:
-        body += _EVENT_SEQUENCE + varint(message.sequence)
-    if message.seat:
-        body += _EVENT_SEAT + varint(message.seat)
+        last = _Last.event = (shared, table_id,
+                              _table_id_field(table_id) + template.SerializeToString())
+    body = last[2]
+    sequence = message.sequence
+    if sequence:
+        body += (_SEQUENCES[sequence] if sequence < 1024
+                 else _EVENT_SEQUENCE + varint(sequence))
+    seat = message.seat
+    if seat:
+        body += _SEATS[seat] if seat < 16 else _EVENT_SEAT + varint(seat)
     return _EVENT + varint(len(body)) + body
 
 

@@ -160,3 +160,37 @@ def test_the_dummy_crosses_the_protocol_in_views_and_as_an_event() -> None:
     assert view.dummy == ()
     assert convert.view_to_pb(view).HasField("dummy")
     assert convert.view_from_pb(convert.view_to_pb(view), 0, options, 1).dummy == ()
+
+
+def test_a_decision_encodes_each_action_as_it_did_before_it_was_kept() -> None:
+    """Every action of a deal, answered twice: the same message as one built from the action
+    itself, also after the first message was changed by its receiver (the kept form is
+    copied into each message, never handed out)."""
+    state = GameState(seeded_deal(17, 4, 0), TableOptions(4))
+    seen = 0
+    while state.to_act is not None:
+        for action in legal_actions(state):
+            expected = pb.BotMessage(decision=pb.Decision(
+                table_id="t1", request_id=9, action=convert.action_to_pb(action)))
+            first = convert.decision_to_pb("t1", 9, action)
+            assert first == expected
+            first.decision.action.Clear()
+            first.decision.action.notation = "play 21"
+            assert convert.decision_to_pb("t1", 9, action) == expected
+            seen += 1
+        apply(state, legal_actions(state)[-1], state.to_act)
+    assert seen > 100
+
+
+def test_a_legal_list_reads_as_each_action_alone_and_a_malformed_one_is_refused() -> None:
+    state = GameState(seeded_deal(18, 4, 0), TableOptions(4))
+    while state.to_act is not None:
+        request = convert.request_to_pb(DecisionRequest(
+            "t1", state.to_act, 1, state.phase, tuple(legal_actions(state)), 1.0, 0.0, ()))
+        listed = request.request.legal_actions
+        assert convert.pb_forms.actions_or_raise(listed, convert.DEFAULT_GAME) == tuple(
+            convert.action_or_raise(action) for action in listed) == tuple(legal_actions(state))
+        apply(state, legal_actions(state)[-1], state.to_act)
+    with pytest.raises(ValueError, match="card"):
+        convert.pb_forms.actions_or_raise([pb.Action(play=3), pb.Action(play=99)],
+                                          convert.DEFAULT_GAME)

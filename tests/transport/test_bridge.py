@@ -607,6 +607,47 @@ async def test_stepped_bridge_runs_calls_to_trio_right_after_the_iteration() -> 
     assert threads == {threading.get_ident()}
 
 
+async def test_stepped_bridge_takes_what_woken_trio_tasks_post_without_a_wake_up_byte(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A trio task that a call from asyncio woke, and that answers at once (a table an answer
+    reached, posting its next request), is heard by the loop in the same steps: the driver
+    stays awake for that round, and no byte goes through the loop's self-pipe. A call from
+    trio while the driver waits still wakes it through the pipe."""
+    pokes: list[int] = []
+
+    async def main(bridge: Bridge) -> list[str]:
+        loop: Any = bridge.loop
+        monkeypatch.setattr(loop, "_write_to_self",
+                            lambda real=loop._write_to_self: (pokes.append(1), real())[1])
+        heard: list[str] = []
+        for i in range(5):
+            answered = asyncio.Event()
+            woken = trio.Event()
+
+            async def table(woken: trio.Event = woken, answered: asyncio.Event = answered,
+                            i: int = i) -> None:
+                await woken.wait()
+                bridge.to_asyncio(lambda: (heard.append(f"posted {i}"), answered.set()))
+
+            bridge.nursery.start_soon(table)
+            await asyncio.sleep(0.01)  # the table waits; so does the driver
+            bridge.to_trio(woken.set)
+            await answered.wait()
+        assert pokes == []
+        late = asyncio.Event()
+
+        async def later() -> None:
+            await trio.sleep(0.01)
+            bridge.to_asyncio(late.set)
+
+        bridge.nursery.start_soon(later)
+        await late.wait()
+        heard.append(f"pokes {len(pokes)}")
+        return heard
+
+    assert await run_on(SteppedBridge, main) == [*(f"posted {i}" for i in range(5)), "pokes 1"]
+
+
 async def test_thread_bridge_runs_asyncio_in_a_thread_of_its_own() -> None:
     """On the thread bridge asyncio runs in its own thread, and calls to trio run in trio's:
     trio goes on while the gRPC side is blocked (as a slow servicer would be)."""

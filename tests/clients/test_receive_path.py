@@ -1,0 +1,96 @@
+"""The SDK's receive loop reads events and requests by their kind, and drains what is already
+in the stream's channel before deciding: the views and answers must be those of the generic
+reading, message by message through ``arena_message_from_pb`` and the client's dispatch."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import grpc
+import trio
+
+from arena import games
+from arena.games.french_tarot import GameState, TableOptions, observe, seeded_deal
+from arena.proto_gen.tarot_arena.v1 import arena_pb2 as pb
+from arena.table import DecisionRequest, TableEvent, TableStart
+from arena.transport import convert, wire
+from clients.sdk import ArenaClient
+from clients.sdk._link import StreamEnded
+from tests.clients.test_client_attempts import Counting, FakeStream
+from tests.table.fakes import players_of
+
+
+def a_seat_of_a_deal(seat: int, decisions: int) -> list[bytes]:
+    """What the arena sends ``seat`` over the first ``decisions`` of a deal, as encoded: its
+    TableStart, its events, its requests; and an event of a seat it does not hold."""
+    game = games.game()
+    state = GameState(seeded_deal(23, 4, 0), TableOptions(4))
+    start = TableStart("t", seat, state.options, state.dealer, tuple(players_of(4)),
+                       observe(state, seat), game=game)
+    out = [convert.start_to_pb(start).SerializeToString()]
+    sequence = 0
+    for number in range(decisions):
+        to_act = state.to_act
+        assert to_act is not None
+        legal = tuple(game.legal_actions(state))
+        if to_act == seat:
+            out.append(wire.request(DecisionRequest(
+                "t", seat, number + 1, state.phase, legal, 1.0, 0.0, game.hand(state, seat),
+                game.decision_kind(state), seat)))
+        for recipient, event in game.apply(state, legal[-1], to_act):
+            if recipient in (None, seat):
+                out.append(wire.event(TableEvent("t", seat, sequence, event)))
+                sequence += 1
+    out.append(wire.event(TableEvent("t", (seat + 1) % 4, 0, event)))  # not held: ignored
+    return out
+
+
+class ChannelStream(FakeStream):
+    def __init__(self, messages: list[pb.ArenaMessage]) -> None:
+        super().__init__(1)
+        send, self.messages = trio.open_memory_channel[Any](math.inf)
+        for message in messages:
+            send.send_nowait(message)
+        send.send_nowait(StreamEnded(grpc.StatusCode.OK, ""))
+
+
+def client_of(bot: Counting) -> ArenaClient:
+    client = ArenaClient(bot, "127.0.0.1:1", "tka_unused")
+    client.clock = lambda: 0.0  # type: ignore[method-assign]
+    return client
+
+
+async def test_the_receive_loop_leaves_the_views_and_answers_of_the_generic_reading() -> None:
+    seat = 1
+    encoded = a_seat_of_a_deal(seat, 40)
+    # In stream messages of one to three arena messages each, batched as the arena does.
+    grouped, taken = [], 0
+    while taken < len(encoded):
+        size = 1 + len(grouped) % 3
+        grouped.append(encoded[taken:taken + size])
+        taken += size
+    stream_messages = [pb.ArenaMessage.FromString(wire.batch(g) if len(g) > 1 else g[0])
+                       for g in grouped]
+
+    read_bot = Counting()
+    read = client_of(read_bot)
+    read_stream = ChannelStream(stream_messages)
+    generic_bot = Counting()
+    generic = client_of(generic_bot)
+    generic_stream = FakeStream(1)
+    async with trio.open_nursery() as nursery:
+        read._nursery = generic._nursery = nursery
+        read._stream = read_stream  # type: ignore[assignment]
+        ended = await read._receive(read_stream, trio.TASK_STATUS_IGNORED)  # type: ignore[arg-type]
+        generic._stream = generic_stream  # type: ignore[assignment]
+        for message in stream_messages:
+            for part in convert.unbatch(message):
+                await generic._dispatch(generic_stream,  # type: ignore[arg-type]
+                                        convert.arena_message_from_pb(part))
+        generic._decide_queued()
+    assert ended.code is grpc.StatusCode.OK
+    assert len(read_bot.asked) > 5 and read_bot.asked == generic_bot.asked
+    assert read.tables == generic.tables and list(read.tables) == [("t", seat)]
+    assert read.tables["t", seat].next_sequence > 20
+    assert [m.decision for m in read_stream.sent] == [m.decision for m in generic_stream.sent]
