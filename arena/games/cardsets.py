@@ -7,8 +7,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Final, TypeVar
 
-from .dealing_core import PackCut
-
 Card = int
 """A card: its index in its game's deck."""
 
@@ -155,8 +153,11 @@ def pack_parts(
 
     For a pack that holds every card once, as a shuffle makes it: its parts need no check. The
     cut itself is compiled (:class:`arena.games.dealing_core.PackCut`): card by card in Python
-    it was most of what dealing costs.
+    it was most of what dealing costs. Imported here, once a game builds its cuts: the cut
+    lists its parts with :func:`cards_of`, so this module cannot import it first.
     """
+    from .dealing_core import PackCut
+
     if any(len(part) < 2 for part in positions):
         raise ValueError("every part of a deal takes at least two cards")
     owners = [-1] * deck_size
