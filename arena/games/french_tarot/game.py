@@ -97,10 +97,12 @@ class Phase(Enum):
 
 _PLAYING: Final = Phase.PLAYING  # module constants: enum attribute look-ups cost on hot paths
 _FINISHED: Final = Phase.FINISHED
-_SUIT_MASKS: Final[tuple[Hand, Hand, Hand, Hand]] = (
+_SUIT_MASKS: Final[tuple[Hand, ...]] = (
     SUIT_MASKS[0], SUIT_MASKS[1], SUIT_MASKS[2], SUIT_MASKS[3]
 )
-"""The suits' masks as this module's constant (an imported name is looked up at each use)."""
+"""The suits' masks as this module's constant (an imported name is looked up at each use). A
+tuple of any length to mypyc: one of four ints is a C struct, which indexing by a variable
+boxes into a new tuple (four ints allocated) at every look-up."""
 _SUITS_BITS: Final = (1 << 56) - 1
 _TOP: Final = 56
 """A hand shifted right by this holds the trumps 1-21 as bits 0-20 and the Excuse as bit 21:
@@ -522,7 +524,7 @@ _CLUBS: Final = region_tables(PLAYS, 42, 14)
 _TRUMPS_LOW: Final = region_tables(PLAYS, 56, 11)
 _TRUMPS_HIGH: Final = region_tables(PLAYS, 67, 11)
 """Trumps 12-21 and the Excuse."""
-_SUIT_PLAYS: Final = (_SPADES, _HEARTS, _DIAMONDS, _CLUBS)
+_SUIT_PLAYS: Final[tuple[list[tuple[Play, ...]], ...]] = (_SPADES, _HEARTS, _DIAMONDS, _CLUBS)
 _EXCUSE_PLAYS: Final = (PLAYS[EXCUSE],)
 _PLAY: Final = Play
 """The class of the plays as this module's constant (an imported name is looked up at each

@@ -417,9 +417,9 @@ _COINS: Final = region_tables(PLAYS, 28, 14)
 _BATONS: Final = region_tables(PLAYS, 42, 14)
 _TRUMPS_LOW: Final = region_tables(PLAYS, 56, 11)
 _TRUMPS_HIGH: Final = region_tables(PLAYS, 67, 11)
-_SUIT_PLAYS: Final = (_SWORDS, _CUPS, _COINS, _BATONS)
+_SUIT_PLAYS: Final[tuple[list[tuple[Play, ...]], ...]] = (_SWORDS, _CUPS, _COINS, _BATONS)
 _MATTO_PLAYS: Final = (PLAYS[MATTO],)
-_SUIT_MASKS: Final[tuple[Hand, Hand, Hand, Hand]] = (
+_SUIT_MASKS: Final[tuple[Hand, ...]] = (
     SUIT_MASKS[0], SUIT_MASKS[1], SUIT_MASKS[2], SUIT_MASKS[3]
 )
 _TRUMP_MASK: Final[Hand] = TRUMP_MASK
