@@ -7,8 +7,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Final, TypeVar
 
-from .dealing_core import PackCut
-
 Card = int
 """A card: its index in its game's deck."""
 
@@ -68,8 +66,12 @@ def cards_of(mask: Hand) -> list[Card]:
     Eight table look-ups rather than a loop over the set's bits: simulations list the cards
     they may play at every card. The mask is cut once into two halves that each fit a native
     int of the compiled module (cards below 55, cards from 55 up): the eight regions are then
-    taken with machine operations, not big-int ones."""
-    if mask >> _REGIONS_END:
+    taken with machine operations, not big-int ones. Only the regions holding cards are
+    joined (a playable set is usually one or two of them), as tuples, and listed once: a list
+    extended region by region cost twice as much, compiled (each extension a slice
+    assignment that grows the list)."""
+    high_half = mask >> _HALF_BITS
+    if high_half >> _REGIONS_END - _HALF_BITS:
         listed = []
         while mask:
             low = mask & -mask
@@ -77,28 +79,33 @@ def cards_of(mask: Hand) -> list[Card]:
             mask ^= low
         return listed
     low_half = mask & _LOW_HALF
-    high_half = mask >> _HALF_BITS
-    # Only the regions holding cards are added (a playable set is usually one or two of them):
-    # one extension of the list each, rather than eight.
     out: list[Card] = []
     if low_half:
         if low_half & 0x7FF:
-            out.extend(_R0[low_half & 0x7FF])
+            for card in _R0[low_half & 0x7FF]:
+                out.append(card)
         if low_half >> 11 & 0x7FF:
-            out.extend(_R1[low_half >> 11 & 0x7FF])
+            for card in _R1[low_half >> 11 & 0x7FF]:
+                out.append(card)
         if low_half >> 22 & 0x7FF:
-            out.extend(_R2[low_half >> 22 & 0x7FF])
+            for card in _R2[low_half >> 22 & 0x7FF]:
+                out.append(card)
         if low_half >> 33 & 0x7FF:
-            out.extend(_R3[low_half >> 33 & 0x7FF])
+            for card in _R3[low_half >> 33 & 0x7FF]:
+                out.append(card)
         if low_half >> 44:
-            out.extend(_R4[low_half >> 44])
+            for card in _R4[low_half >> 44]:
+                out.append(card)
     if high_half:
         if high_half & 0x7FF:
-            out.extend(_R5[high_half & 0x7FF])
+            for card in _R5[high_half & 0x7FF]:
+                out.append(card)
         if high_half >> 11 & 0x7FF:
-            out.extend(_R6[high_half >> 11 & 0x7FF])
+            for card in _R6[high_half >> 11 & 0x7FF]:
+                out.append(card)
         if high_half >> 22:
-            out.extend(_R7[high_half >> 22])
+            for card in _R7[high_half >> 22]:
+                out.append(card)
     return out
 
 
@@ -146,8 +153,11 @@ def pack_parts(
 
     For a pack that holds every card once, as a shuffle makes it: its parts need no check. The
     cut itself is compiled (:class:`arena.games.dealing_core.PackCut`): card by card in Python
-    it was most of what dealing costs.
+    it was most of what dealing costs. Imported here, once a game builds its cuts: the cut
+    lists its parts with :func:`cards_of`, so this module cannot import it first.
     """
+    from .dealing_core import PackCut
+
     if any(len(part) < 2 for part in positions):
         raise ValueError("every part of a deal takes at least two cards")
     owners = [-1] * deck_size

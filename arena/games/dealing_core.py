@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
+from .cardsets import cards_of
+
 LOW_BITS: Final = 62
 """A mask is gathered as its cards below this and its cards from it up: each half fits a
 native int (mypyc's holds 62 bits and a sign), and the two are joined once."""
@@ -41,29 +43,32 @@ def plain_shuffle(words: list[int], pos: int, size: int, limit: int) -> list[int
 class PackCut:
     """Cuts a shuffled pack into a deal's parts: ``owners[p]`` is the part of the card at place
     ``p`` of the pack (top card first). A call returns each part's cards, sorted, and its mask,
-    for a pack that holds every card of the deck once (a shuffle's, or one checked so)."""
+    for a pack that holds every card of the deck once (a shuffle's, or one checked so).
+
+    Each part's mask is gathered from its own places, then listed in card order by
+    :func:`arena.games.cardsets.cards_of`'s tables: no card sorted into its part one by one
+    (a list read, a list written and an append a card, which made the cut 82 k instructions of
+    a random 4-player deal)."""
 
     def __init__(self, owners: Sequence[int], parts: int) -> None:
-        self.owners: list[int] = list(owners)
-        self.parts = parts
+        self.places: list[list[int]] = [
+            [place for place, owner in enumerate(owners) if owner == part]
+            for part in range(parts)
+        ]
 
     def __call__(self, pack: list[int]) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
-        owners = self.owners
-        size = len(owners)
-        owner_of = [0] * size
-        for place in range(size):
-            owner_of[pack[place]] = owners[place]
-        parts: list[list[int]] = [[] for _ in range(self.parts)]
-        for card in range(size):  # in card order: each part comes out sorted
-            parts[owner_of[card]].append(card)
+        listed: list[tuple[int, ...]] = []
         masks: list[int] = []
-        for mine in parts:
+        for places in self.places:
             low = 0
             high = 0
-            for card in mine:
+            for place in places:
+                card = pack[place]
                 if card < LOW_BITS:
                     low |= 1 << card
                 else:
                     high |= 1 << (card - LOW_BITS)
-            masks.append(low | high << LOW_BITS if high else low)
-        return tuple([tuple(mine) for mine in parts]), tuple(masks)
+            mask = low | high << LOW_BITS if high else low
+            masks.append(mask)
+            listed.append(tuple(cards_of(mask)))
+        return tuple(listed), tuple(masks)

@@ -50,3 +50,36 @@ def replacer(cls: type[T]) -> Callable[..., T]:
 
     replace.__doc__ = f"dataclasses.replace for {cls.__name__}, faster (arena.games.frozen)."
     return replace
+
+
+def builder(cls: type[T], *, unchecked: bool = False) -> Callable[..., T]:
+    """``build(*values)``: a new ``cls``, a frozen dataclass with slots, from every field's
+    value in the order of its fields, set through the slots' descriptors as :func:`replacer`
+    does: the same value as ``cls(*values)``, about three times faster. An engine builds its
+    result objects at the end of every deal, and a simulation plays thousands of deals.
+
+    A class with a ``__post_init__`` (checks of values given by hand, say) is accepted only
+    ``unchecked``: its checks are skipped, so the caller vouches for the values (an engine's
+    own, built by the rules). A wrong number of values raises TypeError."""
+    params = getattr(cls, "__dataclass_params__", None)
+    if params is None or not params.frozen or "__slots__" not in cls.__dict__:
+        raise TypeError(f"{cls.__name__} is not a frozen dataclass with slots")
+    if hasattr(cls, "__post_init__") and not unchecked:
+        raise TypeError(f"{cls.__name__} has a __post_init__, which a build would skip")
+    fields = dataclasses.fields(cls)  # type: ignore[arg-type]
+    if any(not f.init for f in fields):
+        raise TypeError(f"{cls.__name__} has fields outside __init__")
+    setters = tuple(getattr(cls, f.name).__set__ for f in fields)
+    count = len(setters)
+    new = object.__new__
+
+    def build(*values: Any) -> T:
+        if len(values) != count:
+            raise TypeError(f"{cls.__name__} has {count} fields, not {len(values)}")
+        value = new(cls)
+        for setter, field_value in zip(setters, values):  # noqa: B905 - counted just above
+            setter(value, field_value)
+        return value
+
+    build.__doc__ = f"{cls.__name__}(*values), faster and unchecked (arena.games.frozen)."
+    return build

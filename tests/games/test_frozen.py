@@ -1,16 +1,17 @@
-"""The observations' replacer gives what dataclasses.replace gives, and refuses what it cannot
-copy faithfully."""
+"""The observations' replacer gives what dataclasses.replace gives, the results' builder what
+the class's constructor gives, and both refuse what they cannot copy or build faithfully."""
 
 from __future__ import annotations
 
 import dataclasses
+import random
 
 import pytest
 
 from arena.games import tre_e_venticinque
-from arena.games.french_tarot import GameState, TableOptions
+from arena.games.french_tarot import GameState, TableOptions, apply, legal_actions
 from arena.games.french_tarot import observation as french_observation
-from arena.games.frozen import replacer
+from arena.games.frozen import builder, replacer
 from arena.games.tre_e_venticinque import observation as tre_observation
 
 
@@ -73,3 +74,55 @@ def test_tre_e_venticinque_observation_changes_as_with_dataclasses() -> None:
     view = tre_observation.observe(state, 1)
     changes = {"phase": tre_e_venticinque.Phase.PLAYING, "current_trick": ((1, 5),)}
     assert tre_observation.replace(view, **changes) == dataclasses.replace(view, **changes)
+
+
+def test_builder_gives_what_the_constructor_gives() -> None:
+    build = builder(Point)
+    point = build(1, 2)
+    assert type(point) is Point and point == Point(1, 2)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        point.x = 3  # type: ignore[misc]
+    for values in ((1,), (1, 2, 3)):  # every field, no defaults
+        with pytest.raises(TypeError, match="Point has 2 fields"):
+            build(*values)
+
+
+def test_builder_skips_checks_only_when_told() -> None:
+    @dataclasses.dataclass(frozen=True, slots=True)
+    class Checked:
+        x: int
+
+        def __post_init__(self) -> None:
+            if self.x < 0:
+                raise ValueError("negative")
+
+    with pytest.raises(TypeError, match="__post_init__"):
+        builder(Checked)
+    assert builder(Checked, unchecked=True)(-1).x == -1
+    with pytest.raises(TypeError, match="not a frozen dataclass with slots"):
+        builder(dataclasses.dataclass(frozen=True)(type("NoSlots", (), {"__annotations__": {}})))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_french_tarot_results_are_what_their_constructors_build(players: int) -> None:
+    """The engine builds its results, summaries and breakdowns with :func:`builder`: each is
+    equal to the one its class's own ``__init__`` makes of the same fields, which checks the
+    summary's values (a field set out of order fails these checks or the equality)."""
+    rnd = random.Random(players).random
+    played = 0
+    for seed in range(40):
+        state = GameState.from_seed(seed, TableOptions(players=players))
+        while state.to_act is not None:
+            legal = legal_actions(state)
+            apply(state, legal[int(rnd() * len(legal))])
+        result = state.result
+        assert result is not None
+        if result.summary is None:
+            continue
+        played += 1
+        assert result.breakdown is not None
+        for value in (result, result.summary, result.breakdown):
+            assert dataclasses.replace(value) == value  # type: ignore[type-var]
+        assert isinstance(result.summary.bouts, int) and 0 <= result.summary.bouts <= 3
+        assert result.petit_sec_seat is None and sum(result.scores) == 0
+    assert played >= 20

@@ -17,6 +17,7 @@ from typing import Final
 from ..base import IllegalActionError as IllegalActionError
 from ..base import WrongTurnError as WrongTurnError
 from ..cardsets import region_tables
+from ..frozen import builder
 from ..registry import OfGame
 from ..tricks import Trick as Trick
 from .actions import (
@@ -96,10 +97,12 @@ class Phase(Enum):
 
 _PLAYING: Final = Phase.PLAYING  # module constants: enum attribute look-ups cost on hot paths
 _FINISHED: Final = Phase.FINISHED
-_SUIT_MASKS: Final[tuple[Hand, Hand, Hand, Hand]] = (
+_SUIT_MASKS: Final[tuple[Hand, ...]] = (
     SUIT_MASKS[0], SUIT_MASKS[1], SUIT_MASKS[2], SUIT_MASKS[3]
 )
-"""The suits' masks as this module's constant (an imported name is looked up at each use)."""
+"""The suits' masks as this module's constant (an imported name is looked up at each use). A
+tuple of any length to mypyc: one of four ints is a C struct, which indexing by a variable
+boxes into a new tuple (four ints allocated) at every look-up."""
 _SUITS_BITS: Final = (1 << 56) - 1
 _TOP: Final = 56
 """A hand shifted right by this holds the trumps 1-21 as bits 0-20 and the Excuse as bit 21:
@@ -521,7 +524,7 @@ _CLUBS: Final = region_tables(PLAYS, 42, 14)
 _TRUMPS_LOW: Final = region_tables(PLAYS, 56, 11)
 _TRUMPS_HIGH: Final = region_tables(PLAYS, 67, 11)
 """Trumps 12-21 and the Excuse."""
-_SUIT_PLAYS: Final = (_SPADES, _HEARTS, _DIAMONDS, _CLUBS)
+_SUIT_PLAYS: Final[tuple[list[tuple[Play, ...]], ...]] = (_SPADES, _HEARTS, _DIAMONDS, _CLUBS)
 _EXCUSE_PLAYS: Final = (PLAYS[EXCUSE],)
 _PLAY: Final = Play
 """The class of the plays as this module's constant (an imported name is looked up at each
@@ -851,21 +854,29 @@ def _finish(state: DealState) -> None:
     assert state.taker is not None
     breakdown = score_deal(summary)
     scores = table_scores(breakdown, state.players, state.taker, state.partner)
-    state.result = DealResult(
-        DealOutcome.PLAYED,
+    state.result = _played_result(
+        _OUTCOME_PLAYED,
         scores,
-        taker=state.taker,
-        partner=state.partner,
-        contract=state.contract,
-        called_card=state.called_card,
-        summary=summary,
-        breakdown=breakdown,
-        excuse_debt_unpaid=debt_unpaid,
+        state.taker,
+        state.partner,
+        state.contract,
+        state.called_card,
+        summary,
+        breakdown,
+        None,  # petit_sec_seat
+        debt_unpaid,
     )
-    state.phase = Phase.FINISHED
+    state.phase = _FINISHED
     state.to_act = None
 
 
+_played_result: Final = builder(DealResult)
+"""``DealResult(*fields)`` without the dataclass's ``__init__``, which sets each field of a
+frozen class through ``object.__setattr__``: the result and the summary built that way were
+a third of what ending a deal cost (arena.games.frozen)."""
+_summary_of: Final = builder(DealSummary, unchecked=True)
+"""``DealSummary(*fields)``, its checks skipped: :func:`summarize` counts by the rules."""
+_OUTCOME_PLAYED: Final = DealOutcome.PLAYED
 _TAKER: Final = Side.TAKER
 _DEFENCE: Final = Side.DEFENCE
 
@@ -936,16 +947,16 @@ def summarize(state: DealState) -> tuple[DealSummary, bool]:
     chelem: Side | None = None
     if chelem_side is not None:
         chelem = _TAKER if chelem_side else _DEFENCE
-    summary = DealSummary(
-        players=state.players,
-        contract=contract,
-        taker_half_points=half,
-        bouts=(taker_cards & BOUTS_MASK).bit_count(),
-        petit_au_bout=petit_au_bout,
-        poignees=tuple([p.level for p in state.poignees]),
-        chelem_announced=state.chelem_announced,
-        chelem=chelem,
-        taker_alone=state.players == 5 and state.partner is None,
+    summary = _summary_of(
+        state.players,
+        contract,
+        half,  # taker_half_points
+        (taker_cards & BOUTS_MASK).bit_count(),  # bouts
+        petit_au_bout,
+        tuple([p.level for p in state.poignees]),
+        state.chelem_announced,
+        chelem,
+        state.players == 5 and state.partner is None,  # taker_alone
     )
     return summary, debt_unpaid
 

@@ -14,6 +14,7 @@ from enum import Enum
 from fractions import Fraction
 from typing import Final
 
+from ..frozen import builder
 from .actions import Contract, PoigneeLevel
 from .cards import TOTAL_HALF_POINTS
 from .deal import player_count_error
@@ -133,19 +134,24 @@ def score_deal(summary: DealSummary) -> ScoreBreakdown:
     x = contract_points + petit + poignee + chelem
     taker_factor, partner_factor = _shares(summary.players, summary.taker_alone)
     defender_factor = 2 if summary.players == 2 else 1
-    return ScoreBreakdown(
-        target=target,
-        won=won,
-        margin=margin,
-        contract_points=contract_points,
-        petit_au_bout=petit,
-        poignee=poignee,
-        chelem=chelem,
-        per_defender=x,
-        taker=taker_factor * x,
-        partner=partner_factor * x,
-        defender=-defender_factor * x,
+    return _breakdown(
+        target,
+        won,
+        margin,
+        contract_points,
+        petit,  # petit_au_bout
+        poignee,
+        chelem,
+        x,  # per_defender
+        taker_factor * x,  # taker
+        partner_factor * x,  # partner
+        -defender_factor * x,  # defender
     )
+
+
+_breakdown: Final = builder(ScoreBreakdown)
+"""``ScoreBreakdown(*fields)`` without the dataclass's ``__init__`` (arena.games.frozen): the
+engine scores every deal it plays through :func:`score_deal`."""
 
 
 def _shares(players: int, taker_alone: bool) -> tuple[int, int]:

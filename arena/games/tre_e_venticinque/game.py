@@ -17,6 +17,7 @@ from typing import Final
 
 from ..base import IllegalActionError, WrongTurnError
 from ..cardsets import region_tables
+from ..frozen import builder
 from ..registry import OfGame
 from ..tricks import Trick as Trick
 from .actions import DISCARDS, PLAYS, Action, Discard, Play
@@ -416,9 +417,9 @@ _COINS: Final = region_tables(PLAYS, 28, 14)
 _BATONS: Final = region_tables(PLAYS, 42, 14)
 _TRUMPS_LOW: Final = region_tables(PLAYS, 56, 11)
 _TRUMPS_HIGH: Final = region_tables(PLAYS, 67, 11)
-_SUIT_PLAYS: Final = (_SWORDS, _CUPS, _COINS, _BATONS)
+_SUIT_PLAYS: Final[tuple[list[tuple[Play, ...]], ...]] = (_SWORDS, _CUPS, _COINS, _BATONS)
 _MATTO_PLAYS: Final = (PLAYS[MATTO],)
-_SUIT_MASKS: Final[tuple[Hand, Hand, Hand, Hand]] = (
+_SUIT_MASKS: Final[tuple[Hand, ...]] = (
     SUIT_MASKS[0], SUIT_MASKS[1], SUIT_MASKS[2], SUIT_MASKS[3]
 )
 _TRUMP_MASK: Final[Hand] = TRUMP_MASK
@@ -562,17 +563,23 @@ def _finish(state: DealState) -> None:
     discard = mask_thirds(state.discard)
     points = [mask_thirds(pile) for pile in state.piles]
     points[dealer] += discard
-    state.result = DealResult(
-        DealOutcome.PLAYED,
+    state.result = _played_result(
+        _OUTCOME_PLAYED,
         settle(points),
         dealer,
         tuple(state.tricks_won),
         discard,
-        matto_lost=state.matto_lost,
-        matto_debt_unpaid=state.debt is not None,
+        state.matto_lost,
+        state.debt is not None,  # matto_debt_unpaid
     )
-    state.phase = Phase.FINISHED
+    state.phase = _FINISHED
     state.to_act = None
+
+
+_played_result: Final = builder(DealResult)
+"""``DealResult(*fields)`` without the dataclass's ``__init__``, which sets each field of a
+frozen class through ``object.__setattr__`` (arena.games.frozen)."""
+_OUTCOME_PLAYED: Final = DealOutcome.PLAYED
 
 
 def explain_illegal(state: DealState, action: object) -> str:
