@@ -219,6 +219,8 @@ def run_level(
         "bid_samples": bot.bid_samples,
         "bid_window": bot.bid_window,
         "bid_rollout": bot.bid_rollout,
+        "rollout": bot.rollout,
+        "decision_rollout": bot.decision_rollout,
         "infractions": kinds,
         "timeouts_off_cpu": stall["timeouts_off_cpu"],
         "stall_ms_max": round(stall["max"] * 1000, 1),
@@ -236,9 +238,10 @@ def run_level(
     return figures
 
 
-def parse_options(text: str) -> dict[str, int | float | None]:
-    """``key=value,key=value`` as SearchBot keyword options (numbers, or none); ``default``: {}."""
-    options: dict[str, int | float | None] = {}
+def parse_options(text: str) -> dict[str, int | float | str | None]:
+    """``key=value,key=value`` as SearchBot keyword options (numbers, none, or else a word such
+    as a rollout's name); ``default``: {}."""
+    options: dict[str, int | float | str | None] = {}
     if text == "default":
         return options
     for pair in text.split(","):
@@ -251,7 +254,7 @@ def parse_options(text: str) -> dict[str, int | float | None]:
             options[key] = None if value == "none" else (
                 float(value) if "." in value else int(value))
         except ValueError:
-            raise SystemExit(f"--bot-options: {key}={value!r} is not a number") from None
+            options[key] = value
     try:
         SearchBot(**options)  # type: ignore[arg-type]
     except (TypeError, ValueError) as error:
@@ -530,7 +533,7 @@ def parse_decisions(text: str, separator: str) -> tuple[str, ...]:
 def bid_options(args: argparse.Namespace) -> dict[str, Any]:
     """The bid's knobs given on the command line, as SearchBot options."""
     return {"bid_window": None if args.bid_window < 0 else args.bid_window,
-            "bid_rollout": args.bid_rollout}
+            "bid_rollout": args.bid_rollout, "decision_rollout": args.decision_rollout}
 
 
 def compare_variants(args: argparse.Namespace) -> None:
@@ -632,6 +635,9 @@ def main() -> None:
                              "(a negative number: every legal bid)")
     parser.add_argument("--bid-rollout", default="rules", choices=sorted(ROLLOUTS),
                         help="the bid's play-outs: the heuristic's habits or the quick rollout")
+    parser.add_argument("--decision-rollout", default="quick", choices=sorted(ROLLOUTS),
+                        help="the play-outs of the call, the discard and the poignée by "
+                             "simulation: the quick rollout or the heuristic's habits")
     parser.add_argument("--decision-variants", default=None,
                         help="compare these variants paired (see the module docstring)")
     parser.add_argument("--profile", action="store_true",
