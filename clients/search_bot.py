@@ -79,7 +79,7 @@ from arena.games.french_tarot import (
 from arena.games.french_tarot.cards import (
     Card,
 )
-from arena.games.french_tarot.deal import CHIEN_SIZES
+from arena.games.french_tarot.deal import CHIEN_SIZES, DUMMY
 from arena.games.french_tarot.simulate import (
     copy_state,
     play_unchecked,
@@ -180,6 +180,11 @@ class SearchBot(TimedSearch, HeuristicBot):
     ``bid_samples``: the draws of a bid by simulation; ``bid_window``: the bids it weighs
     (:data:`BID_WINDOW`); ``bid_rollout``: its play-outs' policy, ``"rules"`` (the heuristic's
     habits) or ``"quick"`` (the card search's rollout).
+    ``rollout``: the card search's play-out policy, by the same names; ``decision_rollout``:
+    that of the call, the discard and the poignée by simulation.
+    ``play_weight``: each draw of the card search counts ``play_weight`` to the power of the
+    number of the other seats' cards seen that the rollout policy, on that drawn deal, would not
+    have played (1: every draw counts the same).
     """
 
     name = "search"
@@ -485,6 +490,9 @@ class SearchBot(TimedSearch, HeuristicBot):
         policy = ROLLOUTS[self.rollout]
         model = policy or rollout_card
         miss = self.play_weight
+        # The cards this bot chose tell nothing of the hidden hands: its own, and with two
+        # players the dummy's (whose hand is shown when it plays).
+        own = (seat, DUMMY) if table.options.has_dummy else (seat,)
         weights: list[float] = []
         self.weights = weights
         sampler = Sampler(table, seed=self.decision_seed(table),
@@ -499,7 +507,7 @@ class SearchBot(TimedSearch, HeuristicBot):
 
                     def watch(state: GameState, player: int, card: Card) -> None:
                         nonlocal weight, side
-                        if player == seat:
+                        if player in own:
                             return
                         if side < 0:
                             side = taker_side(state)
