@@ -27,8 +27,9 @@ would cause itself (its own work past the limit) shows as a timeout not off CPU.
 Comparing versions of the search bot, PAIRED on the same boards (the heuristic's reference and
 most of the luck of the cards cancel): ``--bot-options solver_cards=0 solver_cards=3`` plays
 each set of SearchBot options at every level and prints each one's per-board difference from
-the first; ``--paired A.json B.json`` does the same for two runs already made (two versions of
-the code at the same seed). ``--speed`` times a rollout of the quick policy and an exact solve
+the first (a value that is not a number is passed as a word: ``rollout=rules``); ``--paired
+A.json B.json`` does the same for two runs already made (two versions of the code at the same
+seed, or two variants run in their own processes, one core each). ``--speed`` times a rollout of the quick policy and an exact solve
 of the last tricks from the same positions.
 
 Variants of the search bot's decisions before the card play, compared PAIRED on the same boards:
