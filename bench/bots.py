@@ -29,8 +29,8 @@ most of the luck of the cards cancel): ``--bot-options solver_cards=0 solver_car
 each set of SearchBot options at every level and prints each one's per-board difference from
 the first (a value that is not a number is passed as a word: ``rollout=rules``); ``--paired
 A.json B.json`` does the same for two runs already made (two versions of the code at the same
-seed, or two variants run in their own processes, one core each). ``--speed`` times a rollout of the quick policy and an exact solve
-of the last tricks from the same positions.
+seed, or two variants run in their own processes, one core each). ``--speed`` times a rollout
+of the quick policy and an exact solve of the last tricks from the same positions.
 
 Variants of the search bot's decisions before the card play, compared PAIRED on the same boards:
 ``--decision-variants rules,bid,bid+discard``

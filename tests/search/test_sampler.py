@@ -267,7 +267,8 @@ def test_a_watch_sees_every_card_played_in_order_from_the_state_it_is_played_fro
         sample = Sampler(view, seed=3).sample()
         watched: list[tuple[int, int]] = []
 
-        def watch(before: GameState, player: int, card: int) -> None:
+        def watch(before: GameState, player: int, card: int,
+                  watched: list[tuple[int, int]] = watched) -> None:
             assert before.to_act == player and before.hands[player] >> card & 1
             watched.append((player, card))
 
