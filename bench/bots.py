@@ -65,6 +65,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -423,6 +424,9 @@ def paired_runs(first_path: str, second_path: str) -> list[dict[str, object]]:
         raise SystemExit("--paired: the runs played different boards (seed or players differ)")
     comparisons = []
     for a, b in zip(first["levels"], second["levels"], strict=False):
+        if "first_board" not in a or "first_board" not in b:
+            raise SystemExit(f"--paired: {a['level']} or {b['level']} pools runs with boards "
+                             "missing between them (--combine): pair its runs one by one")
         common = range(max(a["first_board"], b["first_board"]),
                        min(a["first_board"] + a["boards"], b["first_board"] + b["boards"]))
         if not common:
@@ -463,8 +467,14 @@ def combine(paths: list[str]) -> dict[str, object]:
         print(f"{label:>12}: {interval.mean:+7.2f} per board, 95% [{low:+.2f}, {high:+.2f}] "
               f"over {len(values)} boards from {len(parts)} runs; infractions "
               f"{infractions or 'none'}", file=sys.stderr)
+        ordered = sorted(parts, key=lambda p: p["first_board"])
+        # Runs of boards that follow one another pool into one run of them all: --paired can
+        # then pair it board by board with another run.
+        follows = all(b["first_board"] == a["first_board"] + a["boards"]
+                      for a, b in pairwise(ordered))
         pooled.append({
             "level": label, **interval_figures(values), "runs": len(parts),
+            **({"first_board": firsts[0]} if follows else {}),
             "first_boards": firsts, "draws": sum(part["draws"] for part in parts),
             "infractions": infractions,
             "seconds": [part["seconds"] for part in parts], "values": values,
