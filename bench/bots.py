@@ -27,9 +27,10 @@ would cause itself (its own work past the limit) shows as a timeout not off CPU.
 Comparing versions of the search bot, PAIRED on the same boards (the heuristic's reference and
 most of the luck of the cards cancel): ``--bot-options solver_cards=0 solver_cards=3`` plays
 each set of SearchBot options at every level and prints each one's per-board difference from
-the first; ``--paired A.json B.json`` does the same for two runs already made (two versions of
-the code at the same seed). ``--speed`` times a rollout of the quick policy and an exact solve
-of the last tricks from the same positions.
+the first (a value that is not a number is passed as a word: ``rollout=rules``); ``--paired
+A.json B.json`` does the same for two runs already made (two versions of the code at the same
+seed, or two variants run in their own processes, one core each). ``--speed`` times a rollout
+of the quick policy and an exact solve of the last tricks from the same positions.
 
 Variants of the search bot's decisions before the card play, compared PAIRED on the same boards:
 ``--decision-variants rules,bid,bid+discard``
@@ -64,6 +65,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -219,6 +221,8 @@ def run_level(
         "bid_samples": bot.bid_samples,
         "bid_window": bot.bid_window,
         "bid_rollout": bot.bid_rollout,
+        "rollout": bot.rollout,
+        "decision_rollout": bot.decision_rollout,
         "infractions": kinds,
         "timeouts_off_cpu": stall["timeouts_off_cpu"],
         "stall_ms_max": round(stall["max"] * 1000, 1),
@@ -236,9 +240,10 @@ def run_level(
     return figures
 
 
-def parse_options(text: str) -> dict[str, int | float | None]:
-    """``key=value,key=value`` as SearchBot keyword options (numbers, or none); ``default``: {}."""
-    options: dict[str, int | float | None] = {}
+def parse_options(text: str) -> dict[str, int | float | str | None]:
+    """``key=value,key=value`` as SearchBot keyword options (numbers, none, or else a word such
+    as a rollout's name); ``default``: {}."""
+    options: dict[str, int | float | str | None] = {}
     if text == "default":
         return options
     for pair in text.split(","):
@@ -251,7 +256,7 @@ def parse_options(text: str) -> dict[str, int | float | None]:
             options[key] = None if value == "none" else (
                 float(value) if "." in value else int(value))
         except ValueError:
-            raise SystemExit(f"--bot-options: {key}={value!r} is not a number") from None
+            options[key] = value
     try:
         SearchBot(**options)  # type: ignore[arg-type]
     except (TypeError, ValueError) as error:
@@ -419,6 +424,9 @@ def paired_runs(first_path: str, second_path: str) -> list[dict[str, object]]:
         raise SystemExit("--paired: the runs played different boards (seed or players differ)")
     comparisons = []
     for a, b in zip(first["levels"], second["levels"], strict=False):
+        if "first_board" not in a or "first_board" not in b:
+            raise SystemExit(f"--paired: {a['level']} or {b['level']} pools runs with boards "
+                             "missing between them (--combine): pair its runs one by one")
         common = range(max(a["first_board"], b["first_board"]),
                        min(a["first_board"] + a["boards"], b["first_board"] + b["boards"]))
         if not common:
@@ -459,8 +467,14 @@ def combine(paths: list[str]) -> dict[str, object]:
         print(f"{label:>12}: {interval.mean:+7.2f} per board, 95% [{low:+.2f}, {high:+.2f}] "
               f"over {len(values)} boards from {len(parts)} runs; infractions "
               f"{infractions or 'none'}", file=sys.stderr)
+        ordered = sorted(parts, key=lambda p: p["first_board"])
+        # Runs of boards that follow one another pool into one run of them all: --paired can
+        # then pair it board by board with another run.
+        follows = all(b["first_board"] == a["first_board"] + a["boards"]
+                      for a, b in pairwise(ordered))
         pooled.append({
             "level": label, **interval_figures(values), "runs": len(parts),
+            **({"first_board": firsts[0]} if follows else {}),
             "first_boards": firsts, "draws": sum(part["draws"] for part in parts),
             "infractions": infractions,
             "seconds": [part["seconds"] for part in parts], "values": values,
@@ -530,7 +544,7 @@ def parse_decisions(text: str, separator: str) -> tuple[str, ...]:
 def bid_options(args: argparse.Namespace) -> dict[str, Any]:
     """The bid's knobs given on the command line, as SearchBot options."""
     return {"bid_window": None if args.bid_window < 0 else args.bid_window,
-            "bid_rollout": args.bid_rollout}
+            "bid_rollout": args.bid_rollout, "decision_rollout": args.decision_rollout}
 
 
 def compare_variants(args: argparse.Namespace) -> None:
@@ -632,6 +646,9 @@ def main() -> None:
                              "(a negative number: every legal bid)")
     parser.add_argument("--bid-rollout", default="rules", choices=sorted(ROLLOUTS),
                         help="the bid's play-outs: the heuristic's habits or the quick rollout")
+    parser.add_argument("--decision-rollout", default="quick", choices=sorted(ROLLOUTS),
+                        help="the play-outs of the call, the discard and the poignée by "
+                             "simulation: the quick rollout or the heuristic's habits")
     parser.add_argument("--decision-variants", default=None,
                         help="compare these variants paired (see the module docstring)")
     parser.add_argument("--profile", action="store_true",

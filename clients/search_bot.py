@@ -72,16 +72,18 @@ from arena.games.french_tarot import (
     CallCard,
     DeclarePoignee,
     Discard,
+    GameState,
     Pass,
     Play,
 )
 from arena.games.french_tarot.cards import (
     Card,
 )
-from arena.games.french_tarot.deal import CHIEN_SIZES
+from arena.games.french_tarot.deal import CHIEN_SIZES, DUMMY
 from arena.games.french_tarot.simulate import (
     copy_state,
     play_unchecked,
+    taker_side,
 )
 from clients.heuristic_bot import HeuristicBot, choose_card, seat_view
 from clients.sdk import DeadlinePassedError, DecisionRequest, Notice, Sampler, TableView, solve
@@ -178,6 +180,11 @@ class SearchBot(TimedSearch, HeuristicBot):
     ``bid_samples``: the draws of a bid by simulation; ``bid_window``: the bids it weighs
     (:data:`BID_WINDOW`); ``bid_rollout``: its play-outs' policy, ``"rules"`` (the heuristic's
     habits) or ``"quick"`` (the card search's rollout).
+    ``rollout``: the card search's play-out policy, by the same names; ``decision_rollout``:
+    that of the call, the discard and the poignée by simulation.
+    ``play_weight``: each draw of the card search counts ``play_weight`` to the power of the
+    number of the other seats' cards seen that the rollout policy, on that drawn deal, would not
+    have played (1: every draw counts the same).
     """
 
     name = "search"
@@ -206,6 +213,9 @@ class SearchBot(TimedSearch, HeuristicBot):
         bid_samples: int = BID_SAMPLES,
         bid_window: float | None = BID_WINDOW,
         bid_rollout: str = "rules",
+        rollout: str = "quick",
+        decision_rollout: str = "quick",
+        play_weight: float = 1.0,
     ) -> None:
         if solver_cards < 0:
             raise ValueError(f"solver_cards must be at least 0, got {solver_cards}")
@@ -213,10 +223,14 @@ class SearchBot(TimedSearch, HeuristicBot):
             raise ValueError(f"bid_tries must be at least 1, got {bid_tries}")
         if decision_samples is not None and decision_samples < 1:
             raise ValueError(f"decision_samples must be at least 1, got {decision_samples}")
+        if not 0.0 < play_weight <= 1.0:
+            raise ValueError(f"play_weight must be in (0, 1], got {play_weight}")
         if bid_samples < 1:
             raise ValueError(f"bid_samples must be at least 1, got {bid_samples}")
-        if bid_rollout not in ROLLOUTS:
-            raise ValueError(f"bid_rollout takes {', '.join(ROLLOUTS)}; got {bid_rollout}")
+        for knob, name in (("bid_rollout", bid_rollout), ("rollout", rollout),
+                           ("decision_rollout", decision_rollout)):
+            if name not in ROLLOUTS:
+                raise ValueError(f"{knob} takes {', '.join(ROLLOUTS)}; got {name}")
         unknown = sorted(set(simulate or ()) - set(DECISIONS))
         if unknown:
             raise ValueError(f"simulate takes {', '.join(DECISIONS)}; got {', '.join(unknown)}")
@@ -227,6 +241,11 @@ class SearchBot(TimedSearch, HeuristicBot):
         self.bid_samples = bid_samples
         self.bid_window = bid_window
         self.bid_rollout = bid_rollout
+        self.rollout = rollout
+        self.decision_rollout = decision_rollout
+        self.play_weight = play_weight
+        self.weights: list[float] = []
+        """The last card search's weight of each draw (:meth:`evaluate`), in its order."""
         self.decision_trust = decision_trust
         self.decision_samples = decision_samples
         self.taker_shift = taker_shift
@@ -373,7 +392,7 @@ class SearchBot(TimedSearch, HeuristicBot):
             policy = ROLLOUTS[self.bid_rollout]
         else:
             wanted = self.decision_samples or self.samples or self.max_samples
-            policy = None
+            policy = ROLLOUTS[self.decision_rollout]
         seed = self.simulation_seed(kind, table)
         with self.turn(deadline) as deadline:
             collecting = gc.isenabled()
@@ -443,7 +462,9 @@ class SearchBot(TimedSearch, HeuristicBot):
         unless the best one beats it by ``trust`` standard errors on the same draws."""
         if not scores:  # no time left for a single draw: the heuristic's card
             return heuristic_card(table, cards)
-        totals = [sum(draw[i] for draw in scores) for i in range(len(cards))]
+        weights = self.weights if len(self.weights) == len(scores) else [1.0] * len(scores)
+        totals = [sum(w * draw[i] for w, draw in zip(weights, scores, strict=True))
+                  for i in range(len(cards))]
         best = max(range(len(cards)), key=lambda i: (totals[i], -cards[i]))
         if self.trust is None:
             return cards[best]
@@ -466,12 +487,36 @@ class SearchBot(TimedSearch, HeuristicBot):
         replies = self.replies
         ranges = bid_ranges(table.bids, table.seat) if self.bid_tries > 1 else []
         tries = self.bid_tries
+        policy = ROLLOUTS[self.rollout]
+        model = policy or rollout_card
+        miss = self.play_weight
+        # The cards this bot chose tell nothing of the hidden hands: its own, and with two
+        # players the dummy's (whose hand is shown when it plays).
+        own = (seat, DUMMY) if table.options.has_dummy else (seat,)
+        weights: list[float] = []
+        self.weights = weights
         sampler = Sampler(table, seed=self.decision_seed(table),
                           exact_limit=self.exact_limit(deadline), deadline=deadline, clock=clock)
 
         def draw(deadline: float | None) -> list[int] | None:
+            weight = 1.0
             try:
-                base = agreeing_sample(sampler, ranges, tries).state()
+                sample = agreeing_sample(sampler, ranges, tries)
+                if miss < 1.0:
+                    side = -1
+
+                    def watch(state: GameState, player: int, card: Card) -> None:
+                        nonlocal weight, side
+                        if player in own:
+                            return
+                        if side < 0:
+                            side = taker_side(state)
+                        if model(state, side) != card:
+                            weight *= miss
+
+                    base = sample.state(watch)
+                else:
+                    base = sample.state()
             except DeadlinePassedError:
                 return None
             exact = cards_left(base) <= self.solver_cards
@@ -486,9 +531,10 @@ class SearchBot(TimedSearch, HeuristicBot):
                 if exact:
                     scores.append(solve(state, first=rollout_card)[seat])
                     continue
-                finish(state)
+                finish(state, policy)
                 assert state.result is not None
                 scores.append(state.result.scores[seat])
+            weights.append(weight)
             return scores
 
         return self.run_draws(len(cards), draw, deadline)

@@ -98,6 +98,10 @@ CLOCK_EVERY = 64
 the clock, when the sampler has a deadline: a few hundred microseconds at most."""
 
 
+PlayWatch = Callable[[GameState, int, Card], None]
+"""Called by :meth:`Sample.state` with the state before each card played, its seat and card."""
+
+
 class NoConsistentDealError(ValueError):
     """No deal agrees with the view: the view or the sampler is wrong, not the game."""
 
@@ -160,9 +164,11 @@ class Sample:
             hands[view.taker] = (hands[view.taker] | self.hidden) & ~chien
         return hands, chien
 
-    def state(self) -> GameState:
+    def state(self, watch: PlayWatch | None = None) -> GameState:
         """An engine state at the view's position, built by replaying what the table did from
-        :meth:`dealt` with the simulation fast path (:mod:`arena.games.french_tarot.simulate`)."""
+        :meth:`dealt` with the simulation fast path (:mod:`arena.games.french_tarot.simulate`).
+        ``watch`` sees each card of the card play before it is played, with the state it is
+        played from (a search can ask how likely the drawn hands make the cards seen)."""
         view = self.view
         state = GameState(self.dealt(), view.options)
         for _, action in view.bids:
@@ -184,8 +190,12 @@ class Sample:
         pending = {p.seat: p for p in view.poignees}
         for trick in view.tricks:
             for seat, card in trick.played_by():
+                if watch is not None:
+                    watch(state, seat, card)
                 _play(state, seat, card, pending)
         for seat, card in view.current_trick:
+            if watch is not None:
+                watch(state, seat, card)
             _play(state, seat, card, pending)
         for shown in pending.values():
             show_poignee_unchecked(state, shown)

@@ -256,3 +256,25 @@ def test_two_players_the_dummy_is_a_hidden_hand_until_shown_then_known() -> None
             assert len(dummies) > 1  # drawn, not read off the real deal
             hidden += 1
     assert hidden >= 20 and shown >= 100
+
+
+def test_a_watch_sees_every_card_played_in_order_from_the_state_it_is_played_from() -> None:
+    seen = 0
+    for state, seat in positions(60, min_cards=1, players=(2, 3, 4, 5)):
+        view = view_of(state, seat)
+        if not view.played_cards():
+            continue
+        sample = Sampler(view, seed=3).sample()
+        watched: list[tuple[int, int]] = []
+
+        def watch(before: GameState, player: int, card: int,
+                  watched: list[tuple[int, int]] = watched) -> None:
+            assert before.to_act == player and before.hands[player] >> card & 1
+            watched.append((player, card))
+
+        built = sample.state(watch)
+        order = [*(p for t in view.tricks for p in t.played_by()), *view.current_trick]
+        assert watched == [tuple(p) for p in order]
+        assert comparable(built, seat) == comparable(sample.state(), seat)
+        seen += 1
+    assert seen >= 10

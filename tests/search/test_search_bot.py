@@ -3,6 +3,7 @@ the time it is given (an injected clock), and its rollout policy legal by the ch
 
 from __future__ import annotations
 
+import math
 import random
 import sys
 import threading
@@ -100,6 +101,43 @@ def test_whole_deals_with_replies_bid_inference_and_boldness(players: int, seed:
     entries = play_match(bots, 1, seed=seed, bot_ids=["search", *["h"] * (players - 1)])
     assert entries and all(e.infractions == 0 for e in entries)
     assert any(e.score for e in entries)  # a deal played, not passed by all
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 1), (4, 3), (5, 2)])
+def test_whole_deals_with_the_rules_rollouts_and_weighted_draws(players: int, seed: int) -> None:
+    bots = [SearchBot(samples=2, rollout="rules", decision_rollout="rules", play_weight=0.5,
+                      simulate=("call", "discard", "poignee"), bid_samples=2),
+            *(HeuristicBot() for _ in range(players - 1))]
+    entries = play_match(bots, 1, seed=seed, bot_ids=["search", *["h"] * (players - 1)])
+    assert entries and all(e.infractions == 0 for e in entries)
+
+
+def test_a_draw_weighs_less_for_each_card_seen_that_the_rollout_would_not_play() -> None:
+    """The weight of a draw is ``play_weight`` to the number of the other seats' cards seen that
+    the rollout policy, on the drawn deal, would have played otherwise; the card played is the
+    best weighted total."""
+    weighed = 0
+    for state in playing_positions(40, (4,)):
+        if sum(len(t.cards) for t in state.tricks) + len(state.trick) < 8:
+            continue
+        request = request_of(state)
+        view = view_of(state, request.player).with_request(request)
+        cards = [a.card for a in legal_actions(state) if isinstance(a, Play)]
+        bot = SearchBot(samples=6, seed=2, play_weight=0.5)
+        scores = bot.evaluate(view, cards, None)
+        weights = bot.weights
+        assert len(weights) == len(scores) == 6
+        misses = [math.log(w, 0.5) for w in weights]
+        assert all(m >= 0 and abs(m - round(m)) < 1e-9 for m in misses)
+        assert any(m >= 1 for m in misses)  # the rollout does not guess a random play
+        plain = SearchBot(samples=6, seed=2)
+        assert plain.evaluate(view, cards, None) == scores  # the same draws, the same scores
+        assert plain.weights == [1.0] * 6
+        totals = [sum(w * d[i] for w, d in zip(weights, scores, strict=True))
+                  for i in range(len(cards))]
+        assert totals[cards.index(bot.pick(view, cards, scores))] == max(totals)
+        weighed += 1
+    assert weighed >= 5
 
 
 def test_replies_and_bid_inference_keep_the_play_reproducible() -> None:
@@ -209,6 +247,12 @@ def test_bad_knobs_are_refused() -> None:
         SearchBot(bid_samples=0)
     with pytest.raises(ValueError, match="bid_rollout"):
         SearchBot(bid_rollout="heuristic")
+    with pytest.raises(ValueError, match="decision_rollout"):
+        SearchBot(decision_rollout="heuristic")
+    with pytest.raises(ValueError, match="play_weight"):
+        SearchBot(play_weight=0.0)
+    with pytest.raises(ValueError, match="rollout takes"):
+        SearchBot(rollout="heuristic")
 
 
 @pytest.mark.parametrize("players", TABLES.values(), ids=TABLES.keys())

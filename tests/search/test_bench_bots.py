@@ -1,0 +1,38 @@
+"""The search bot's bench: runs of a level on boards that follow one another, pooled by
+``--combine``, pair board by board with a run of them all (``--paired``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bench.bots import combine, paired_runs
+
+
+def run(path: Path, level: str, first_board: int, values: list[float]) -> str:
+    figures = {"level": level, "first_board": first_board, "boards": len(values),
+               "values": values, "infractions": {}, "draws": 10, "seconds": 1.0}
+    path.write_text(json.dumps({"seed": 1, "players": 4, "levels": [figures]}) + "\n")
+    return str(path)
+
+
+def test_pooled_runs_that_follow_one_another_pair_with_a_run_of_them_all(tmp_path: Path) -> None:
+    whole = run(tmp_path / "whole.json", "20 draws", 0, [1.0, 2.0, 3.0, 4.0])
+    parts = [run(tmp_path / "a.json", "20 draws x", 0, [2.0, 2.0]),
+             run(tmp_path / "b.json", "20 draws x", 2, [5.0, 4.0])]
+    pooled = tmp_path / "pooled.json"
+    pooled.write_text(json.dumps(combine(parts)) + "\n")
+    [comparison] = paired_runs(whole, str(pooled))
+    assert comparison["boards"] == 4 and comparison["mean_difference"] == 0.75
+
+
+def test_pooled_runs_with_a_gap_do_not_pair(tmp_path: Path) -> None:
+    whole = run(tmp_path / "whole.json", "20 draws", 0, [1.0, 2.0, 3.0, 4.0, 5.0])
+    parts = [run(tmp_path / "a.json", "20 draws x", 0, [2.0, 2.0]),
+             run(tmp_path / "b.json", "20 draws x", 3, [5.0, 4.0])]
+    pooled = tmp_path / "pooled.json"
+    pooled.write_text(json.dumps(combine(parts)) + "\n")
+    with pytest.raises(SystemExit, match="missing"):
+        paired_runs(whole, str(pooled))
