@@ -21,6 +21,17 @@ class Point:
     y: int = 0
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class Checked:
+    """A class whose own checks neither a copy nor a build may skip unasked."""
+
+    x: int
+
+    def __post_init__(self) -> None:
+        if self.x < 0:
+            raise ValueError("negative")
+
+
 def test_same_value_as_dataclasses_replace() -> None:
     replace = replacer(Point)
     point = Point(1, 2)
@@ -41,14 +52,6 @@ def test_refuses_what_a_copy_would_get_wrong() -> None:
     @dataclasses.dataclass(frozen=True)
     class NoSlots:
         x: int
-
-    @dataclasses.dataclass(frozen=True, slots=True)
-    class Checked:
-        x: int
-
-        def __post_init__(self) -> None:
-            if self.x < 0:
-                raise ValueError("negative")
 
     @dataclasses.dataclass(frozen=True, slots=True)
     class Derived:
@@ -88,14 +91,6 @@ def test_builder_gives_what_the_constructor_gives() -> None:
 
 
 def test_builder_skips_checks_only_when_told() -> None:
-    @dataclasses.dataclass(frozen=True, slots=True)
-    class Checked:
-        x: int
-
-        def __post_init__(self) -> None:
-            if self.x < 0:
-                raise ValueError("negative")
-
     with pytest.raises(TypeError, match="__post_init__"):
         builder(Checked)
     assert builder(Checked, unchecked=True)(-1).x == -1
