@@ -23,16 +23,9 @@ reference implementation checks them all.
 
 from __future__ import annotations
 
+import hashlib
 import struct
 from typing import Final
-
-try:  # CPython's own SHA-256, without OpenSSL's per-digest set-up (3.12 renamed its module)
-    from _sha256 import sha256 as _sha256  # type: ignore[import-not-found,unused-ignore]
-except ImportError:  # pragma: no cover - another Python
-    try:
-        from _sha2 import sha256 as _sha256  # type: ignore[import-not-found,no-redef,unused-ignore]
-    except ImportError:
-        from hashlib import sha256 as _sha256  # type: ignore[assignment,unused-ignore]
 
 from .dealing_core import plain_shuffle
 
@@ -66,7 +59,7 @@ class DealStream:
             first = self._block
             blocks = (missing + 7) // 8
             prefix = self._prefix
-            sha256 = _sha256
+            sha256 = hashlib.sha256
             data = b"".join([
                 sha256(prefix + block.to_bytes(4, "little")).digest()
                 for block in range(first, first + blocks)
