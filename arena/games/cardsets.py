@@ -141,29 +141,3 @@ def partition_masks(
         repeated = sorted({c for c in cards if cards.count(c) > 1})
         raise ValueError(f"dealt more than once: {names(repeated)}")
     return masks
-
-
-
-def pack_parts(
-    positions: Sequence[Sequence[int]], deck_size: int
-) -> Callable[[list[Card]], tuple[tuple[tuple[Card, ...], ...], tuple[Hand, ...]]]:
-    """A function cutting a shuffled pack of ``deck_size`` cards into the parts of a deal:
-    ``positions[k]`` are the places in the pack (top card first) of part ``k``'s cards; it
-    returns each part's cards, sorted, and its mask.
-
-    For a pack that holds every card once, as a shuffle makes it: its parts need no check. The
-    cut itself is compiled (:class:`arena.games.dealing_core.PackCut`): card by card in Python
-    it was most of what dealing costs. Imported here, once a game builds its cuts: the cut
-    lists its parts with :func:`cards_of`, so this module cannot import it first.
-    """
-    from .dealing_core import PackCut
-
-    if any(len(part) < 2 for part in positions):
-        raise ValueError("every part of a deal takes at least two cards")
-    owners = [-1] * deck_size
-    for part, places in enumerate(positions):
-        for place in places:
-            owners[place] = part
-    if -1 in owners or sum(map(len, positions)) != deck_size:
-        raise ValueError(f"the parts must take each of the {deck_size} places of the pack once")
-    return PackCut(owners, len(positions))

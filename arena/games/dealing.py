@@ -25,9 +25,11 @@ from __future__ import annotations
 
 import hashlib
 import struct
+from collections.abc import Callable, Sequence
 from typing import Final
 
-from .dealing_core import plain_shuffle
+from .cardsets import Card, Hand
+from .dealing_core import PackCut, plain_shuffle
 
 MAX_SEED: Final = (1 << 64) - 1
 DOMAIN: Final = b"tarot-arena/deal/v1"
@@ -125,3 +127,25 @@ def shuffled_pack(stream: DealStream, size: int = TAROT_PACK) -> list[int]:
         pack[i], pack[j] = pack[j], pack[i]
     stream._pos = pos
     return pack
+
+
+def pack_parts(
+    positions: Sequence[Sequence[int]], deck_size: int
+) -> Callable[[list[Card]], tuple[tuple[tuple[Card, ...], ...], tuple[Hand, ...]]]:
+    """A function cutting a shuffled pack of ``deck_size`` cards into the parts of a deal:
+    ``positions[k]`` are the places in the pack (top card first) of part ``k``'s cards; it
+    returns each part's cards, sorted, and its mask.
+
+    For a pack that holds every card once, as a shuffle makes it: its parts need no check. The
+    cut itself is compiled (:class:`arena.games.dealing_core.PackCut`): card by card in Python
+    it was most of what dealing costs.
+    """
+    if any(len(part) < 2 for part in positions):
+        raise ValueError("every part of a deal takes at least two cards")
+    owners = [-1] * deck_size
+    for part, places in enumerate(positions):
+        for place in places:
+            owners[place] = part
+    if -1 in owners or sum(map(len, positions)) != deck_size:
+        raise ValueError(f"the parts must take each of the {deck_size} places of the pack once")
+    return PackCut(owners, len(positions))

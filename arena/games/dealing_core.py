@@ -4,7 +4,7 @@ a pack whose draws need no rejection, and the cut of a shuffled pack into a deal
 They were a third of a random French Tarot deal's instructions as Python (issue 27): one
 Fisher-Yates step and one card sorted into its part are a few machine instructions compiled,
 and a mask built in two halves of native ints is one big-int operation a part instead of one a
-card. :mod:`arena.games.dealing` and :func:`arena.games.cardsets.pack_parts` call them after
+card. :mod:`arena.games.dealing` and :func:`arena.games.dealing.pack_parts` call them after
 their checks; the algorithm is theirs (the documented, golden-pinned stream and shuffle).
 """
 

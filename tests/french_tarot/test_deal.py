@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from arena.games.cardsets import pack_parts
+from arena.games.dealing import pack_parts
 from arena.games.french_tarot import Deal, DealOutcome, GameState, Phase, deal_pack, seeded_deal
 from arena.games.french_tarot.cards import EXCUSE, PETIT, format_cards, parse_cards
 from arena.games.french_tarot.deal import MAX_SEED, DealStream, shuffled_pack

@@ -33,9 +33,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Final
 
-from ..cardsets import pack_parts, partition_masks
+from ..cardsets import partition_masks
 from ..dealing import MAX_SEED as MAX_SEED
-from ..dealing import DealStream, shuffled_pack
+from ..dealing import DealStream, pack_parts, shuffled_pack
 from .cards import (
     DECK_SIZE,
     EXCUSE_BIT,

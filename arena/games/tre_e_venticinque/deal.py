@@ -25,8 +25,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Final
 
-from ..cardsets import pack_parts, partition_masks
-from ..dealing import DealStream, shuffled_pack
+from ..cardsets import partition_masks
+from ..dealing import DealStream, pack_parts, shuffled_pack
 from .cards import DECK_SIZE, Card, Hand, format_cards
 
 PLAYERS: Final = 3
