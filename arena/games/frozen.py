@@ -19,19 +19,27 @@ from typing import Any, TypeVar
 T = TypeVar("T")
 
 
+def _settable_fields(
+    cls: type, making: str, *, checked: bool
+) -> tuple[dataclasses.Field[Any], ...]:
+    """The fields of ``cls`` when setting them through its slots' descriptors makes the value its
+    ``__init__`` would (``making`` names what is made, for the error); TypeError otherwise."""
+    params = getattr(cls, "__dataclass_params__", None)
+    if params is None or not params.frozen or "__slots__" not in cls.__dict__:
+        raise TypeError(f"{cls.__name__} is not a frozen dataclass with slots")
+    if checked and hasattr(cls, "__post_init__"):
+        raise TypeError(f"{cls.__name__} has a __post_init__, which {making} would skip")
+    fields = dataclasses.fields(cls)
+    if any(not f.init for f in fields):
+        raise TypeError(f"{cls.__name__} has fields outside __init__")
+    return fields
+
+
 def replacer(cls: type[T]) -> Callable[..., T]:
     """``replace(value, **changes)``: :func:`dataclasses.replace` for instances of ``cls``, a
     frozen dataclass with slots whose ``__init__`` only sets its fields (no ``__post_init__``,
     every field in ``__init__``). A name that is not a field raises TypeError, as there."""
-    params = getattr(cls, "__dataclass_params__", None)
-    if params is None or not params.frozen or "__slots__" not in cls.__dict__:
-        raise TypeError(f"{cls.__name__} is not a frozen dataclass with slots")
-    if hasattr(cls, "__post_init__"):
-        raise TypeError(f"{cls.__name__} has a __post_init__, which a copy would skip")
-    fields = dataclasses.fields(cls)  # type: ignore[arg-type]
-    if any(not f.init for f in fields):
-        raise TypeError(f"{cls.__name__} has fields outside __init__")
-    names = tuple(f.name for f in fields)
+    names = tuple(f.name for f in _settable_fields(cls, "a copy", checked=True))
     setters = tuple(getattr(cls, name).__set__ for name in names)
     by_name = dict(zip(names, setters, strict=True))
     values = attrgetter(*names) if len(names) > 1 else (lambda v: (getattr(v, names[0]),))
@@ -61,14 +69,7 @@ def builder(cls: type[T], *, unchecked: bool = False) -> Callable[..., T]:
     A class with a ``__post_init__`` (checks of values given by hand, say) is accepted only
     ``unchecked``: its checks are skipped, so the caller vouches for the values (an engine's
     own, built by the rules). A wrong number of values raises TypeError."""
-    params = getattr(cls, "__dataclass_params__", None)
-    if params is None or not params.frozen or "__slots__" not in cls.__dict__:
-        raise TypeError(f"{cls.__name__} is not a frozen dataclass with slots")
-    if hasattr(cls, "__post_init__") and not unchecked:
-        raise TypeError(f"{cls.__name__} has a __post_init__, which a build would skip")
-    fields = dataclasses.fields(cls)  # type: ignore[arg-type]
-    if any(not f.init for f in fields):
-        raise TypeError(f"{cls.__name__} has fields outside __init__")
+    fields = _settable_fields(cls, "a build", checked=not unchecked)
     setters = tuple(getattr(cls, f.name).__set__ for f in fields)
     count = len(setters)
     new = object.__new__
