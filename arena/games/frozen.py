@@ -6,17 +6,26 @@ per card played, per seat). :func:`dataclasses.replace` walks the class's fields
 generated ``__init__``, which sets each field of a frozen class through ``object.__setattr__``:
 for an observation of some twenty fields that was most of what folding an event cost. The
 replacer made here copies the fields through the slots' own descriptors and sets the changed
-ones the same way: the same value, about three times faster.
+ones the same way: the same value, several times faster. The fields are set by ``map`` over the
+descriptors' setters, consumed by a zero-length deque, so that the loop over some twenty fields
+runs in C rather than as bytecode: an observation of 19 fields copied with three changed, 4.1
+us as a Python loop, 2.4 us this way (the games may not generate code, which would be faster
+still: tests/test_purity.py).
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections import deque
 from collections.abc import Callable
-from operator import attrgetter
+from itertools import repeat
+from operator import attrgetter, call
 from typing import Any, TypeVar
 
 T = TypeVar("T")
+
+_consume: Callable[[Any], None] = deque(maxlen=0).extend
+"""Runs an iterator to its end, keeping nothing (in C)."""
 
 
 def _settable_fields(
@@ -47,8 +56,7 @@ def replacer(cls: type[T]) -> Callable[..., T]:
 
     def replace(value: T, /, **changes: Any) -> T:
         other = new(cls)
-        for setter, field_value in zip(setters, values(value), strict=True):
-            setter(other, field_value)
+        _consume(map(call, setters, repeat(other), values(value)))
         for name, changed in changes.items():
             setter = by_name.get(name)
             if setter is None:
@@ -63,7 +71,7 @@ def replacer(cls: type[T]) -> Callable[..., T]:
 def builder(cls: type[T], *, unchecked: bool = False) -> Callable[..., T]:
     """``build(*values)``: a new ``cls``, a frozen dataclass with slots, from every field's
     value in the order of its fields, set through the slots' descriptors as :func:`replacer`
-    does: the same value as ``cls(*values)``, about three times faster. An engine builds its
+    does: the same value as ``cls(*values)``, several times faster. An engine builds its
     result objects at the end of every deal, and a simulation plays thousands of deals.
 
     A class with a ``__post_init__`` (checks of values given by hand, say) is accepted only
@@ -78,8 +86,7 @@ def builder(cls: type[T], *, unchecked: bool = False) -> Callable[..., T]:
         if len(values) != count:
             raise TypeError(f"{cls.__name__} has {count} fields, not {len(values)}")
         value = new(cls)
-        for setter, field_value in zip(setters, values):  # noqa: B905 - counted just above
-            setter(value, field_value)
+        _consume(map(call, setters, repeat(value), values))
         return value
 
     build.__doc__ = f"{cls.__name__}(*values), faster and unchecked (arena.games.frozen)."
