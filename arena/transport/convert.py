@@ -319,6 +319,12 @@ def event_from_pb(message: pb.TableEvent, game: Game = DEFAULT_GAME) -> Any:
     return codec_for(game).event_from_pb(message)
 
 
+def event_reader(game: Game) -> Callable[[pb.TableEvent], Any]:
+    """:func:`event_from_pb` for ``game``'s events, its codec looked up once (a bot reads
+    several events a decision)."""
+    return codec_for(game).event_from_pb
+
+
 def table_event_from_pb(message: pb.TableEvent, game: Game = DEFAULT_GAME) -> TableEvent:
     """A table event with its addressing."""
     return TableEvent(

@@ -229,6 +229,7 @@ class ArenaClient:
         """Requests for a plain, unthreaded bot, waiting for :meth:`_decide_queued`."""
         self._async_functions: dict[Any, bool] = {}
         """Whether each of the bot's methods is a coroutine function (:meth:`_is_async`)."""
+        self._event_readers: dict[Game, Callable[[pb.TableEvent], Any]] = {}
         self._games: collections.OrderedDict[str, Game] = collections.OrderedDict()
         """The game of each table this bot was seated at lately (its TableStart said), to read
         the table's later messages; the last :data:`GAMES_KEPT`."""
@@ -358,7 +359,7 @@ class ArenaClient:
                 if kind == "event":
                     event = part.event
                     table_id = event.table_id
-                    decoded = convert.event_from_pb(event, self._game_of(table_id))
+                    decoded = self._event_reader(table_id)(event)
                 elif kind == "request":
                     request = convert.request_from_pb(
                         part.request, self._game_of(part.request.table_id))
@@ -418,6 +419,15 @@ class ArenaClient:
                 log.warning("table %r seat %d was not resumed after the reconnection: it ended "
                             "while the bot was away; forgetting it", *key)
                 self._forget(key)
+
+    def _event_reader(self, table_id: str) -> Callable[[pb.TableEvent], Any]:
+        """What reads the events of ``table_id``'s game (``convert.event_from_pb`` for that
+        game, its codec looked up once per game, not per event)."""
+        game = self._game_of(table_id)
+        reader = self._event_readers.get(game)
+        if reader is None:
+            reader = self._event_readers[game] = convert.event_reader(game)
+        return reader
 
     def _game_of(self, table_id: str) -> Game:
         """The game of ``table_id``'s messages: its TableStart's, else the one game the arena
