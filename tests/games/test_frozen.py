@@ -158,3 +158,15 @@ def test_a_draft_becomes_the_class_or_a_copy_of_it() -> None:
             value.x = 3
     with pytest.raises(TypeError, match="__post_init__"):
         frozen.twin(Checked)
+
+
+def test_tre_e_venticinque_replace_copies_and_changes_every_field() -> None:
+    view = tre_observation.observe(tre_e_venticinque.DealState.from_seed(3), 2)
+    assert tre_observation.replace(view) == view
+    for index, field in enumerate(dataclasses.fields(view)):
+        value = ("changed", index)
+        changed = tre_observation.replace(view, **{field.name: value})
+        assert type(changed) is type(view)
+        assert changed == dataclasses.replace(view, **{field.name: value})
+    with pytest.raises(TypeError):
+        tre_observation.replace(view, colour="red")
