@@ -507,9 +507,14 @@ def decision_to_pb(
             encoded = action_to_pb(action, game)
             if len(known) < pb_forms.READ_ACTIONS_KEPT:
                 known[action] = encoded
-    return pb.BotMessage(decision=pb.Decision(
-        table_id=table_id, request_id=request_id, action=encoded,
-    ))
+    # Filled in place: a Decision built by keywords and then copied into its BotMessage cost
+    # 15.6 k instructions, this 8.7 k (callgrind); a bot sends one per decision.
+    message = pb.BotMessage()
+    decision = message.decision
+    decision.table_id = table_id
+    decision.request_id = request_id
+    decision.action.CopyFrom(encoded)
+    return message
 
 
 def decision_from_pb(message: pb.Decision) -> Decision:
