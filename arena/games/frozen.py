@@ -6,17 +6,26 @@ per card played, per seat). :func:`dataclasses.replace` walks the class's fields
 generated ``__init__``, which sets each field of a frozen class through ``object.__setattr__``:
 for an observation of some twenty fields that was most of what folding an event cost. The
 replacer made here copies the fields through the slots' own descriptors and sets the changed
-ones the same way: the same value, about three times faster.
+ones the same way: the same value, several times faster. The fields are set by ``map`` over the
+descriptors' setters, consumed by a zero-length deque, so that the loop over some twenty fields
+runs in C rather than as bytecode: an observation of 19 fields copied with three changed, 4.1
+us as a Python loop, 2.4 us this way (the games may not generate code, which would be faster
+still: tests/test_purity.py).
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections import deque
 from collections.abc import Callable
-from operator import attrgetter
+from itertools import repeat
+from operator import attrgetter, call
 from typing import Any, TypeVar
 
 T = TypeVar("T")
+
+_consume: Callable[[Any], None] = deque(maxlen=0).extend
+"""Runs an iterator to its end, keeping nothing (in C)."""
 
 
 def _settable_fields(
@@ -47,8 +56,7 @@ def replacer(cls: type[T]) -> Callable[..., T]:
 
     def replace(value: T, /, **changes: Any) -> T:
         other = new(cls)
-        for setter, field_value in zip(setters, values(value), strict=True):
-            setter(other, field_value)
+        _consume(map(call, setters, repeat(other), values(value)))
         for name, changed in changes.items():
             setter = by_name.get(name)
             if setter is None:
@@ -63,7 +71,7 @@ def replacer(cls: type[T]) -> Callable[..., T]:
 def builder(cls: type[T], *, unchecked: bool = False) -> Callable[..., T]:
     """``build(*values)``: a new ``cls``, a frozen dataclass with slots, from every field's
     value in the order of its fields, set through the slots' descriptors as :func:`replacer`
-    does: the same value as ``cls(*values)``, about three times faster. An engine builds its
+    does: the same value as ``cls(*values)``, several times faster. An engine builds its
     result objects at the end of every deal, and a simulation plays thousands of deals.
 
     A class with a ``__post_init__`` (checks of values given by hand, say) is accepted only
@@ -78,9 +86,46 @@ def builder(cls: type[T], *, unchecked: bool = False) -> Callable[..., T]:
         if len(values) != count:
             raise TypeError(f"{cls.__name__} has {count} fields, not {len(values)}")
         value = new(cls)
-        for setter, field_value in zip(setters, values):  # noqa: B905 - counted just above
-            setter(value, field_value)
+        _consume(map(call, setters, repeat(value), values))
         return value
 
     build.__doc__ = f"{cls.__name__}(*values), faster and unchecked (arena.games.frozen)."
     return build
+
+
+def twin(cls: type[T]) -> tuple[Any, Callable[[Any], T]]:
+    """``(Draft, become)``: a plain class with the slots of ``cls`` (a frozen dataclass with
+    slots, as for :func:`replacer`), and ``become(draft)``, a ``cls`` of the draft's fields.
+
+    A draft's fields are set by ordinary attribute stores, the fastest the interpreter has
+    (a frozen class refuses them, and a slot descriptor's setter is a call per field): a
+    module that writes one line per field, as a hot copy may be written by hand, copies an
+    observation of 23 fields in about a third of :func:`replacer`'s time. Where CPython
+    allows it (one base, ``object``, and the same slots: the same layout, checked here once
+    by trying), ``become`` turns the draft itself into a ``cls`` by ``__class__``
+    assignment, exactly the value ``cls``'s ``__init__`` would make; elsewhere it copies the
+    fields into a new ``cls`` (:func:`builder`)."""
+    fields = _settable_fields(cls, "a draft", checked=True)
+    # Its own slots where that can be its layout; else (slots over slotted bases) a field each.
+    own = cls.__dict__["__slots__"]
+    slots = ((own,) if isinstance(own, str) else tuple(own)) if cls.__bases__ == (object,) else (
+        tuple(f.name for f in fields))
+    draft = type(f"{cls.__name__}Draft", (), {"__slots__": slots, "__module__": cls.__module__})
+    set_class = object.__setattr__
+    try:
+        set_class(object.__new__(draft), "__class__", cls)
+    except TypeError:  # another layout: copied
+        build = builder(cls)
+        values = attrgetter(*(f.name for f in fields))
+
+        def become_copy(made: Any) -> T:
+            return build(*values(made))
+
+        return draft, become_copy
+
+    def become(made: Any) -> T:
+        set_class(made, "__class__", cls)
+        result: T = made
+        return result
+
+    return draft, become

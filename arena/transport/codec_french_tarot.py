@@ -34,6 +34,7 @@ from arena.games.french_tarot.events import (
     TrickWon,
     TrumpDiscarded,
 )
+from arena.games.frozen import twin
 from arena.proto_gen.tarot_arena.v1 import arena_pb2 as pb
 
 from .codec_generic import GenericCodec
@@ -227,7 +228,8 @@ class FrenchTarotCodec:
         """ValueError for an event this version cannot read."""
         kind = message.WhichOneof("kind")
         if kind == "card_played":
-            return CardPlayed(message.card_played.seat, message.card_played.action.play)
+            played = message.card_played
+            return _card_played(played.seat, played.action.play)
         if kind == "trick_won":
             return TrickWon(message.trick_won.index, trick_from_pb(message.trick_won))
         if kind == "bid":
@@ -255,3 +257,16 @@ class FrenchTarotCodec:
 
     def outcome_to_pb(self, outcome: DealOutcome) -> pb.DealOutcome.ValueType:
         return _OUTCOME_TO_PB[outcome]
+
+
+_PlayedDraft, _played = twin(CardPlayed)
+_new: Final = object.__new__
+
+
+def _card_played(seat: int, card: int) -> CardPlayed:
+    """``CardPlayed(seat, card)`` without the frozen constructor's ``object.__setattr__`` per
+    field (:func:`~arena.games.frozen.twin`): most of the events a bot reads are cards."""
+    made = _new(_PlayedDraft)
+    made.seat = seat
+    made.card = card
+    return _played(made)

@@ -20,6 +20,7 @@ from typing import Any, Final
 from arena import games
 from arena.games import Game, State, WireAction
 from arena.games.base import Record, Revealed
+from arena.games.frozen import builder
 from arena.proto_gen.tarot_arena.v1 import arena_pb2 as pb
 from arena.table import TableOutcome, TimeControl
 from arena.table.messages import (
@@ -318,6 +319,12 @@ def event_from_pb(message: pb.TableEvent, game: Game = DEFAULT_GAME) -> Any:
     return codec_for(game).event_from_pb(message)
 
 
+def event_reader(game: Game) -> Callable[[pb.TableEvent], Any]:
+    """:func:`event_from_pb` for ``game``'s events, its codec looked up once (a bot reads
+    several events a decision)."""
+    return codec_for(game).event_from_pb
+
+
 def table_event_from_pb(message: pb.TableEvent, game: Game = DEFAULT_GAME) -> TableEvent:
     """A table event with its addressing."""
     return TableEvent(
@@ -351,18 +358,19 @@ def request_from_pb(message: pb.DecisionRequest, game: Game = DEFAULT_GAME) -> D
     kind = _DECISION_KIND_FROM_PB.get(message.kind)
     if kind is None:
         raise ValueError(f"unknown decision kind {message.kind}")
-    return DecisionRequest(
-        table_id=message.table_id,
-        seat=message.seat,
-        request_id=message.request_id,
-        phase=game.decision_phase(kind),
-        kind=kind,
-        player=message.player if message.HasField("player") else message.seat,
-        legal_actions=pb_forms.actions_or_raise(message.legal_actions, game),
-        time_limit=message.time_limit_ms / 1000,
-        time_bank=message.time_bank_ms / 1000,
-        hand=tuple(message.hand),
+    legal, hand = pb_forms.request_parts(message, game)
+    seat = message.seat
+    # Every field given, kind and player included: what __post_init__ would fill is filled.
+    return _build_request(
+        message.table_id, seat, message.request_id, game.decision_phase(kind), legal,
+        message.time_limit_ms / 1000, message.time_bank_ms / 1000, hand, kind,
+        message.player if message.HasField("player") else seat,
     )
+
+
+_build_request: Final = builder(DecisionRequest, unchecked=True)
+"""A decoded request, every field given (see :func:`request_from_pb`), without the
+constructor's ``object.__setattr__`` per field: a bot decodes one per decision."""
 
 
 def notice_to_pb(notice: Notice, game: Game = DEFAULT_GAME) -> pb.ArenaMessage:
@@ -499,9 +507,14 @@ def decision_to_pb(
             encoded = action_to_pb(action, game)
             if len(known) < pb_forms.READ_ACTIONS_KEPT:
                 known[action] = encoded
-    return pb.BotMessage(decision=pb.Decision(
-        table_id=table_id, request_id=request_id, action=encoded,
-    ))
+    # Filled in place: a Decision built by keywords and then copied into its BotMessage cost
+    # 15.6 k instructions, this 8.7 k (callgrind); a bot sends one per decision.
+    message = pb.BotMessage()
+    decision = message.decision
+    decision.table_id = table_id
+    decision.request_id = request_id
+    decision.action.CopyFrom(encoded)
+    return message
 
 
 def decision_from_pb(message: pb.Decision) -> Decision:

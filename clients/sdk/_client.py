@@ -36,7 +36,7 @@ import logging
 import random
 import signal
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Final
@@ -229,6 +229,7 @@ class ArenaClient:
         """Requests for a plain, unthreaded bot, waiting for :meth:`_decide_queued`."""
         self._async_functions: dict[Any, bool] = {}
         """Whether each of the bot's methods is a coroutine function (:meth:`_is_async`)."""
+        self._event_readers: dict[Game, Callable[[pb.TableEvent], Any]] = {}
         self._games: collections.OrderedDict[str, Game] = collections.OrderedDict()
         """The game of each table this bot was seated at lately (its TableStart said), to read
         the table's later messages; the last :data:`GAMES_KEPT`."""
@@ -340,8 +341,17 @@ class ArenaClient:
         """One stream message. Events and requests, nearly all of it, are read here by their
         kind, asked once: through the generic decoder and dispatcher they cost a third more
         (an isinstance chain, and a TableEvent built per event only to be taken apart)."""
+        hears_events = self._hears_events
+        run_key: tuple[str, int] | None = None
+        run: list[tuple[int, Any]] = []
+        """Events of one seat in a row, not folded yet: a bot that does not hear events gets
+        its view folded once per run (a trick's cards and its end, say), not once per event."""
         for part in convert.unbatch(item):
             kind = part.WhichOneof("kind")
+            if run and kind != "event":
+                assert run_key is not None
+                self._fold(run_key, run)
+                run = []
             if kind == "table_end" and not self._hears_ends:
                 self._on_unheard_end(part.table_end)
                 continue
@@ -349,7 +359,7 @@ class ArenaClient:
                 if kind == "event":
                     event = part.event
                     table_id = event.table_id
-                    decoded = convert.event_from_pb(event, self._game_of(table_id))
+                    decoded = self._event_reader(table_id)(event)
                 elif kind == "request":
                     request = convert.request_from_pb(
                         part.request, self._game_of(part.request.table_id))
@@ -359,8 +369,17 @@ class ArenaClient:
                 log.error("undecodable message from the arena, ignored: %s", exc)
                 continue
             if kind == "event":
+                if not hears_events:
+                    key = (table_id, event.seat)
+                    if run and key != run_key:
+                        assert run_key is not None
+                        self._fold(run_key, run)
+                        run = []
+                    run_key = key
+                    run.append((event.sequence, decoded))
+                    continue
                 view = self._event(table_id, event.seat, event.sequence, decoded)
-                if view is not None and self._hears_events:
+                if view is not None:
                     await self._hook(self.bot.on_event, view, decoded)
                 continue
             if kind == "request":
@@ -373,6 +392,9 @@ class ArenaClient:
                 self._goodbye_on = stream.id
             else:
                 await self._dispatch(stream, message)
+        if run:
+            assert run_key is not None
+            self._fold(run_key, run)
 
     def _on_welcome(self, stream: Stream, welcome: Welcome, task_status: Any) -> None:
         first = self.connections == 0
@@ -397,6 +419,15 @@ class ArenaClient:
                 log.warning("table %r seat %d was not resumed after the reconnection: it ended "
                             "while the bot was away; forgetting it", *key)
                 self._forget(key)
+
+    def _event_reader(self, table_id: str) -> Callable[[pb.TableEvent], Any]:
+        """What reads the events of ``table_id``'s game (``convert.event_from_pb`` for that
+        game, its codec looked up once per game, not per event)."""
+        game = self._game_of(table_id)
+        reader = self._event_readers.get(game)
+        if reader is None:
+            reader = self._event_readers[game] = convert.event_reader(game)
+        return reader
 
     def _game_of(self, table_id: str) -> Game:
         """The game of ``table_id``'s messages: its TableStart's, else the one game the arena
@@ -468,24 +499,39 @@ class ArenaClient:
 
     def _event(self, table_id: str, seat: int, sequence: int, event: Any) -> TableView | None:
         """Apply an event to its seat's view; the new view, or None when it was ignored."""
-        key = (table_id, seat)
+        return self._fold((table_id, seat), ((sequence, event),))
+
+    def _fold(self, key: tuple[str, int], events: Sequence[tuple[int, Any]]) -> TableView | None:
+        """Apply ``(sequence, event)`` pairs in a row to the view of ``key``, each as alone
+        (one seen already is ignored, one after a gap is applied with a warning, one that
+        fails is logged and skipped); the new view, built once, or None if none applied."""
         view = self.tables.get(key)
         if view is None:
-            log.warning("event for table %r seat %d, which this bot does not hold: ignored", *key)
+            for _ in events:
+                log.warning("event for table %r seat %d, which this bot does not hold: "
+                            "ignored", *key)
             return None
+        observation_after = view.game.observation_after
+        observation = view.observation
         next_sequence = view.next_sequence
-        if sequence < next_sequence:
-            log.debug("event %d of table %r seat %d seen already: ignored", sequence, *key)
+        applied = False
+        for sequence, event in events:
+            if sequence < next_sequence:
+                log.debug("event %d of table %r seat %d seen already: ignored", sequence, *key)
+                continue
+            if sequence > next_sequence:
+                log.warning("events %d..%d of table %r seat %d are missing", next_sequence,
+                            sequence - 1, *key)
+            try:
+                observation = observation_after(observation, event)
+            except Exception:
+                log.exception("could not apply %r to table %r seat %d", event, *key)
+                continue
+            next_sequence = sequence + 1
+            applied = True
+        if not applied:
             return None
-        if sequence > next_sequence:
-            log.warning("events %d..%d of table %r seat %d are missing", next_sequence,
-                        sequence - 1, *key)
-        try:
-            view = view.apply(event, sequence)
-        except Exception:
-            log.exception("could not apply %r to table %r seat %d", event, *key)
-            return None
-        self.tables[key] = view
+        view = self.tables[key] = view.with_observation(observation, next_sequence)
         return view
 
     def _on_request(self, stream: Stream, request: DecisionRequest) -> None:

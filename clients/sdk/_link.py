@@ -87,7 +87,9 @@ def _together(
         decisions.append(message.decision)
     if len(decisions) == 1:
         return first, end
-    return pb.BotMessage(decisions=pb.DecisionBatch(decisions=decisions)), end
+    batch = pb.BotMessage()  # filled in place: a DecisionBatch built apart is copied again
+    batch.decisions.decisions.extend(decisions)
+    return batch, end
 
 
 class Stream:

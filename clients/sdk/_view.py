@@ -29,6 +29,7 @@ from arena.games.french_tarot import (
     Observation,
     ShownPoignee,
 )
+from arena.games.frozen import builder
 from arena.games.tricks import Trick
 from arena.table.messages import DecisionRequest, PlayerInfo, TableEnd, TableStart
 
@@ -104,18 +105,24 @@ class TableView:
             self.observation, request.phase, request.legal_actions, request.hand, request.seat
         )
         deadline = None if received is None else received + request.time_limit
-        return TableView(self.table_id, self.seat, self.players, observation, self.game,
-                         self.resumed, self.next_sequence, self.decisions + 1, deadline)
+        return _build(self.table_id, self.seat, self.players, observation, self.game,
+                      self.resumed, self.next_sequence, self.decisions + 1, deadline)
 
     def apply(self, event: Any, sequence: int | None = None) -> TableView:
         """The view after ``event`` (numbered ``sequence``, if given, which then sets
         ``next_sequence``): the game's ``observation_after``."""
-        # The constructor rather than dataclasses.replace: this runs for every event.
-        return TableView(
+        # Built from every field rather than by dataclasses.replace: this runs for every event.
+        return _build(
             self.table_id, self.seat, self.players,
             self.game.observation_after(self.observation, event), self.game, self.resumed,
-            self.next_sequence if sequence is None else sequence + 1, self.decisions,
+            self.next_sequence if sequence is None else sequence + 1, self.decisions, None,
         )
+
+    def with_observation(self, observation: Any, next_sequence: int) -> TableView:
+        """This view with ``observation`` (the game's, folded from it) and ``next_sequence``:
+        what :meth:`apply` makes of several events in a row, built once."""
+        return _build(self.table_id, self.seat, self.players, observation, self.game,
+                      self.resumed, next_sequence, self.decisions, None)
 
     def with_end(self, end: TableEnd) -> TableView:
         """The view once the deal is over: the result, and when the deal is revealed, what the
@@ -305,3 +312,9 @@ class TableView:
         if request is None:
             return self.observation
         return dataclasses.replace(self.observation, legal_actions=request.legal_actions)
+
+
+_build: Any = builder(TableView)
+"""``TableView(*fields)``, every field given, set through the slots (:mod:`arena.games.frozen`):
+the SDK makes a view per message it reads, and the constructor sets each field of a frozen
+class through ``object.__setattr__``."""

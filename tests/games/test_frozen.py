@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from arena.games import tre_e_venticinque
+from arena.games import frozen, tre_e_venticinque
 from arena.games.french_tarot import GameState, TableOptions, apply, legal_actions
 from arena.games.french_tarot import observation as french_observation
 from arena.games.frozen import builder, replacer
@@ -121,3 +121,52 @@ def test_french_tarot_results_are_what_their_constructors_build(players: int) ->
         assert isinstance(result.summary.bouts, int) and 0 <= result.summary.bouts <= 3
         assert result.petit_sec_seat is None and sum(result.scores) == 0
     assert played >= 20
+
+
+@pytest.mark.parametrize("players", [2, 4, 5])
+def test_french_tarot_replace_copies_and_changes_every_field(players: int) -> None:
+    """French Tarot's replace is written field by field: each field, kept or changed, as
+    dataclasses.replace makes it, and a name that is not a field refused."""
+    state = GameState.from_seed(5, TableOptions(players=players))
+    view = french_observation.observe(state, 1)
+    assert french_observation.replace(view) == view
+    for index, field in enumerate(dataclasses.fields(view)):
+        value = ("changed", index)
+        changed = french_observation.replace(view, **{field.name: value})
+        assert type(changed) is type(view)
+        assert changed == dataclasses.replace(view, **{field.name: value})
+    with pytest.raises(TypeError):
+        french_observation.replace(view, colour="red")
+
+
+def test_a_draft_becomes_the_class_or_a_copy_of_it() -> None:
+    @dataclasses.dataclass(frozen=True, slots=True)
+    class Base:
+        x: int
+
+    @dataclasses.dataclass(frozen=True, slots=True)
+    class Child(Base):  # slots over a slotted base: a draft of its own slots cannot become it
+        y: int
+
+    for cls in (Point, Child):
+        draft, become = frozen.twin(cls)
+        made = object.__new__(draft)
+        made.x, made.y = 1, 2
+        value = become(made)
+        assert type(value) is cls and value == cls(1, 2)  # type: ignore[call-arg]
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            value.x = 3
+    with pytest.raises(TypeError, match="__post_init__"):
+        frozen.twin(Checked)
+
+
+def test_tre_e_venticinque_replace_copies_and_changes_every_field() -> None:
+    view = tre_observation.observe(tre_e_venticinque.DealState.from_seed(3), 2)
+    assert tre_observation.replace(view) == view
+    for index, field in enumerate(dataclasses.fields(view)):
+        value = ("changed", index)
+        changed = tre_observation.replace(view, **{field.name: value})
+        assert type(changed) is type(view)
+        assert changed == dataclasses.replace(view, **{field.name: value})
+    with pytest.raises(TypeError):
+        tre_observation.replace(view, colour="red")

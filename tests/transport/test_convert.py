@@ -89,6 +89,40 @@ def test_an_action_the_arena_sent_reads_the_same_each_time_and_a_bad_one_always_
             convert.action_or_raise(pb.Action())
 
 
+def _request(legal: list[pb.Action], hand: list[int]) -> pb.DecisionRequest:
+    return pb.DecisionRequest(table_id="t", request_id=9, kind=pb.DECIDE_PLAY,
+                              legal_actions=legal, time_limit_ms=1500, hand=hand, seat=2)
+
+
+def test_a_request_reads_its_legal_list_and_hand_as_field_by_field() -> None:
+    """The SDK reads a request's legal actions and hand from its bytes (pb_forms.request_parts):
+    the same values as field by field, for every action, twice (the second from what the
+    first kept), and a malformed action raises each time."""
+    hand = [0, 5, 21, 77]
+    for _ in range(2):
+        request = convert.request_from_pb(
+            _request([convert.action_to_pb(a) for a in ACTIONS], hand))
+        assert request.legal_actions == tuple(ACTIONS) and request.hand == tuple(hand)
+        assert (request.seat, request.player, request.kind, request.time_limit) == (
+            2, 2, "play", 1.5)
+        with pytest.raises(ValueError, match="200"):
+            convert.request_from_pb(_request([pb.Action(play=200)], hand))
+
+
+def test_a_hand_the_bytes_cannot_hold_reads_field_by_field() -> None:
+    """A card number of two bytes as a varint, and a hand sent unpacked (which a parser must
+    accept), read as the hand itself."""
+    assert convert.request_from_pb(_request([], [3, 130, 7])).hand == (3, 130, 7)
+    packed = _request([], [1, 2]).SerializeToString()
+    unpacked = packed.replace(b"\x3a\x02\x01\x02", b"\x38\x01\x38\x02")
+    assert unpacked != packed
+    assert convert.request_from_pb(pb.DecisionRequest.FromString(unpacked)).hand == (1, 2)
+    # A packed hand in two parts: only all of its parts make the hand.
+    split = packed.replace(b"\x3a\x02\x01\x02", b"\x3a\x01\x01\x3a\x01\x02")
+    assert split != packed
+    assert convert.request_from_pb(pb.DecisionRequest.FromString(split)).hand == (1, 2)
+
+
 def test_a_welcome_round_trips() -> None:
     welcome = convert.Welcome("bot_1", 2, 16, 65536, True, ("french-tarot", "toy"))
     message = convert.welcome_to_pb(welcome)

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
-from ..frozen import replacer
+from ..frozen import twin
 from .actions import Action, Bid, Contract
 from .cards import Card, cards_of
 from .deal import CHIEN_SIZES, DUMMY, HAND_SIZES, Deal, first_seat
@@ -86,8 +86,68 @@ class Observation:
     player tables)."""
 
 
-replace: Final = replacer(Observation)
-"""dataclasses.replace for an observation, which a bot's view makes at every event it folds."""
+_Draft, _become = twin(Observation)
+_KEEP: Final[Any] = object()
+_new: Final = object.__new__
+
+
+def replace(
+    view: Observation,
+    /,
+    *,
+    seat: Any = _KEEP,
+    options: Any = _KEEP,
+    dealer: Any = _KEEP,
+    phase: Any = _KEEP,
+    to_act: Any = _KEEP,
+    hand: Any = _KEEP,
+    legal_actions: Any = _KEEP,
+    bids: Any = _KEEP,
+    contract: Any = _KEEP,
+    taker: Any = _KEEP,
+    called_card: Any = _KEEP,
+    partner: Any = _KEEP,
+    partner_known: Any = _KEEP,
+    chien: Any = _KEEP,
+    discard: Any = _KEEP,
+    discarded_trumps: Any = _KEEP,
+    chelem_announced: Any = _KEEP,
+    poignees: Any = _KEEP,
+    tricks: Any = _KEEP,
+    current_trick: Any = _KEEP,
+    result: Any = _KEEP,
+    deal: Any = _KEEP,
+    dummy: Any = _KEEP,
+) -> Observation:
+    """dataclasses.replace for an observation, which a bot's view makes at every event it
+    folds: written field by field into a draft (:func:`~arena.games.frozen.twin`), a third of
+    the generic replacer's time. A field added to :class:`Observation` must be added here
+    (tests/games/test_frozen.py compares every field with dataclasses.replace)."""
+    made = _new(_Draft)
+    made.seat = view.seat if seat is _KEEP else seat
+    made.options = view.options if options is _KEEP else options
+    made.dealer = view.dealer if dealer is _KEEP else dealer
+    made.phase = view.phase if phase is _KEEP else phase
+    made.to_act = view.to_act if to_act is _KEEP else to_act
+    made.hand = view.hand if hand is _KEEP else hand
+    made.legal_actions = view.legal_actions if legal_actions is _KEEP else legal_actions
+    made.bids = view.bids if bids is _KEEP else bids
+    made.contract = view.contract if contract is _KEEP else contract
+    made.taker = view.taker if taker is _KEEP else taker
+    made.called_card = view.called_card if called_card is _KEEP else called_card
+    made.partner = view.partner if partner is _KEEP else partner
+    made.partner_known = view.partner_known if partner_known is _KEEP else partner_known
+    made.chien = view.chien if chien is _KEEP else chien
+    made.discard = view.discard if discard is _KEEP else discard
+    made.discarded_trumps = view.discarded_trumps if discarded_trumps is _KEEP else discarded_trumps
+    made.chelem_announced = view.chelem_announced if chelem_announced is _KEEP else chelem_announced
+    made.poignees = view.poignees if poignees is _KEEP else poignees
+    made.tricks = view.tricks if tricks is _KEEP else tricks
+    made.current_trick = view.current_trick if current_trick is _KEEP else current_trick
+    made.result = view.result if result is _KEEP else result
+    made.deal = view.deal if deal is _KEEP else deal
+    made.dummy = view.dummy if dummy is _KEEP else dummy
+    return _become(made)
 
 
 def observe(state: DealState, seat: int) -> Observation:
