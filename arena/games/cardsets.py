@@ -28,6 +28,60 @@ def region_tables(values: Sequence[T], first: Card, bits: int) -> list[tuple[T, 
     return table
 
 
+SUITS_END: Final = 56
+"""The tarot pack's first trump: cards below it are the four suits', from it up the trumps and
+the Excuse (the Matto). Either part of a hand fits a native int of the compiled modules."""
+_SUITS_PART: Final = (1 << SUITS_END) - 1
+
+
+class Holding:
+    """A seat's cards kept as two native ints, ``suits`` (bit ``c`` for card ``c`` below
+    :data:`SUITS_END`) and ``trumps`` (bit ``c - SUITS_END`` for the others), rather than one
+    78-bit :data:`Hand`: over 62 bits a Python int is a big-int object, and every operation on
+    it allocates one. The rules read and change a hand at every card, so the engines keep
+    their seats' cards so and join them into a :data:`Hand` only for a reader asking for one.
+    Mutable: a state's copy copies its holdings."""
+
+    __slots__ = ("suits", "trumps")
+
+    suits: int
+    trumps: int
+
+    def __init__(self, suits: int = 0, trumps: int = 0) -> None:
+        """Defaults: an empty holding, which unpickling builds before filling it."""
+        self.suits = suits
+        self.trumps = trumps
+
+    @property
+    def hand(self) -> Hand:
+        return self.suits | self.trumps << SUITS_END
+
+    def add(self, mask: Hand) -> None:
+        self.suits |= mask & _SUITS_PART
+        self.trumps |= mask >> SUITS_END
+
+    def remove(self, card: Card) -> None:
+        if card < SUITS_END:
+            self.suits &= ~(1 << card)
+        else:
+            self.trumps &= ~(1 << (card - SUITS_END))
+
+    def copy(self) -> Holding:
+        return Holding(self.suits, self.trumps)
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, Holding) and self.suits == other.suits
+                and self.trumps == other.trumps)
+
+    def __repr__(self) -> str:
+        return f"Holding({self.hand:#x})"
+
+
+def holding(hand: Hand) -> Holding:
+    """``hand`` as a :class:`Holding`."""
+    return Holding(hand & _SUITS_PART, hand >> SUITS_END)
+
+
 def mask_of(cards: Iterable[Card]) -> Hand:
     mask = 0
     for c in cards:

@@ -17,7 +17,7 @@ from .game import (
     DealState,
     ShownPoignee,
     _play,
-    _playable_mask,
+    _playable_halves,
     _taker_side_mask,
     _transition,
 )
@@ -34,7 +34,8 @@ def playable(state: DealState) -> Hand:
     """
     seat = state.to_act
     assert seat is not None
-    return _playable_mask(state, state.hands[seat])
+    suits, top = _playable_halves(state, state._held[seat])
+    return suits | top << 56 if top else suits
 
 
 def play_unchecked(state: DealState, card: Card) -> None:
