@@ -183,11 +183,17 @@ class DealState(OfGame):
         "_best_pos",
         "_card_kind",
         "_cards",
+        "_excuse_trick",
         "_held",
         "_joined",
         "_led",
         "_legal",
         "_stale",
+        "_taker_tricks",
+        "_trick_suits",
+        "_trick_top",
+        "_won_suits",
+        "_won_top",
         "bids",
         "called_card",
         "chelem_announced",
@@ -263,6 +269,17 @@ class DealState(OfGame):
     """``hands`` as last joined, up to date but for the seats in ``_stale``."""
     _stale: int
     """The seats (bit ``s`` for seat ``s``) whose cards changed since ``_joined`` was."""
+    _trick_suits: int
+    _trick_top: int
+    """The cards of the trick in progress but the Excuse, in two native halves (see _TOP)."""
+    _won_suits: int
+    _won_top: int
+    """The cards of the tricks the taker's side won but the Excuse (see _TOP): the deal's
+    count (:func:`summarize`) gathered a trick at a time, not card by card at the end."""
+    _taker_tricks: int
+    """The tricks the taker's side won."""
+    _excuse_trick: int
+    """The index of the trick the Excuse was played to, -1 before."""
 
     def __new__(cls, *args: object, **kwargs: object) -> DealState:
         """Allocation alone, as for any Python class: :func:`copy_state` fills a new state
@@ -305,6 +322,12 @@ class DealState(OfGame):
         self.tricks = []
         self.trick = []
         self.trick_leader = self.first_seat
+        self._trick_suits = 0
+        self._trick_top = 0
+        self._won_suits = 0
+        self._won_top = 0
+        self._taker_tricks = 0
+        self._excuse_trick = -1
         self.result = None
         self._led = _NO_LEAD
         self._best = -1
@@ -436,6 +459,7 @@ def copy_state(state: DealState) -> DealState:
     other._best_pos = state._best_pos
     other._card_kind = state._card_kind
     other._cards = state._cards
+    other._excuse_trick = state._excuse_trick
     other._led = state._led
     other._legal = state._legal
     other.bids = state.bids.copy()
@@ -450,6 +474,11 @@ def copy_state(state: DealState) -> DealState:
     other._held = [held.copy() for held in state._held]
     other._joined = state._joined.copy()
     other._stale = state._stale
+    other._taker_tricks = state._taker_tricks
+    other._trick_suits = state._trick_suits
+    other._trick_top = state._trick_top
+    other._won_suits = state._won_suits
+    other._won_top = state._won_top
     other.history = state.history.copy()
     other.options = state.options
     other.partner = state.partner
@@ -842,9 +871,16 @@ _new_trick: Final = tuple.__new__
 def _play(state: DealState, seat: int, card: Card) -> None:
     held = state._held[seat]
     if card < 56:
-        held.suits ^= 1 << card
+        bit = 1 << card
+        held.suits ^= bit
+        state._trick_suits |= bit
     else:
-        held.trumps ^= 1 << (card - 56)
+        bit = 1 << (card - 56)
+        held.trumps ^= bit
+        if card != 77:
+            state._trick_top |= bit
+        else:
+            state._excuse_trick = len(state.tricks)
     state._stale |= 1 << seat
     state.poignee_done |= 1 << seat
     trick = state.trick
@@ -874,6 +910,12 @@ def _play(state: DealState, seat: int, card: Card) -> None:
     ):
         winner = leader  # the Excuse, led to the last trick of a chelem, wins it
     state.tricks.append(_new_trick(Trick, (leader, tuple(trick), winner)))
+    if _taker_side_mask(state) >> winner & 1:
+        state._won_suits |= state._trick_suits
+        state._won_top |= state._trick_top
+        state._taker_tricks += 1
+    state._trick_suits = 0
+    state._trick_top = 0
     state.trick = []
     state._led = _NO_LEAD
     state._best = -1
@@ -945,37 +987,30 @@ def summarize(state: DealState) -> tuple[DealSummary, bool]:
     side = _taker_side_mask(state)
     tricks = state.tricks
     last = len(tricks) - 1
-    won = [side >> t.winner & 1 for t in tricks]  # 1: the taker's side won that trick
-    taker_tricks = sum(won)
+    taker_tricks = state._taker_tricks
     chelem_side = 1 if taker_tricks == last + 1 else 0 if taker_tricks == 0 else None
     if state.options.beginner:
         chelem_side = None  # the beginner variant knows no chelem
-    # The taker's side's cards in two native ints (see _TOP), joined once: a big-int
-    # operation a card otherwise.
-    suits = 0
-    top = 0
+    # The taker's side's cards but the Excuse, gathered by _play a trick at a time in two
+    # native ints (see _TOP), joined once.
+    suits = state._won_suits
+    top = state._won_top
     excuse_exchange: int | None = None  # the owner's side, when a half-point card is owed
     excuse_in_chelem = False
-    for index, trick in enumerate(tricks):
+    index = state._excuse_trick
+    if index >= 0:
+        trick = tricks[index]
         cards = trick.cards
-        taker_won = won[index]
-        for place, card in enumerate(cards):
-            if card == EXCUSE:
-                owner_side = side >> (trick.leader + place) % len(cards) & 1
-                excuse_side = owner_side
-                if index == last:
-                    excuse_in_chelem = chelem_side is not None and chelem_side == owner_side
-                    if not excuse_in_chelem:
-                        excuse_side = 1 - owner_side
-                elif owner_side != taker_won:
-                    excuse_exchange = owner_side
-                if excuse_side:
-                    top |= _TOP_EXCUSE
-            elif taker_won:
-                if card < _TOP:
-                    suits |= 1 << card
-                else:
-                    top |= 1 << card - _TOP
+        owner_side = side >> (trick.leader + cards.index(EXCUSE)) % len(cards) & 1
+        excuse_side = owner_side
+        if index == last:
+            excuse_in_chelem = chelem_side is not None and chelem_side == owner_side
+            if not excuse_in_chelem:
+                excuse_side = 1 - owner_side
+        elif owner_side != side >> trick.winner & 1:
+            excuse_exchange = owner_side
+        if excuse_side:
+            top |= _TOP_EXCUSE
     taker_cards = suits | top << _TOP
     contract = state.contract
     if contract.chien_shown:
