@@ -82,6 +82,16 @@ def holding(hand: Hand) -> Holding:
     return Holding(hand & _SUITS_PART, hand >> SUITS_END)
 
 
+def rejoin(held: list[Holding], joined: list[Hand], stale: int) -> None:
+    """``joined[s]`` made ``held[s]``'s hand again for each seat ``s`` in ``stale`` (bit ``s``):
+    a state keeps its seats' hands as last joined for its readers, and joins again only the
+    seats whose cards changed since."""
+    while stale:
+        seat = (stale & -stale).bit_length() - 1
+        stale ^= 1 << seat
+        joined[seat] = held[seat].hand
+
+
 def mask_of(cards: Iterable[Card]) -> Hand:
     mask = 0
     for c in cards:

@@ -16,7 +16,7 @@ from typing import Final
 
 from ..base import IllegalActionError as IllegalActionError
 from ..base import WrongTurnError as WrongTurnError
-from ..cardsets import Holding, holding, region_tables
+from ..cardsets import Holding, holding, region_tables, rejoin
 from ..frozen import builder
 from ..registry import OfGame
 from ..tricks import Trick as Trick
@@ -360,16 +360,10 @@ class DealState(OfGame):
         """Each seat's cards now, as masks (a new list). The rules keep them in two native
         halves a seat (:class:`~arena.games.cardsets.Holding`): joined here for a reader, a
         changed seat's once."""
-        stale = self._stale
-        joined = self._joined
-        if stale:
-            held = self._held
-            while stale:
-                seat = (stale & -stale).bit_length() - 1
-                stale ^= 1 << seat
-                joined[seat] = held[seat].hand
+        if self._stale:
+            rejoin(self._held, self._joined, self._stale)
             self._stale = 0
-        return joined.copy()
+        return self._joined.copy()
 
     @hands.setter
     def hands(self, hands: list[Hand]) -> None:
