@@ -16,7 +16,7 @@ from typing import Final
 
 from ..base import IllegalActionError as IllegalActionError
 from ..base import WrongTurnError as WrongTurnError
-from ..cardsets import Holding, holding, region_tables, rejoin
+from ..cardsets import Holding, holding, joined, region_tables, rejoin
 from ..frozen import builder
 from ..registry import OfGame
 from ..tricks import Trick as Trick
@@ -519,11 +519,11 @@ def legal_actions(state: DealState) -> tuple[Action, ...]:
             best = state._best
             higher = trumps & ~((2 << (best - _TOP)) - 1) if best >= _TOP else 0
             top_mask = (higher or trumps) | top & _TOP_EXCUSE
-            mask = top_mask << _TOP
+            mask = joined(0, top_mask)
             plays = _TRUMPS_LOW[top_mask & 0x7FF] + _TRUMPS_HIGH[top_mask >> 11]
         else:
             suits, top_mask = _playable_halves(state, held)
-            mask = suits | top_mask << _TOP
+            mask = joined(suits, top_mask)
             plays = _plays_of(suits, top_mask)
         state._card_kind = _PLAY
         state._cards = mask

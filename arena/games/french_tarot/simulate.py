@@ -11,6 +11,7 @@ only simulations do.
 
 from __future__ import annotations
 
+from ..cardsets import joined
 from .actions import Action
 from .cards import Card, Hand
 from .game import (
@@ -35,7 +36,7 @@ def playable(state: DealState) -> Hand:
     seat = state.to_act
     assert seat is not None
     suits, top = _playable_halves(state, state._held[seat])
-    return suits | top << 56 if top else suits
+    return joined(suits, top)
 
 
 def play_unchecked(state: DealState, card: Card) -> None:

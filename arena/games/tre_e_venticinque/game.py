@@ -16,7 +16,7 @@ from enum import Enum
 from typing import Final
 
 from ..base import IllegalActionError, WrongTurnError
-from ..cardsets import Holding, holding, region_tables, rejoin
+from ..cardsets import Holding, holding, joined, region_tables, rejoin
 from ..frozen import builder
 from ..registry import OfGame
 from ..tricks import Trick as Trick
@@ -405,11 +405,11 @@ def legal_actions(state: DealState) -> tuple[Action, ...]:
                 legal = _SUIT_PLAYS[follow][cards >> 14 * follow]
             elif follow >= 0 and top & _TOP_TRUMPS:
                 trumps = top & _TOP_TRUMPS
-                cards = trumps << _TOP
+                cards = joined(0, trumps)
                 legal = _TRUMPS_LOW[trumps & 0x7FF] + _TRUMPS_HIGH[trumps >> 11]
             else:
                 suits, top = _playable_halves(held, follow, False)
-                cards = suits | top << _TOP
+                cards = joined(suits, top)
                 matto = 0 if top & _TOP_MATTO else matto  # a hand of the Matto alone
                 legal = plays_of(cards)
             if matto:

@@ -12,6 +12,7 @@ state the rules never produce: the arena never calls these, only simulations do.
 
 from __future__ import annotations
 
+from ..cardsets import joined
 from .actions import Action, Discard
 from .cards import Card, Hand
 from .game import DealState, _discard, _play, _playable_halves
@@ -24,7 +25,7 @@ def playable(state: DealState) -> Hand:
     seat = state.to_act
     assert seat is not None
     suits, top = _playable_halves(state._held[seat], state._follow, state.tricks_won[seat] > 0)
-    return suits | top << 56 if top else suits
+    return joined(suits, top)
 
 
 def play_unchecked(state: DealState, card: Card) -> None:
