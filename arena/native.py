@@ -35,6 +35,7 @@ from typing import Final
 COMPILED: Final = (
     "arena.games.cardsets",
     "arena.games.dealing_core",
+    "arena.games.frozen",
     "arena.games.registry",
     "arena.games.french_tarot.game",
     "arena.games.french_tarot.simulate",

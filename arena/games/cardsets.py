@@ -5,7 +5,7 @@ card is its index in the game's deck, a set is one Python int with bit ``c`` set
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Final, TypeVar
+from typing import Final, TypeVar, cast
 
 Card = int
 """A card: its index in its game's deck."""
@@ -28,6 +28,91 @@ def region_tables(values: Sequence[T], first: Card, bits: int) -> list[tuple[T, 
     return table
 
 
+SUITS_END: Final = 56
+"""The tarot pack's first trump: cards below it are the four suits', from it up the trumps and
+the Excuse (the Matto). Either part of a hand fits a native int of the compiled modules."""
+_SUITS_PART: Final = (1 << SUITS_END) - 1
+
+
+class Holding:
+    """A seat's cards kept as two native ints, ``suits`` (bit ``c`` for card ``c`` below
+    :data:`SUITS_END`) and ``trumps`` (bit ``c - SUITS_END`` for the others), rather than one
+    78-bit :data:`Hand`: over 62 bits a Python int is a big-int object, and every operation on
+    it allocates one. The rules read and change a hand at every card, so the engines keep
+    their seats' cards so and join them into a :data:`Hand` only for a reader asking for one.
+    Mutable: a state's copy copies its holdings."""
+
+    __slots__ = ("suits", "trumps")
+
+    suits: int
+    trumps: int
+
+    def __init__(self, suits: int = 0, trumps: int = 0) -> None:
+        """Defaults: an empty holding, which unpickling builds before filling it."""
+        self.suits = suits
+        self.trumps = trumps
+
+    @property
+    def hand(self) -> Hand:
+        return joined(self.suits, self.trumps)
+
+    def add(self, mask: Hand) -> None:
+        self.suits |= mask & _SUITS_PART
+        self.trumps |= mask >> SUITS_END
+
+    def remove(self, card: Card) -> None:
+        if card < SUITS_END:
+            self.suits &= ~(1 << card)
+        else:
+            self.trumps &= ~(1 << (card - SUITS_END))
+
+    def copy(self) -> Holding:
+        return Holding(self.suits, self.trumps)
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, Holding) and self.suits == other.suits
+                and self.trumps == other.trumps)
+
+    def __repr__(self) -> str:
+        return f"Holding({self.hand:#x})"
+
+
+_TRUMPS_LOW: Final = [m << SUITS_END for m in range(1 << 11)]
+_TRUMPS_HIGH: Final = [m << SUITS_END + 11 for m in range(1 << 11)]
+"""The upper half's two 11-bit regions as parts of a mask, made once: most masks a simulation
+asks for (the trumps it may play, a suit and the Excuse) then cost one big-int operation or
+none, where shifting the half and adding the suits cost two."""
+
+
+def joined(suits: int, trumps: int) -> Hand:
+    """The mask of the two halves of a :class:`Holding` (or of any part of one)."""
+    if not trumps:
+        return suits
+    high = trumps >> 11
+    if high:
+        mask = _TRUMPS_HIGH[high]
+        if trumps & 0x7FF:
+            mask |= _TRUMPS_LOW[trumps & 0x7FF]
+    else:
+        mask = _TRUMPS_LOW[trumps]
+    return mask | suits if suits else mask
+
+
+def holding(hand: Hand) -> Holding:
+    """``hand`` as a :class:`Holding`."""
+    return Holding(hand & _SUITS_PART, hand >> SUITS_END)
+
+
+def rejoin(held: list[Holding], joined: list[Hand], stale: int) -> None:
+    """``joined[s]`` made ``held[s]``'s hand again for each seat ``s`` in ``stale`` (bit ``s``):
+    a state keeps its seats' hands as last joined for its readers, and joins again only the
+    seats whose cards changed since."""
+    while stale:
+        seat = (stale & -stale).bit_length() - 1
+        stale ^= 1 << seat
+        joined[seat] = held[seat].hand
+
+
 def mask_of(cards: Iterable[Card]) -> Hand:
     mask = 0
     for c in cards:
@@ -35,10 +120,12 @@ def mask_of(cards: Iterable[Card]) -> Hand:
     return mask
 
 
-def _region_cards(first: Card) -> tuple[tuple[Card, ...], ...]:
+def _region_cards(first: Card) -> tuple[tuple[object, ...], ...]:
     """``table[m]``: the cards ``first + i`` for each bit ``i`` of the 11-bit ``m``, each entry
-    one card more than an earlier one (the cheapest way to build them at import)."""
-    table: list[tuple[Card, ...]] = [()] * (1 << 11)
+    one card more than an earlier one (the cheapest way to build them at import). Typed as
+    objects: the compiled :func:`cards_of` then appends each card as it is, where an int
+    would be unboxed from the table and boxed again for the list."""
+    table: list[tuple[object, ...]] = [()] * (1 << 11)
     for m in range(1, 1 << 11):
         high = m.bit_length() - 1
         table[m] = (*table[m ^ 1 << high], first + high)
@@ -79,7 +166,7 @@ def cards_of(mask: Hand) -> list[Card]:
             mask ^= low
         return listed
     low_half = mask & _LOW_HALF
-    out: list[Card] = []
+    out: list[object] = []
     if low_half:
         if low_half & 0x7FF:
             for card in _R0[low_half & 0x7FF]:
@@ -106,7 +193,7 @@ def cards_of(mask: Hand) -> list[Card]:
         if high_half >> 22:
             for card in _R7[high_half >> 22]:
                 out.append(card)
-    return out
+    return cast("list[Card]", out)
 
 
 def iter_cards(mask: Hand) -> Iterator[Card]:

@@ -16,7 +16,7 @@ from typing import Final
 
 from ..base import IllegalActionError as IllegalActionError
 from ..base import WrongTurnError as WrongTurnError
-from ..cardsets import region_tables
+from ..cardsets import Holding, holding, joined, region_tables, rejoin
 from ..frozen import builder
 from ..registry import OfGame
 from ..tricks import Trick as Trick
@@ -183,8 +183,17 @@ class DealState(OfGame):
         "_best_pos",
         "_card_kind",
         "_cards",
+        "_excuse_trick",
+        "_held",
+        "_joined",
         "_led",
         "_legal",
+        "_stale",
+        "_taker_tricks",
+        "_trick_suits",
+        "_trick_top",
+        "_won_suits",
+        "_won_top",
         "bids",
         "called_card",
         "chelem_announced",
@@ -194,7 +203,6 @@ class DealState(OfGame):
         "discarded_trumps",
         "dummy_seat",
         "first_seat",
-        "hands",
         "history",
         "options",
         "partner",
@@ -224,7 +232,6 @@ class DealState(OfGame):
     """The dummy's seat with two players (:data:`~.deal.DUMMY`), None otherwise."""
     first_seat: int
     """The seat after the dealer: speaks first and, without a chelem, leads first."""
-    hands: list[Hand]
     phase: Phase
     to_act: int | None
     history: list[tuple[int, Action]]
@@ -256,6 +263,23 @@ class DealState(OfGame):
     """The cards of ``_legal``'s actions of class ``_card_kind`` (the plays, discards, calls or
     hides of the phase; valid while ``_legal`` is): :func:`apply` checks such an action against
     it rather than looking for it in the list, comparing it with each action before it."""
+    _held: list[Holding]
+    """Each seat's cards, in two native halves: what the rules read and change."""
+    _joined: list[Hand]
+    """``hands`` as last joined, up to date but for the seats in ``_stale``."""
+    _stale: int
+    """The seats (bit ``s`` for seat ``s``) whose cards changed since ``_joined`` was."""
+    _trick_suits: int
+    _trick_top: int
+    """The cards of the trick in progress but the Excuse, in two native halves (see _TOP)."""
+    _won_suits: int
+    _won_top: int
+    """The cards of the tricks the taker's side won but the Excuse (see _TOP): the deal's
+    count (:func:`summarize`) gathered a trick at a time, not card by card at the end."""
+    _taker_tricks: int
+    """The tricks the taker's side won."""
+    _excuse_trick: int
+    """The index of the trick the Excuse was played to, -1 before."""
 
     def __new__(cls, *args: object, **kwargs: object) -> DealState:
         """Allocation alone, as for any Python class: :func:`copy_state` fills a new state
@@ -275,7 +299,9 @@ class DealState(OfGame):
         self.seats = SEATS[deal.players]
         self.dummy_seat = DUMMY if options.has_dummy else None
         self.first_seat = first_seat(deal.players, deal.dealer)
-        self.hands = list(deal.hand_masks)
+        self._held = [holding(hand) for hand in deal.hand_masks]
+        self._joined = list(deal.hand_masks)
+        self._stale = 0
         self.history = []
         self.bids = []
         self.contract = None
@@ -296,6 +322,12 @@ class DealState(OfGame):
         self.tricks = []
         self.trick = []
         self.trick_leader = self.first_seat
+        self._trick_suits = 0
+        self._trick_top = 0
+        self._won_suits = 0
+        self._won_top = 0
+        self._taker_tricks = 0
+        self._excuse_trick = -1
         self.result = None
         self._led = _NO_LEAD
         self._best = -1
@@ -305,7 +337,7 @@ class DealState(OfGame):
         self._cards = 0
         self.phase = Phase.BIDDING
         self.to_act = self.first_seat
-        for seat, hand in enumerate(self.hands):
+        for seat, hand in enumerate(deal.hand_masks):
             if is_petit_sec(hand):
                 self.result = DealResult(
                     DealOutcome.PETIT_SEC, (0,) * self.players, petit_sec_seat=seat
@@ -322,6 +354,22 @@ class DealState(OfGame):
         dummy, seat 1)."""
         options = options or TableOptions()
         return cls(seeded_deal(seed, options.players, dealer), options)
+
+    @property
+    def hands(self) -> list[Hand]:
+        """Each seat's cards now, as masks (a new list). The rules keep them in two native
+        halves a seat (:class:`~arena.games.cardsets.Holding`): joined here for a reader, a
+        changed seat's once."""
+        if self._stale:
+            rejoin(self._held, self._joined, self._stale)
+            self._stale = 0
+        return self._joined.copy()
+
+    @hands.setter
+    def hands(self, hands: list[Hand]) -> None:
+        self._held = [holding(hand) for hand in hands]
+        self._joined = list(hands)
+        self._stale = 0
 
     @property
     def dealer(self) -> int:
@@ -395,16 +443,17 @@ def copy_state(state: DealState) -> DealState:
     freely (:meth:`DealState.copy`; re-exported as ``simulate.copy_state``).
 
     Each slot copied by name, no loop over the slots' names (which a compiled class does not
-    keep as a tuple to walk): the lists are the only mutable parts of a state (hands, history,
-    bids, tricks, the trick, shown poignées and discarded trumps); everything else is an int,
-    an enum or an immutable value, shared. Every slot is named here; a test checks that none
-    is forgotten.
+    keep as a tuple to walk): the lists and the seats' holdings are the only mutable parts of a
+    state (holdings, hands as joined, history, bids, tricks, the trick, shown poignées and
+    discarded trumps); everything else is an int, an enum or an immutable value, shared. Every
+    slot is named here; a test checks that none is forgotten.
     """
     other = DealState.__new__(DealState)
     other._best = state._best
     other._best_pos = state._best_pos
     other._card_kind = state._card_kind
     other._cards = state._cards
+    other._excuse_trick = state._excuse_trick
     other._led = state._led
     other._legal = state._legal
     other.bids = state.bids.copy()
@@ -416,7 +465,14 @@ def copy_state(state: DealState) -> DealState:
     other.discarded_trumps = state.discarded_trumps.copy()
     other.dummy_seat = state.dummy_seat
     other.first_seat = state.first_seat
-    other.hands = state.hands.copy()
+    other._held = [held.copy() for held in state._held]
+    other._joined = state._joined.copy()
+    other._stale = state._stale
+    other._taker_tricks = state._taker_tricks
+    other._trick_suits = state._trick_suits
+    other._trick_top = state._trick_top
+    other._won_suits = state._won_suits
+    other._won_top = state._won_top
     other.history = state.history.copy()
     other.options = state.options
     other.partner = state.partner
@@ -446,12 +502,12 @@ def legal_actions(state: DealState) -> tuple[Action, ...]:
     if state.phase is _PLAYING:  # first: it is 90% of the decisions
         seat = state.to_act
         assert seat is not None
-        hand = state.hands[seat]
-        # _playable_mask inline, each case with the tables of the regions its cards can be in
+        held = state._held[seat]
+        # _playable_halves inline, each case with the tables of the regions its cards can be in
         led = state._led
-        top = hand >> _TOP  # the trumps and the Excuse: a native int (see _TOP)
-        follow = hand & _SUIT_MASKS[led] if 0 <= led < 4 else 0
-        if follow:  # below 2**56: a native int too
+        top = held.trumps  # the trumps and the Excuse (see _TOP)
+        follow = held.suits & _SUIT_MASKS[led] if 0 <= led < 4 else 0
+        if follow:
             plays: tuple[Action, ...] = _SUIT_PLAYS[led][follow >> 14 * led]
             if top & _TOP_EXCUSE:
                 mask = follow | EXCUSE_BIT
@@ -463,11 +519,12 @@ def legal_actions(state: DealState) -> tuple[Action, ...]:
             best = state._best
             higher = trumps & ~((2 << (best - _TOP)) - 1) if best >= _TOP else 0
             top_mask = (higher or trumps) | top & _TOP_EXCUSE
-            mask = top_mask << _TOP
+            mask = joined(0, top_mask)
             plays = _TRUMPS_LOW[top_mask & 0x7FF] + _TRUMPS_HIGH[top_mask >> 11]
         else:
-            mask = _playable_mask(state, hand)
-            plays = _plays_of(mask)
+            suits, top_mask = _playable_halves(state, held)
+            mask = joined(suits, top_mask)
+            plays = _plays_of(suits, top_mask)
         state._card_kind = _PLAY
         state._cards = mask
         if not state.poignee_done >> seat & 1:  # trumps held, the Excuse counted as one
@@ -490,7 +547,7 @@ def _compute_legal(state: DealState) -> tuple[Action, ...]:
         return tuple(map(DISCARDS.__getitem__, cards_of(cards)))
     if phase is Phase.CALLING:
         assert state.taker is not None
-        cards = state._cards = _callable(state.hands[state.taker])
+        cards = state._cards = _callable(_hand_of(state, state.taker))
         state._card_kind = CallCard
         return tuple(map(CALLS.__getitem__, cards_of(cards)))
     if phase is Phase.CHELEM:
@@ -498,7 +555,9 @@ def _compute_legal(state: DealState) -> tuple[Action, ...]:
     if phase is Phase.POIGNEE:
         assert state.to_act is not None
         # Highest first: the fallback (the first legal action) shows the lowest trumps.
-        cards = state._cards = state.hands[state.to_act] & TRUMP_MASK & ~state.poignee_hidden
+        cards = state._cards = (
+            _hand_of(state, state.to_act) & TRUMP_MASK & ~state.poignee_hidden
+        )
         state._card_kind = HideTrump
         return tuple(map(HIDES.__getitem__, reversed(cards_of(cards))))
     return ()
@@ -531,10 +590,8 @@ _PLAY: Final = Play
 use)."""
 
 
-def _plays_of(mask: Hand) -> tuple[Play, ...]:
-    """The plays of the cards in ``mask``, lowest card id first (from its two native halves)."""
-    suits = mask & _SUITS_BITS
-    top = mask >> _TOP
+def _plays_of(suits: int, top: int) -> tuple[Play, ...]:
+    """The plays of the cards of a mask's two native halves (see _TOP), lowest card id first."""
     return (
         _SPADES[suits & 0x3FFF]
         + _HEARTS[suits >> 14 & 0x3FFF]
@@ -545,35 +602,38 @@ def _plays_of(mask: Hand) -> tuple[Play, ...]:
     )
 
 
-def _playable_mask(state: DealState, hand: Hand) -> Hand:
-    """:func:`legal_play_mask` for the seat to act holding ``hand``, with the called suit's rule
-    for the first card of the deal; inline, since it runs at every card."""
+def _playable_halves(state: DealState, held: Holding) -> tuple[int, int]:
+    """:func:`legal_play_mask` for the seat to act holding ``held``, with the called suit's
+    rule for the first card of the deal, as the two native halves of a mask (see _TOP): a
+    pair of ints is a C struct to mypyc, nothing allocated. Inline, since it runs at every
+    card."""
+    suits = held.suits
+    top = held.trumps
     led = state._led
     if led < 0:
         called = state.called_card
         if called is not None and not state.trick and not state.tricks:
-            return _without_called_suit(hand, called)
-        return hand
+            return _without_called_suit(suits, top, called)
+        return suits, top
     if led < 4:
-        follow = hand & _SUIT_MASKS[led]
+        follow = suits & _SUIT_MASKS[led]
         if follow:
-            return follow | EXCUSE_BIT if hand >> EXCUSE else follow
-    top = hand >> _TOP  # the trump rules on a native int (see _TOP)
+            return follow, top & _TOP_EXCUSE
     trumps = top & _TOP_TRUMPS
     if not trumps:
-        return hand
+        return suits, top
     best = state._best
     if best >= _TOP:
         higher = trumps & ~((2 << (best - _TOP)) - 1)
         if higher:
             trumps = higher
-    return (trumps | top & _TOP_EXCUSE) << _TOP
+    return 0, trumps | top & _TOP_EXCUSE
 
 
-def _without_called_suit(mask: Hand, called: Card) -> Hand:
+def _without_called_suit(suits: int, top: int, called: Card) -> tuple[int, int]:
     """Five players, first card of the deal: not the called suit, unless the called card."""
-    allowed = mask & ~SUIT_MASKS[called // 14] | mask & (1 << called)
-    return allowed or mask
+    allowed = suits & ~_SUIT_MASKS[called // 14] | suits & (1 << called)
+    return (allowed, top) if allowed or top else (suits, top)
 
 
 def _poignee_options(trumps: int, players: int) -> tuple[DeclarePoignee, ...]:
@@ -596,6 +656,11 @@ _POIGNEE_OPTIONS: Final = {
 _CALL_RANKS: Final = (KING, QUEEN, CAVALIER, JACK)
 
 
+def _hand_of(state: DealState, seat: int) -> Hand:
+    """``state.hands[seat]``, that seat's alone joined."""
+    return state._held[seat].hand
+
+
 def _callable(hand: Hand) -> Hand:
     """Kings; a Queen once the hand holds all Kings; a Cavalier once all Queens too; ..."""
     mask = 0
@@ -609,7 +674,7 @@ def _callable(hand: Hand) -> Hand:
 def _discardable(state: DealState) -> Hand:
     """Never a King or a bout; a trump only when too few other cards are left to discard."""
     assert state.taker is not None
-    hand = state.hands[state.taker]
+    hand = _hand_of(state, state.taker)
     plain = hand & ~(TRUMP_MASK | EXCUSE_BIT | KINGS_MASK)
     left = CHIEN_SIZES[state.players] - state.discard.bit_count()
     if plain.bit_count() >= left:
@@ -694,7 +759,7 @@ def _transition(state: DealState, actor: int, action: Action) -> None:
 
 def _declare_poignee(state: DealState, seat: int, level: PoigneeLevel) -> None:
     state.poignee_done |= 1 << seat
-    hand = state.hands[seat]
+    hand = _hand_of(state, seat)
     if (hand & TRUMP_MASK).bit_count() > POIGNEE_THRESHOLDS[state.players][level]:
         state.phase = Phase.POIGNEE  # a choice to make: the seat hides its extra trumps
         state.poignee_level = level
@@ -710,7 +775,7 @@ def _hide_trump(state: DealState, seat: int, card: Card) -> None:
     assert level is not None
     hidden = state.poignee_hidden | 1 << card
     state.poignee_hidden = hidden
-    hand = state.hands[seat]
+    hand = _hand_of(state, seat)
     if hidden.bit_count() < (hand & TRUMP_MASK).bit_count() - POIGNEE_THRESHOLDS[
         state.players
     ][level]:
@@ -756,7 +821,8 @@ def _call(state: DealState, card: Card) -> None:
 def _after_call(state: DealState) -> None:
     assert state.contract is not None and state.taker is not None
     if state.contract.chien_shown:
-        state.hands[state.taker] |= state.chien
+        state._held[state.taker].add(state.chien)
+        state._stale |= 1 << state.taker
         state.phase = Phase.DISCARDING
     else:
         _ask_chelem(state)
@@ -764,7 +830,8 @@ def _after_call(state: DealState) -> None:
 
 def _discard(state: DealState, card: Card) -> None:
     assert state.taker is not None
-    state.hands[state.taker] &= ~(1 << card)
+    state._held[state.taker].remove(card)
+    state._stale |= 1 << state.taker
     state.discard |= 1 << card
     if card >= 56:
         state.discarded_trumps.append(card)
@@ -796,7 +863,19 @@ _new_trick: Final = tuple.__new__
 
 
 def _play(state: DealState, seat: int, card: Card) -> None:
-    state.hands[seat] ^= 1 << card
+    held = state._held[seat]
+    if card < 56:
+        bit = 1 << card
+        held.suits ^= bit
+        state._trick_suits |= bit
+    else:
+        bit = 1 << (card - 56)
+        held.trumps ^= bit
+        if card != 77:
+            state._trick_top |= bit
+        else:
+            state._excuse_trick = len(state.tricks)
+    state._stale |= 1 << seat
     state.poignee_done |= 1 << seat
     trick = state.trick
     played = len(trick)
@@ -825,6 +904,12 @@ def _play(state: DealState, seat: int, card: Card) -> None:
     ):
         winner = leader  # the Excuse, led to the last trick of a chelem, wins it
     state.tricks.append(_new_trick(Trick, (leader, tuple(trick), winner)))
+    if _taker_side_mask(state) >> winner & 1:
+        state._won_suits |= state._trick_suits
+        state._won_top |= state._trick_top
+        state._taker_tricks += 1
+    state._trick_suits = 0
+    state._trick_top = 0
     state.trick = []
     state._led = _NO_LEAD
     state._best = -1
@@ -896,37 +981,30 @@ def summarize(state: DealState) -> tuple[DealSummary, bool]:
     side = _taker_side_mask(state)
     tricks = state.tricks
     last = len(tricks) - 1
-    won = [side >> t.winner & 1 for t in tricks]  # 1: the taker's side won that trick
-    taker_tricks = sum(won)
+    taker_tricks = state._taker_tricks
     chelem_side = 1 if taker_tricks == last + 1 else 0 if taker_tricks == 0 else None
     if state.options.beginner:
         chelem_side = None  # the beginner variant knows no chelem
-    # The taker's side's cards in two native ints (see _TOP), joined once: a big-int
-    # operation a card otherwise.
-    suits = 0
-    top = 0
+    # The taker's side's cards but the Excuse, gathered by _play a trick at a time in two
+    # native ints (see _TOP), joined once.
+    suits = state._won_suits
+    top = state._won_top
     excuse_exchange: int | None = None  # the owner's side, when a half-point card is owed
     excuse_in_chelem = False
-    for index, trick in enumerate(tricks):
+    index = state._excuse_trick
+    if index >= 0:
+        trick = tricks[index]
         cards = trick.cards
-        taker_won = won[index]
-        for place, card in enumerate(cards):
-            if card == EXCUSE:
-                owner_side = side >> (trick.leader + place) % len(cards) & 1
-                excuse_side = owner_side
-                if index == last:
-                    excuse_in_chelem = chelem_side is not None and chelem_side == owner_side
-                    if not excuse_in_chelem:
-                        excuse_side = 1 - owner_side
-                elif owner_side != taker_won:
-                    excuse_exchange = owner_side
-                if excuse_side:
-                    top |= _TOP_EXCUSE
-            elif taker_won:
-                if card < _TOP:
-                    suits |= 1 << card
-                else:
-                    top |= 1 << card - _TOP
+        owner_side = side >> (trick.leader + cards.index(EXCUSE)) % len(cards) & 1
+        excuse_side = owner_side
+        if index == last:
+            excuse_in_chelem = chelem_side is not None and chelem_side == owner_side
+            if not excuse_in_chelem:
+                excuse_side = 1 - owner_side
+        elif owner_side != side >> trick.winner & 1:
+            excuse_exchange = owner_side
+        if excuse_side:
+            top |= _TOP_EXCUSE
     taker_cards = suits | top << _TOP
     contract = state.contract
     if contract.chien_shown:
@@ -992,7 +1070,7 @@ def explain_illegal(state: DealState, action: Action) -> str:
         assert state.contract is not None
         return f"a bid must be higher than {state.contract.label}"
     assert seat is not None
-    hand = state.hands[seat]
+    hand = _hand_of(state, seat)
     if isinstance(action, CallCard):
         return _explain_call(hand, action.card)
     if isinstance(action, Discard):

@@ -11,13 +11,14 @@ only simulations do.
 
 from __future__ import annotations
 
+from ..cardsets import joined
 from .actions import Action
 from .cards import Card, Hand
 from .game import (
     DealState,
     ShownPoignee,
     _play,
-    _playable_mask,
+    _playable_halves,
     _taker_side_mask,
     _transition,
 )
@@ -34,7 +35,8 @@ def playable(state: DealState) -> Hand:
     """
     seat = state.to_act
     assert seat is not None
-    return _playable_mask(state, state.hands[seat])
+    suits, top = _playable_halves(state, state._held[seat])
+    return joined(suits, top)
 
 
 def play_unchecked(state: DealState, card: Card) -> None:

@@ -16,7 +16,7 @@ from enum import Enum
 from typing import Final
 
 from ..base import IllegalActionError, WrongTurnError
-from ..cardsets import region_tables
+from ..cardsets import Holding, holding, joined, region_tables, rejoin
 from ..frozen import builder
 from ..registry import OfGame
 from ..tricks import Trick as Trick
@@ -209,13 +209,15 @@ class DealState(OfGame):
         "_best",
         "_best_pos",
         "_follow",
+        "_held",
+        "_joined",
         "_legal",
         "_mask",
+        "_stale",
         "deal",
         "debt",
         "discard",
         "exchange",
-        "hands",
         "history",
         "matto_lost",
         "options",
@@ -231,7 +233,6 @@ class DealState(OfGame):
 
     options: TableOptions
     deal: Deal
-    hands: list[Hand]
     phase: Phase
     to_act: int | None
     history: list[tuple[int, Action]]
@@ -252,6 +253,12 @@ class DealState(OfGame):
     _legal: tuple[Action, ...] | None
     _mask: Hand
     """The legal cards' mask (:func:`legal_mask`), -1 until computed."""
+    _held: list[Holding]
+    """Each seat's cards, in two native halves: what the rules read and change."""
+    _joined: list[Hand]
+    """``hands`` as last joined, up to date but for the seats in ``_stale``."""
+    _stale: int
+    """The seats (bit ``s`` for seat ``s``) whose cards changed since ``_joined`` was."""
 
     def __new__(cls, *args: object, **kwargs: object) -> DealState:
         """Allocation alone, as for any Python class: :func:`copy_state` fills a new state
@@ -262,8 +269,9 @@ class DealState(OfGame):
     def __init__(self, deal: Deal, options: TableOptions | None = None) -> None:
         self.options = options or TableOptions()
         self.deal = deal
-        self.hands = list(deal.hand_masks)
-        self.hands[deal.dealer] |= deal.talon_mask  # the dealer takes up the three left
+        hands = list(deal.hand_masks)
+        hands[deal.dealer] |= deal.talon_mask  # the dealer takes up the three left
+        self.hands = hands
         self.phase = Phase.DISCARDING
         self.to_act = deal.dealer
         self.history = []
@@ -286,6 +294,22 @@ class DealState(OfGame):
     @classmethod
     def from_seed(cls, seed: int, dealer: int = 0) -> DealState:
         return cls(seeded_deal(seed, dealer))
+
+    @property
+    def hands(self) -> list[Hand]:
+        """Each seat's cards now, as masks (a new list). The rules keep them in two native
+        halves a seat (:class:`~arena.games.cardsets.Holding`): joined here for a reader, a
+        changed seat's once."""
+        if self._stale:
+            rejoin(self._held, self._joined, self._stale)
+            self._stale = 0
+        return self._joined.copy()
+
+    @hands.setter
+    def hands(self, hands: list[Hand]) -> None:
+        self._held = [holding(hand) for hand in hands]
+        self._joined = list(hands)
+        self._stale = 0
 
     @property
     def players(self) -> int:
@@ -328,7 +352,8 @@ def copy_state(state: DealState) -> DealState:
     freely; :meth:`DealState.copy` copies ``history`` too.
 
     Each slot copied by name, no loop over the slots' names (which a compiled class does not
-    keep as a tuple to walk): the lists are the only mutable parts of a state (hands, piles,
+    keep as a tuple to walk): the lists and the seats' holdings are the only mutable parts of a
+    state (holdings, hands as joined, piles,
     tricks won, tricks, the trick, history); everything else is an int, an enum or an
     immutable value, shared. ``history`` is shared too, since the fast path never appends to
     it. Every slot is named here; a test checks that none is forgotten.
@@ -343,7 +368,9 @@ def copy_state(state: DealState) -> DealState:
     other.debt = state.debt
     other.discard = state.discard
     other.exchange = state.exchange
-    other.hands = state.hands.copy()
+    other._held = [held.copy() for held in state._held]
+    other._joined = state._joined.copy()
+    other._stale = state._stale
     other.history = state.history
     other.matto_lost = state.matto_lost
     other.options = state.options
@@ -367,22 +394,26 @@ def legal_actions(state: DealState) -> tuple[Action, ...]:
             return ()
         if state.phase is _PLAYING:  # first: 75 of a deal's 78 decisions
             # legal_play_mask inline, each common case with the tables of the regions its cards
-            # can be in: following suit (a region and perhaps the Matto), then trumping
-            hand = state.hands[seat]
+            # can be in: following suit (a region and perhaps the Matto), then trumping; on the
+            # hand's two native halves (see _TOP)
+            held = state._held[seat]
+            top = held.trumps
             follow = state._follow
-            matto = hand & _MATTO_BIT if state.tricks_won[seat] else 0
-            cards = hand & _SUIT_MASKS[follow] if 0 <= follow < 4 else 0
+            matto = top & _TOP_MATTO if state.tricks_won[seat] else 0
+            cards = held.suits & _SUIT_MASKS[follow] if 0 <= follow < 4 else 0
             if cards:
                 legal = _SUIT_PLAYS[follow][cards >> 14 * follow]
-            elif follow >= 0 and hand & _TRUMP_MASK:
-                cards = hand & _TRUMP_MASK
-                legal = _TRUMPS_LOW[cards >> 56 & 0x7FF] + _TRUMPS_HIGH[cards >> 67]
+            elif follow >= 0 and top & _TOP_TRUMPS:
+                trumps = top & _TOP_TRUMPS
+                cards = joined(0, trumps)
+                legal = _TRUMPS_LOW[trumps & 0x7FF] + _TRUMPS_HIGH[trumps >> 11]
             else:
-                cards = legal_play_mask(hand, follow, False)
-                matto = 0 if cards & _MATTO_BIT else matto  # a hand of the Matto alone
+                suits, top = _playable_halves(held, follow, False)
+                cards = joined(suits, top)
+                matto = 0 if top & _TOP_MATTO else matto  # a hand of the Matto alone
                 legal = plays_of(cards)
             if matto:
-                cards |= matto
+                cards |= _MATTO_BIT
                 legal += _MATTO_PLAYS
             state._mask = cards
             state._legal = legal
@@ -399,7 +430,7 @@ def legal_mask(state: DealState) -> Hand:
         seat = state.to_act
         if seat is None:
             return 0
-        hand = state.hands[seat]
+        hand = state._held[seat].hand
         if state.phase is _PLAYING:
             mask = legal_play_mask(hand, state._follow, state.tricks_won[seat] > 0)
         else:
@@ -422,9 +453,33 @@ _MATTO_PLAYS: Final = (PLAYS[MATTO],)
 _SUIT_MASKS: Final[tuple[Hand, ...]] = (
     SUIT_MASKS[0], SUIT_MASKS[1], SUIT_MASKS[2], SUIT_MASKS[3]
 )
-_TRUMP_MASK: Final[Hand] = TRUMP_MASK
 _MATTO_BIT: Final[Hand] = MATTO_BIT
 _PLAY: Final = Play
+_TOP: Final = 56
+"""A hand's upper half (:class:`~arena.games.cardsets.Holding`'s ``trumps``) holds the trumps
+1-21 as bits 0-20 and the Matto as bit 21: a native int of the compiled module."""
+_TOP_TRUMPS: Final = (1 << 21) - 1
+_TOP_MATTO: Final = 1 << 21
+
+
+def _playable_halves(held: Holding, follow: int, matto_free: bool) -> tuple[int, int]:
+    """:func:`legal_play_mask` on the two native halves of a hand (see _TOP), returned so: a
+    pair of ints is a C struct to mypyc, nothing allocated."""
+    suits = held.suits
+    top = held.trumps
+    if follow < 0:
+        low, high = suits, top & _TOP_TRUMPS
+    elif follow < 4 and suits & _SUIT_MASKS[follow]:
+        low, high = suits & _SUIT_MASKS[follow], 0
+    elif top & _TOP_TRUMPS:
+        low, high = 0, top & _TOP_TRUMPS
+    else:
+        low, high = suits, top & _TOP_TRUMPS
+    if matto_free:
+        high |= top & _TOP_MATTO
+    if low or high:
+        return low, high
+    return suits, top
 
 
 def plays_of(mask: Hand) -> tuple[Play, ...]:
@@ -489,7 +544,8 @@ def apply(state: DealState, action: Action, seat: int | None = None) -> None:
 
 
 def _discard(state: DealState, dealer: int, card: Card) -> None:
-    state.hands[dealer] ^= 1 << card
+    state._held[dealer].remove(card)
+    state._stale |= 1 << dealer
     state.discard |= 1 << card
     if state.discard.bit_count() == TALON_SIZE:
         state.phase = Phase.PLAYING
@@ -513,7 +569,12 @@ never ``best``, so its row serves ``best`` -1, the trick after a led Matto: inde
 
 
 def _play(state: DealState, seat: int, card: Card) -> None:
-    state.hands[seat] ^= 1 << card
+    held = state._held[seat]
+    if card < 56:
+        held.suits ^= 1 << card
+    else:
+        held.trumps ^= 1 << (card - 56)
+    state._stale |= 1 << seat
     trick = state.trick
     played = len(trick)
     if played:

@@ -12,9 +12,10 @@ state the rules never produce: the arena never calls these, only simulations do.
 
 from __future__ import annotations
 
+from ..cardsets import joined
 from .actions import Action, Discard
 from .cards import Card, Hand
-from .game import DealState, _discard, _play, legal_play_mask
+from .game import DealState, _discard, _play, _playable_halves
 from .game import copy_state as copy_state
 
 
@@ -23,7 +24,8 @@ def playable(state: DealState) -> Hand:
     :func:`~arena.games.tre_e_venticinque.legal_actions`, without building actions."""
     seat = state.to_act
     assert seat is not None
-    return legal_play_mask(state.hands[seat], state._follow, state.tricks_won[seat] > 0)
+    suits, top = _playable_halves(state._held[seat], state._follow, state.tricks_won[seat] > 0)
+    return joined(suits, top)
 
 
 def play_unchecked(state: DealState, card: Card) -> None:
