@@ -69,7 +69,7 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
-from arena.games.french_tarot import GameState, Phase, TableOptions, apply, legal_actions
+from arena.games.french_tarot import Bid, GameState, Phase, TableOptions, apply, legal_actions
 from arena.games.french_tarot.deal import HAND_SIZES
 from arena.games.french_tarot.simulate import copy_state
 from arena.table import TableOutcome, TimeControl
@@ -121,6 +121,89 @@ def board_values(entries: list[Entry], players: int) -> list[float]:
         sum(search[(b, s)] - reference[(b, s)] for s in range(players)) / players
         for b in boards
     ]
+
+
+def deal_summary(plan: TablePlan, outcome: TableOutcome) -> dict[str, Any]:
+    """What ``--breakdown`` needs of a table: its board, the search bot's seat (None at the
+    heuristics' table), the taker, the partner (5 players), the contract, each seat's bids and
+    score."""
+    state = outcome.state
+    bids: list[list[str]] = [[] for _ in plan.bots]
+    for seat, action in state.bids:
+        bids[seat].append(action.contract.name if isinstance(action, Bid) else "PASS")
+    return {
+        "board": plan.board,
+        "seat": plan.bots.index("search") if "search" in plan.bots else None,
+        "taker": state.taker, "partner": state.partner,
+        "contract": state.contract.name if state.contract is not None else None,
+        "bids": ["/".join(b) for b in bids],
+        "scores": list(outcome.result.scores),
+    }
+
+
+def role_of(deal: dict[str, Any], seat: int) -> str:
+    """The seat's role in a deal: taker, (called) partner, defender, or passed (no taker)."""
+    if deal["taker"] is None:
+        return "passed"
+    if deal["taker"] == seat:
+        return "taker"
+    return "partner" if deal["partner"] == seat else "defender"
+
+
+def breakdown(deals: list[dict[str, Any]], players: int) -> dict[str, Any]:
+    """The per-board difference (search - heuristic in the same seat) split by where it arose:
+    the search bot's role at its table, whether its bids were the heuristic's in that seat (when
+    they were, the whole auction was: the fillers are deterministic), and the contract. Each
+    part's contribution is a mean over boards of that part's share of the board's value, so the
+    parts add up to the run's mean per board (with a t interval over boards each)."""
+    reference = {d["board"]: d for d in deals if d["seat"] is None}
+    boards = sorted(reference)
+    parts: dict[tuple[str, str], dict[int, float]] = {}
+    counts: dict[tuple[str, str], int] = {}
+    for deal in deals:
+        seat = deal["seat"]
+        if seat is None or deal["board"] not in reference:
+            continue
+        ref = reference[deal["board"]]
+        diff = (deal["scores"][seat] - ref["scores"][seat]) / players
+        role = role_of(deal, seat)
+        same = deal["bids"][seat] == ref["bids"][seat]
+        keys = [
+            ("role", role),
+            ("role, bids", f"{role}, {'same bids' if same else 'other bids'}"),
+            ("contract", f"{deal['contract'] or 'none'}, {role}"),
+            ("bids", "same bids" if same else
+             f"{role_of(ref, seat)} {ref['contract'] or ''} -> {role} {deal['contract'] or ''}"),
+        ]
+        for key in keys:
+            parts.setdefault(key, {})
+            parts[key][deal["board"]] = parts[key].get(deal["board"], 0.0) + diff
+            counts[key] = counts.get(key, 0) + 1
+    rows = []
+    for (kind, name), by_board in sorted(parts.items()):
+        values = [by_board.get(b, 0.0) for b in boards]
+        interval = mean_interval(values)
+        rows.append({"by": kind, "part": name, "seat_deals": counts[(kind, name)],
+                     "per_board": round(interval.mean, 2),
+                     "low_95": round(interval.mean - interval.half_width, 2),
+                     "high_95": round(interval.mean + interval.half_width, 2),
+                     "per_seat_deal": round(interval.mean * len(boards) * players
+                                            / counts[(kind, name)], 2)})
+    return {"boards": len(boards), "players": players, "rows": rows}
+
+
+def print_breakdown(table: dict[str, Any]) -> None:
+    """The breakdown as text (stderr), one block per way of splitting."""
+    print(f"{table['boards']} boards, {table['players']} players: contribution per board "
+          "(95 % over boards), seat-deals, mean per seat-deal", file=sys.stderr)
+    kind = None
+    for row in table["rows"]:
+        if row["by"] != kind:
+            kind = row["by"]
+            print(f"by {kind}:", file=sys.stderr)
+        print(f"  {row['part']:<32} {row['per_board']:+7.2f} [{row['low_95']:+.2f}, "
+              f"{row['high_95']:+.2f}]  {row['seat_deals']:>5}  {row['per_seat_deal']:+8.2f}",
+              file=sys.stderr)
 
 
 class DecisionTimer:
@@ -180,8 +263,11 @@ def run_level(
     timer = DecisionTimer(bot)
     stall = {"max": 0.0, "timeouts_off_cpu": 0}
 
+    deals: list[dict[str, Any]] = []
+
     def on_table(plan: TablePlan, outcome: TableOutcome) -> None:
         times = timer.take()
+        deals.append(deal_summary(plan, outcome))
         if "search" not in plan.bots:
             return
         seat = plan.bots.index("search")
@@ -229,6 +315,7 @@ def run_level(
         "seconds": round(wall, 1),
         "first_board": first_board,
         "values": values,
+        "deals": deals,
     }
     low, high = interval.mean - interval.half_width, interval.mean + interval.half_width
     print(f"{label:>12}: {interval.mean:+7.2f} per board, 95% [{low:+.2f}, {high:+.2f}] "
@@ -478,9 +565,33 @@ def combine(paths: list[str]) -> dict[str, object]:
             "first_boards": firsts, "draws": sum(part["draws"] for part in parts),
             "infractions": infractions,
             "seconds": [part["seconds"] for part in parts], "values": values,
+            "deals": [d for part in parts for d in part.get("deals", [])],
         })
     return {"combined": paths, "seed": runs[0]["seed"], "players": runs[0]["players"],
             "levels": pooled}
+
+
+def breakdowns(paths: list[str]) -> list[dict[str, Any]]:
+    """``--breakdown``: each level of the runs (pooled by name) split by :func:`breakdown`."""
+    levels: dict[str, list[dict[str, Any]]] = {}
+    players = 0
+    for path in paths:
+        lines = Path(path).read_text().strip().splitlines()
+        if not lines:
+            raise SystemExit(f"{path}: empty (not the JSON a run of bench.bots prints)")
+        run = json.loads(lines[-1])
+        players = run["players"]
+        for level in run["levels"]:
+            if "deals" not in level:
+                raise SystemExit(f"{path}: {level['level']} has no deals (an older run)")
+            levels.setdefault(level["level"], []).extend(level["deals"])
+    tables = []
+    for label, deals in levels.items():
+        print(label, file=sys.stderr)
+        table = breakdown(deals, players)
+        print_breakdown(table)
+        tables.append({"level": label, **table})
+    return tables
 
 
 def rollout_bias(
@@ -621,6 +732,10 @@ def main() -> None:
                         help="two runs' printed JSON (files; e.g. two versions of the bot at "
                              "the same seed): each level's per-board difference, second minus "
                              "first, on the boards both played, instead of playing")
+    parser.add_argument("--breakdown", nargs="+", metavar="JSON", default=None,
+                        help="runs' printed JSON (files, pooled): each level's per-board "
+                             "difference split by the search bot's role, whether it bid as the "
+                             "heuristic, and the contract, instead of playing")
     parser.add_argument("--speed", action="store_true",
                         help="time a rollout and an exact solve of the last tricks, instead of "
                              "playing")
@@ -678,6 +793,9 @@ def main() -> None:
         return
     if args.speed:
         print(json.dumps(speed(args.players, args.seed)))
+        return
+    if args.breakdown:
+        print(json.dumps(breakdowns(args.breakdown)))
         return
     if args.paired:
         print(json.dumps(paired_runs(*args.paired)))
