@@ -59,6 +59,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import platform
 import random
 import statistics
@@ -253,6 +254,7 @@ def search_rates(bot: TimedSearch) -> dict[str, object]:
         "draws_per_second": round(bot.draws / searching),
         "rollouts_per_second": round(bot.rollouts / searching),
         "draws": bot.draws,
+        "rollouts": bot.rollouts,
     }
 
 
@@ -300,6 +302,10 @@ def run_level(
         **interval_figures(values),
         **search_rates(bot),
         "decision_draws": bot.decision_draws,
+        "merged_rollouts": bot.merged_rollouts,
+        "merge": bot.merge,
+        "spend_saved": bot.spend_saved,
+        "bid_shift": bot.bid_shift,
         "simulate": sorted(bot.simulate) if bot.simulate is not None else "by players",
         "decision_trust": bot.decision_trust,
         "decision_samples": bot.decision_samples,
@@ -320,7 +326,8 @@ def run_level(
     low, high = interval.mean - interval.half_width, interval.mean + interval.half_width
     print(f"{label:>12}: {interval.mean:+7.2f} per board, 95% [{low:+.2f}, {high:+.2f}] "
           f"over {len(values)} boards; "
-          f"{figures['draws_per_second']} draws/s, {figures['rollouts_per_second']} rollouts/s; "
+          f"{figures['draws_per_second']} draws/s, {figures['rollouts_per_second']} rollouts/s "
+          f"({bot.merged_rollouts} saved by merging equivalent cards); "
           f"infractions {kinds or 'none'} ({stall['timeouts_off_cpu']} search timeouts off "
           f"CPU, longest wait for a CPU {stall['max'] * 1000:.1f} ms); {wall:.0f} s",
           file=sys.stderr, flush=True)
@@ -482,6 +489,77 @@ def speed(players: int, seed: int) -> dict[str, object]:
             figures[f"solve_us_{cards}"] = round(exact)
             line += f", exact solve {exact:9.0f} us ({exact / rollout:.0f}x)"
         print(line, file=sys.stderr, flush=True)
+    return figures
+
+
+def card_positions(players: int, count: int, seed: int) -> list[GameState]:
+    """Seeded deals bid and played by random legal actions to a random card of the play, the
+    seat to act holding two legal cards or more."""
+    rng = random.Random(seed)
+    found: list[GameState] = []
+    number = 0
+    while len(found) < count:
+        number += 1
+        state = GameState.from_seed(seed + number, TableOptions(players=players),
+                                    dealer=number % players)
+        stop = rng.randrange(HAND_SIZES[players] * players)
+        played = 0
+        while state.to_act is not None:
+            legal = legal_actions(state)
+            if state.phase is Phase.PLAYING:
+                if played == stop:
+                    break
+                played += 1
+            apply(state, legal[rng.randrange(len(legal))])
+        if (state.to_act is not None and state.phase is Phase.PLAYING
+                and len(legal_actions(state)) > 1):
+            found.append(state)
+    return found
+
+
+def merge_speed(players: int, seed: int, samples: int = 20,
+                count: int = 150) -> dict[str, object]:
+    """CPU milliseconds per card decision at ``samples`` draws, with and without merging the
+    equivalent cards (``SearchBot(merge=...)``), on the same random positions; the best of
+    three passes. In time mode the ratio is the draws a decision gains."""
+    from arena.games.french_tarot import Play, observe
+    from arena.table import DecisionRequest, PlayerInfo, TableStart
+    from clients.sdk import TableView
+
+    positions = card_positions(players, count, seed)
+    infos = tuple(PlayerInfo(s, f"b{s}", f"b{s}") for s in range(players))
+    asked = []
+    for state in positions:
+        seat = state.to_act
+        assert seat is not None
+        view = TableView.from_start(TableStart("speed", seat, state.options, state.dealer,
+                                               infos, observe(state, seat)))
+        request = DecisionRequest("speed", seat, 1, state.phase, legal_actions(state), 600.0,
+                                  0.0, view.hand)
+        cards = [a.card for a in request.legal_actions if isinstance(a, Play)]
+        asked.append((view.with_request(request), cards))
+    figures: dict[str, object] = {"players": players, "positions": len(asked),
+                                  "samples": samples}
+    for merge in (False, True):
+        bot = SearchBot(samples, seed=seed, merge=merge)
+        best = math.inf
+        for _ in range(3):
+            start = time.process_time()
+            for view, cards in asked:
+                bot.evaluate(view, cards, None)
+            best = min(best, time.process_time() - start)
+        figures["ms_merged" if merge else "ms_every_card"] = round(best / len(asked) * 1000, 2)
+    tried = SearchBot(samples, merge=True)
+    figures["cards_per_decision"] = round(statistics.mean(len(c) for _, c in asked), 2)
+    figures["classes_per_decision"] = round(statistics.mean(
+        len(tried.card_classes(v, c)) for v, c in asked), 2)
+    gain = float(figures["ms_every_card"]) / float(figures["ms_merged"])  # type: ignore[arg-type]
+    figures["draws_gained"] = round(gain, 3)
+    print(f"{players} players, {len(asked)} positions at {samples} draws: "
+          f"{figures['cards_per_decision']} legal cards, {figures['classes_per_decision']} "
+          f"classes a decision; {figures['ms_every_card']} ms of CPU a decision every card "
+          f"tried, {figures['ms_merged']} ms merged: x{gain:.2f} draws in the same time",
+          file=sys.stderr, flush=True)
     return figures
 
 
@@ -792,7 +870,8 @@ def main() -> None:
         print(json.dumps(combine(args.combine)))
         return
     if args.speed:
-        print(json.dumps(speed(args.players, args.seed)))
+        print(json.dumps({**speed(args.players, args.seed),
+                          "merging": merge_speed(args.players, args.seed)}))
         return
     if args.breakdown:
         print(json.dumps(breakdowns(args.breakdown)))

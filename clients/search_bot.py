@@ -104,7 +104,7 @@ from clients.search_bidding import (
 )
 from clients.search_inference import agreeing_sample, bid_ranges
 from clients.search_reply import reply_to_trick
-from clients.search_rollout import Policy, rules_card
+from clients.search_rollout import Policy, equivalent_classes, rules_card
 
 # The rollout policy lives in its own module (the bidding search plays it out too); its names
 # stay importable from here.
@@ -185,6 +185,13 @@ class SearchBot(TimedSearch, HeuristicBot):
     ``play_weight``: each draw of the card search counts ``play_weight`` to the power of the
     number of the other seats' cards seen that the rollout policy, on that drawn deal, would not
     have played (1: every draw counts the same).
+    ``merge``: the card search plays out one card of each class of equivalent cards
+    (:func:`~clients.search_rollout.equivalent_classes`: they score the same on every draw) and
+    gives its score to the others; always off with ``replies`` (the heuristic's replies read
+    printed ranks). ``spend_saved``: with fixed draws, the rollouts merging saved buy more
+    draws (``samples`` times the legal cards over the classes); in time mode they always do.
+    ``bid_shift``: half-points given to the taker's side in the bid's play-outs (their rules
+    rollouts take less than the heuristic does as taker, and the bot as taker takes more).
     """
 
     name = "search"
@@ -216,6 +223,9 @@ class SearchBot(TimedSearch, HeuristicBot):
         rollout: str = "quick",
         decision_rollout: str = "quick",
         play_weight: float = 1.0,
+        merge: bool = True,
+        spend_saved: bool = False,
+        bid_shift: int = 0,
     ) -> None:
         if solver_cards < 0:
             raise ValueError(f"solver_cards must be at least 0, got {solver_cards}")
@@ -244,6 +254,11 @@ class SearchBot(TimedSearch, HeuristicBot):
         self.rollout = rollout
         self.decision_rollout = decision_rollout
         self.play_weight = play_weight
+        self.merge = merge
+        self.spend_saved = spend_saved
+        self.bid_shift = bid_shift
+        self.merged_rollouts = 0
+        """Rollouts the merging of equivalent cards saved, over the bot's life."""
         self.weights: list[float] = []
         """The last card search's weight of each draw (:meth:`evaluate`), in its order."""
         self.decision_trust = decision_trust
@@ -387,9 +402,11 @@ class SearchBot(TimedSearch, HeuristicBot):
         deadline: float | None, *, settle: bool = True,
     ) -> int:
         """The index of the candidate the simulation picks (``prior``: the rules' choice)."""
+        bonus = 0
         if kind == "bid":
             wanted = self.decision_samples or self.bid_samples
             policy = ROLLOUTS[self.bid_rollout]
+            bonus = self.bid_shift
         else:
             wanted = self.decision_samples or self.samples or self.max_samples
             policy = ROLLOUTS[self.decision_rollout]
@@ -399,7 +416,7 @@ class SearchBot(TimedSearch, HeuristicBot):
             gc.disable()
             try:
                 budget = Budget(wanted, deadline, self.clock, self.taker_shift,
-                                self.exact_limit(deadline), policy)
+                                self.exact_limit(deadline), policy, bonus)
                 draws = scorer(seed, budget)
             finally:
                 if collecting:
@@ -493,6 +510,7 @@ class SearchBot(TimedSearch, HeuristicBot):
         # The cards this bot chose tell nothing of the hidden hands: its own, and with two
         # players the dummy's (whose hand is shown when it plays).
         own = (seat, DUMMY) if table.options.has_dummy else (seat,)
+        tried = self.card_classes(table, cards)
         weights: list[float] = []
         self.weights = weights
         sampler = Sampler(table, seed=self.decision_seed(table),
@@ -521,7 +539,7 @@ class SearchBot(TimedSearch, HeuristicBot):
                 return None
             exact = cards_left(base) <= self.solver_cards
             scores = []
-            for card in cards:
+            for card, _members in tried:
                 if deadline is not None and clock() > deadline:
                     return None  # a stalled machine: drop this draw rather than answer late
                 state = copy_state(base)
@@ -529,15 +547,61 @@ class SearchBot(TimedSearch, HeuristicBot):
                 if replies:
                     reply_to_trick(state, seat)
                 if exact:
-                    scores.append(solve(state, first=rollout_card)[seat])
-                    continue
-                finish(state, policy)
-                assert state.result is not None
-                scores.append(state.result.scores[seat])
+                    score = solve(state, first=rollout_card)[seat]
+                else:
+                    finish(state, policy)
+                    assert state.result is not None
+                    score = state.result.scores[seat]
+                scores.append(score)
             weights.append(weight)
             return scores
 
-        return self.run_draws(len(cards), draw, deadline)
+        wanted = None
+        if self.spend_saved and self.samples is not None and len(tried) < len(cards):
+            wanted = min(self.max_samples, -(-self.samples * len(cards) // len(tried)))
+        draws = self.run_draws(len(tried), draw, deadline, wanted)
+        self.merged_rollouts += len(draws) * (len(cards) - len(tried))
+        if len(tried) == len(cards):
+            return draws
+        # Back to one score per legal card, in the order of ``cards``: each its class's.
+        where = self.class_index(cards, tried)
+        return [[draw[i] for i in where] for draw in draws]
+
+    @staticmethod
+    def class_index(cards: Sequence[Card], tried: Sequence[tuple[Card, int]]) -> list[int]:
+        """For each of ``cards``, the index in ``tried`` of the class it belongs to (a class's
+        members follow its card in ascending order)."""
+        index: dict[Card, int] = {}
+        ordered = sorted(cards)
+        at = 0
+        for number, (_card, members) in enumerate(tried):
+            for card in ordered[at:at + members]:
+                index[card] = number
+            at += members
+        return [index[card] for card in cards]
+
+    def card_classes(self, table: TableView, cards: Sequence[Card]) -> list[tuple[Card, int]]:
+        """The cards the search plays out, each with how many legal cards it stands for: one
+        card (the lowest, which ties between equal totals favour) of each class of equivalent
+        cards (:func:`~clients.search_rollout.equivalent_classes`), every card without
+        :attr:`merge`. The cards that cannot change places are what is still to be played by
+        others or lies in the current trick (that trick's cards are compared with the one
+        played); the acting hand's own cards, the finished tricks' and this seat's own discard
+        (never played) can."""
+        if not self.merge or self.replies or len(cards) < 2:
+            return [(card, 1) for card in cards]
+        acting = table.to_act
+        hand = table.hand
+        if table.options.has_dummy and acting is not None and acting != table.seat:
+            hand = tuple(getattr(table.observation, "dummy", None) or cards)
+        gone = 0
+        for card in (*hand, *cards, *table.discard):
+            gone |= 1 << card
+        for trick in table.tricks:
+            for card in trick.cards:
+                gone |= 1 << card
+        return [(members[0], len(members))
+                for members in equivalent_classes(sorted(cards), gone)]
 
     def simulation_seed(self, kind: str, table: TableView) -> int:
         """The draws' seed for a decision before the card play (``kind`` among
