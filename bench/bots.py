@@ -305,7 +305,7 @@ def run_level(
         "merged_rollouts": bot.merged_rollouts,
         "merge": bot.merge,
         "spend_saved": bot.spend_saved,
-        "bid_shift": bot.bid_shift,
+        "bid_shift": "by players" if bot.bid_shift is None else bot.bid_shift,
         "simulate": sorted(bot.simulate) if bot.simulate is not None else "by players",
         "decision_trust": bot.decision_trust,
         "decision_samples": bot.decision_samples,

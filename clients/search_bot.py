@@ -136,6 +136,12 @@ SIMULATED_BY_PLAYERS: dict[int, tuple[str, ...]] = {
 (:func:`~clients.search_rollout.rules_card`) were measured to pay against the rules' bid (3
 and 4 players: +3.3 per board pooled, 95 % +0.4 to +6.2, 400 boards); with 5 it lost (-4.5,
 -14.4 to +5.4, 120 boards) and with two it was not measured with these play-outs."""
+BID_SHIFT_BY_PLAYERS: dict[int, int] = {4: 6}
+"""Half-points given to the taker's side in the bid's play-outs by default, by the number of
+players (docs/search-bot.md, "Issue 28, fifth session"): the bid's rules rollouts take about 6
+half-points less for the taker's side than the heuristic does with 4 players (and the bot as
+taker takes more than the heuristic), so the bid passed hands the heuristic makes. With 4
+players, +3.9 per board (95 % +0.8 to +6.9, 200 boards paired at 20 draws, 39 changed)."""
 BID_SAMPLES = 150
 """Draws for a bid by simulation (fewer when the deadline comes first), in either mode."""
 BID_WINDOW: float | None = None
@@ -191,7 +197,8 @@ class SearchBot(TimedSearch, HeuristicBot):
     printed ranks). ``spend_saved``: with fixed draws, the rollouts merging saved buy more
     draws (``samples`` times the legal cards over the classes); in time mode they always do.
     ``bid_shift``: half-points given to the taker's side in the bid's play-outs (their rules
-    rollouts take less than the heuristic does as taker, and the bot as taker takes more).
+    rollouts take less than the heuristic does as taker, and the bot as taker takes more);
+    None (the default) takes :data:`BID_SHIFT_BY_PLAYERS` at each table.
     """
 
     name = "search"
@@ -225,7 +232,7 @@ class SearchBot(TimedSearch, HeuristicBot):
         play_weight: float = 1.0,
         merge: bool = True,
         spend_saved: bool = False,
-        bid_shift: int = 0,
+        bid_shift: int | None = None,
     ) -> None:
         if solver_cards < 0:
             raise ValueError(f"solver_cards must be at least 0, got {solver_cards}")
@@ -257,6 +264,8 @@ class SearchBot(TimedSearch, HeuristicBot):
         self.merge = merge
         self.spend_saved = spend_saved
         self.bid_shift = bid_shift
+        """Half-points for the taker's side in the bid's play-outs; None:
+        :data:`BID_SHIFT_BY_PLAYERS`."""
         self.merged_rollouts = 0
         """Rollouts the merging of equivalent cards saved, over the bot's life."""
         self.weights: list[float] = []
@@ -406,7 +415,8 @@ class SearchBot(TimedSearch, HeuristicBot):
         if kind == "bid":
             wanted = self.decision_samples or self.bid_samples
             policy = ROLLOUTS[self.bid_rollout]
-            bonus = self.bid_shift
+            bonus = (self.bid_shift if self.bid_shift is not None
+                     else BID_SHIFT_BY_PLAYERS.get(table.options.players, 0))
         else:
             wanted = self.decision_samples or self.samples or self.max_samples
             policy = ROLLOUTS[self.decision_rollout]

@@ -45,7 +45,7 @@ from clients.search_bidding import (
     playout,
     rules_bid,
 )
-from clients.search_bot import SearchBot
+from clients.search_bot import BID_SHIFT_BY_PLAYERS, SearchBot
 from clients.search_rollout import rules_card
 
 from .positions import random_position, request_of, view_of
@@ -175,7 +175,9 @@ def test_the_bid_is_the_candidate_the_draws_score_best() -> None:
             continue
         # The same draws, scored again: the bot took the best total unless it tied the rules'.
         seed = searching.simulation_seed("bid", view)
-        draws = bid_scores(view, seed, bids, Budget(6, None, searching.clock, policy=rules_card))
+        shift = BID_SHIFT_BY_PLAYERS.get(state.players, 0)
+        draws = bid_scores(view, seed, bids, Budget(6, None, searching.clock, policy=rules_card,
+                                                     bonus=shift))
         assert bids[choose(draws, bids.index(rules), 0.0)] == chosen
         differs += chosen != rules
         tested += 1
