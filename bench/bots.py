@@ -59,6 +59,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import platform
 import random
 import statistics
@@ -69,7 +70,7 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
-from arena.games.french_tarot import GameState, Phase, TableOptions, apply, legal_actions
+from arena.games.french_tarot import Bid, GameState, Phase, TableOptions, apply, legal_actions
 from arena.games.french_tarot.deal import HAND_SIZES
 from arena.games.french_tarot.simulate import copy_state
 from arena.table import TableOutcome, TimeControl
@@ -123,6 +124,89 @@ def board_values(entries: list[Entry], players: int) -> list[float]:
     ]
 
 
+def deal_summary(plan: TablePlan, outcome: TableOutcome) -> dict[str, Any]:
+    """What ``--breakdown`` needs of a table: its board, the search bot's seat (None at the
+    heuristics' table), the taker, the partner (5 players), the contract, each seat's bids and
+    score."""
+    state = outcome.state
+    bids: list[list[str]] = [[] for _ in plan.bots]
+    for seat, action in state.bids:
+        bids[seat].append(action.contract.name if isinstance(action, Bid) else "PASS")
+    return {
+        "board": plan.board,
+        "seat": plan.bots.index("search") if "search" in plan.bots else None,
+        "taker": state.taker, "partner": state.partner,
+        "contract": state.contract.name if state.contract is not None else None,
+        "bids": ["/".join(b) for b in bids],
+        "scores": list(outcome.result.scores),
+    }
+
+
+def role_of(deal: dict[str, Any], seat: int) -> str:
+    """The seat's role in a deal: taker, (called) partner, defender, or passed (no taker)."""
+    if deal["taker"] is None:
+        return "passed"
+    if deal["taker"] == seat:
+        return "taker"
+    return "partner" if deal["partner"] == seat else "defender"
+
+
+def breakdown(deals: list[dict[str, Any]], players: int) -> dict[str, Any]:
+    """The per-board difference (search - heuristic in the same seat) split by where it arose:
+    the search bot's role at its table, whether its bids were the heuristic's in that seat (when
+    they were, the whole auction was: the fillers are deterministic), and the contract. Each
+    part's contribution is a mean over boards of that part's share of the board's value, so the
+    parts add up to the run's mean per board (with a t interval over boards each)."""
+    reference = {d["board"]: d for d in deals if d["seat"] is None}
+    boards = sorted(reference)
+    parts: dict[tuple[str, str], dict[int, float]] = {}
+    counts: dict[tuple[str, str], int] = {}
+    for deal in deals:
+        seat = deal["seat"]
+        if seat is None or deal["board"] not in reference:
+            continue
+        ref = reference[deal["board"]]
+        diff = (deal["scores"][seat] - ref["scores"][seat]) / players
+        role = role_of(deal, seat)
+        same = deal["bids"][seat] == ref["bids"][seat]
+        keys = [
+            ("role", role),
+            ("role, bids", f"{role}, {'same bids' if same else 'other bids'}"),
+            ("contract", f"{deal['contract'] or 'none'}, {role}"),
+            ("bids", "same bids" if same else
+             f"{role_of(ref, seat)} {ref['contract'] or ''} -> {role} {deal['contract'] or ''}"),
+        ]
+        for key in keys:
+            parts.setdefault(key, {})
+            parts[key][deal["board"]] = parts[key].get(deal["board"], 0.0) + diff
+            counts[key] = counts.get(key, 0) + 1
+    rows = []
+    for (kind, name), by_board in sorted(parts.items()):
+        values = [by_board.get(b, 0.0) for b in boards]
+        interval = mean_interval(values)
+        rows.append({"by": kind, "part": name, "seat_deals": counts[(kind, name)],
+                     "per_board": round(interval.mean, 2),
+                     "low_95": round(interval.mean - interval.half_width, 2),
+                     "high_95": round(interval.mean + interval.half_width, 2),
+                     "per_seat_deal": round(interval.mean * len(boards) * players
+                                            / counts[(kind, name)], 2)})
+    return {"boards": len(boards), "players": players, "rows": rows}
+
+
+def print_breakdown(table: dict[str, Any]) -> None:
+    """The breakdown as text (stderr), one block per way of splitting."""
+    print(f"{table['boards']} boards, {table['players']} players: contribution per board "
+          "(95 % over boards), seat-deals, mean per seat-deal", file=sys.stderr)
+    kind = None
+    for row in table["rows"]:
+        if row["by"] != kind:
+            kind = row["by"]
+            print(f"by {kind}:", file=sys.stderr)
+        print(f"  {row['part']:<32} {row['per_board']:+7.2f} [{row['low_95']:+.2f}, "
+              f"{row['high_95']:+.2f}]  {row['seat_deals']:>5}  {row['per_seat_deal']:+8.2f}",
+              file=sys.stderr)
+
+
 class DecisionTimer:
     """Times each decision of one bot on the wall and CPU clocks (``method_for`` wrapped on the
     instance: the runner's seat asks it for every request, in order), so that a timeout can be
@@ -170,6 +254,7 @@ def search_rates(bot: TimedSearch) -> dict[str, object]:
         "draws_per_second": round(bot.draws / searching),
         "rollouts_per_second": round(bot.rollouts / searching),
         "draws": bot.draws,
+        "rollouts": bot.rollouts,
     }
 
 
@@ -180,8 +265,11 @@ def run_level(
     timer = DecisionTimer(bot)
     stall = {"max": 0.0, "timeouts_off_cpu": 0}
 
+    deals: list[dict[str, Any]] = []
+
     def on_table(plan: TablePlan, outcome: TableOutcome) -> None:
         times = timer.take()
+        deals.append(deal_summary(plan, outcome))
         if "search" not in plan.bots:
             return
         seat = plan.bots.index("search")
@@ -214,6 +302,10 @@ def run_level(
         **interval_figures(values),
         **search_rates(bot),
         "decision_draws": bot.decision_draws,
+        "merged_rollouts": bot.merged_rollouts,
+        "merge": bot.merge,
+        "spend_saved": bot.spend_saved,
+        "bid_shift": "by players" if bot.bid_shift is None else bot.bid_shift,
         "simulate": sorted(bot.simulate) if bot.simulate is not None else "by players",
         "decision_trust": bot.decision_trust,
         "decision_samples": bot.decision_samples,
@@ -229,11 +321,13 @@ def run_level(
         "seconds": round(wall, 1),
         "first_board": first_board,
         "values": values,
+        "deals": deals,
     }
     low, high = interval.mean - interval.half_width, interval.mean + interval.half_width
     print(f"{label:>12}: {interval.mean:+7.2f} per board, 95% [{low:+.2f}, {high:+.2f}] "
           f"over {len(values)} boards; "
-          f"{figures['draws_per_second']} draws/s, {figures['rollouts_per_second']} rollouts/s; "
+          f"{figures['draws_per_second']} draws/s, {figures['rollouts_per_second']} rollouts/s "
+          f"({bot.merged_rollouts} saved by merging equivalent cards); "
           f"infractions {kinds or 'none'} ({stall['timeouts_off_cpu']} search timeouts off "
           f"CPU, longest wait for a CPU {stall['max'] * 1000:.1f} ms); {wall:.0f} s",
           file=sys.stderr, flush=True)
@@ -398,6 +492,77 @@ def speed(players: int, seed: int) -> dict[str, object]:
     return figures
 
 
+def card_positions(players: int, count: int, seed: int) -> list[GameState]:
+    """Seeded deals bid and played by random legal actions to a random card of the play, the
+    seat to act holding two legal cards or more."""
+    rng = random.Random(seed)
+    found: list[GameState] = []
+    number = 0
+    while len(found) < count:
+        number += 1
+        state = GameState.from_seed(seed + number, TableOptions(players=players),
+                                    dealer=number % players)
+        stop = rng.randrange(HAND_SIZES[players] * players)
+        played = 0
+        while state.to_act is not None:
+            legal = legal_actions(state)
+            if state.phase is Phase.PLAYING:
+                if played == stop:
+                    break
+                played += 1
+            apply(state, legal[rng.randrange(len(legal))])
+        if (state.to_act is not None and state.phase is Phase.PLAYING
+                and len(legal_actions(state)) > 1):
+            found.append(state)
+    return found
+
+
+def merge_speed(players: int, seed: int, samples: int = 20,
+                count: int = 150) -> dict[str, object]:
+    """CPU milliseconds per card decision at ``samples`` draws, with and without merging the
+    equivalent cards (``SearchBot(merge=...)``), on the same random positions; the best of
+    three passes. In time mode the ratio is the draws a decision gains."""
+    from arena.games.french_tarot import Play, observe
+    from arena.table import DecisionRequest, PlayerInfo, TableStart
+    from clients.sdk import TableView
+
+    positions = card_positions(players, count, seed)
+    infos = tuple(PlayerInfo(s, f"b{s}", f"b{s}") for s in range(players))
+    asked = []
+    for state in positions:
+        seat = state.to_act
+        assert seat is not None
+        view = TableView.from_start(TableStart("speed", seat, state.options, state.dealer,
+                                               infos, observe(state, seat)))
+        request = DecisionRequest("speed", seat, 1, state.phase, legal_actions(state), 600.0,
+                                  0.0, view.hand)
+        cards = [a.card for a in request.legal_actions if isinstance(a, Play)]
+        asked.append((view.with_request(request), cards))
+    figures: dict[str, object] = {"players": players, "positions": len(asked),
+                                  "samples": samples}
+    for merge in (False, True):
+        bot = SearchBot(samples, seed=seed, merge=merge)
+        best = math.inf
+        for _ in range(3):
+            start = time.process_time()
+            for view, cards in asked:
+                bot.evaluate(view, cards, None)
+            best = min(best, time.process_time() - start)
+        figures["ms_merged" if merge else "ms_every_card"] = round(best / len(asked) * 1000, 2)
+    tried = SearchBot(samples, merge=True)
+    figures["cards_per_decision"] = round(statistics.mean(len(c) for _, c in asked), 2)
+    figures["classes_per_decision"] = round(statistics.mean(
+        len(tried.card_classes(v, c)) for v, c in asked), 2)
+    gain = float(figures["ms_every_card"]) / float(figures["ms_merged"])  # type: ignore[arg-type]
+    figures["draws_gained"] = round(gain, 3)
+    print(f"{players} players, {len(asked)} positions at {samples} draws: "
+          f"{figures['cards_per_decision']} legal cards, {figures['classes_per_decision']} "
+          f"classes a decision; {figures['ms_every_card']} ms of CPU a decision every card "
+          f"tried, {figures['ms_merged']} ms merged: x{gain:.2f} draws in the same time",
+          file=sys.stderr, flush=True)
+    return figures
+
+
 def per_call(work: Callable[[GameState], object], positions: list[GameState]) -> float:
     """Microseconds per call, the best of three passes over the positions (a busy machine
     only ever adds time)."""
@@ -478,9 +643,33 @@ def combine(paths: list[str]) -> dict[str, object]:
             "first_boards": firsts, "draws": sum(part["draws"] for part in parts),
             "infractions": infractions,
             "seconds": [part["seconds"] for part in parts], "values": values,
+            "deals": [d for part in parts for d in part.get("deals", [])],
         })
     return {"combined": paths, "seed": runs[0]["seed"], "players": runs[0]["players"],
             "levels": pooled}
+
+
+def breakdowns(paths: list[str]) -> list[dict[str, Any]]:
+    """``--breakdown``: each level of the runs (pooled by name) split by :func:`breakdown`."""
+    levels: dict[str, list[dict[str, Any]]] = {}
+    players = 0
+    for path in paths:
+        lines = Path(path).read_text().strip().splitlines()
+        if not lines:
+            raise SystemExit(f"{path}: empty (not the JSON a run of bench.bots prints)")
+        run = json.loads(lines[-1])
+        players = run["players"]
+        for level in run["levels"]:
+            if "deals" not in level:
+                raise SystemExit(f"{path}: {level['level']} has no deals (an older run)")
+            levels.setdefault(level["level"], []).extend(level["deals"])
+    tables = []
+    for label, deals in levels.items():
+        print(label, file=sys.stderr)
+        table = breakdown(deals, players)
+        print_breakdown(table)
+        tables.append({"level": label, **table})
+    return tables
 
 
 def rollout_bias(
@@ -621,6 +810,10 @@ def main() -> None:
                         help="two runs' printed JSON (files; e.g. two versions of the bot at "
                              "the same seed): each level's per-board difference, second minus "
                              "first, on the boards both played, instead of playing")
+    parser.add_argument("--breakdown", nargs="+", metavar="JSON", default=None,
+                        help="runs' printed JSON (files, pooled): each level's per-board "
+                             "difference split by the search bot's role, whether it bid as the "
+                             "heuristic, and the contract, instead of playing")
     parser.add_argument("--speed", action="store_true",
                         help="time a rollout and an exact solve of the last tricks, instead of "
                              "playing")
@@ -677,7 +870,11 @@ def main() -> None:
         print(json.dumps(combine(args.combine)))
         return
     if args.speed:
-        print(json.dumps(speed(args.players, args.seed)))
+        print(json.dumps({**speed(args.players, args.seed),
+                          "merging": merge_speed(args.players, args.seed)}))
+        return
+    if args.breakdown:
+        print(json.dumps(breakdowns(args.breakdown)))
         return
     if args.paired:
         print(json.dumps(paired_runs(*args.paired)))

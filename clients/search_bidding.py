@@ -199,6 +199,8 @@ class Budget:
     <clients.search_timing.TimedSearch.exact_limit>`); it stops at the deadline all the same."""
     policy: Policy | None = None
     """The play-outs' card policy (None: the card search's rollout)."""
+    bonus: int = 0
+    """Half-points given to the taker's side in every play-out's score (``bid_shift``)."""
 
 
 def candidate_scores(
@@ -216,7 +218,7 @@ def candidate_scores(
             state = copy_state(base)
             outcome(state)
             playout(state, budget.policy)
-            row.append(played_score(state, seat, budget.shift))
+            row.append(played_score(state, seat, budget.shift, bonus=budget.bonus))
         return row
 
     return drawn_scores(table, seed, budget, draw)
@@ -242,7 +244,7 @@ def bid_scores(
             while state.phase is Phase.BIDDING:
                 apply_unchecked(state, rules_bid(state))
             if state.phase is Phase.FINISHED:  # everybody passed
-                row.append(played_score(state, seat, budget.shift))
+                row.append(played_score(state, seat, budget.shift, bonus=budget.bonus))
                 continue
             assert state.taker is not None and state.contract is not None
             contract = state.contract
@@ -253,7 +255,7 @@ def bid_scores(
                     return None  # a stalled machine: drop this draw rather than answer late
                 playout(state, budget.policy)
                 done = played[key] = state
-            row.append(played_score(done, seat, budget.shift, contract))
+            row.append(played_score(done, seat, budget.shift, contract, budget.bonus))
         return row
 
     return drawn_scores(table, seed, budget, draw)
@@ -286,11 +288,13 @@ def drawn_scores(
 
 
 def played_score(
-    state: GameState, seat: int, shift: bool, contract: Contract | None = None
+    state: GameState, seat: int, shift: bool, contract: Contract | None = None,
+    bonus: int = 0,
 ) -> int:
     """``seat``'s score for a played-out deal: scored at ``contract`` (the card play was the
     same) when given, with the rollouts' bias corrected when ``shift``
-    (:func:`calibrated_score`)."""
+    (:func:`calibrated_score`), and ``bonus`` more half-points for the taker's side (the bid's
+    ``bid_shift``: its play-outs take less than the bot's own play as taker)."""
     result = state.result
     assert result is not None
     summary = result.summary
@@ -298,11 +302,12 @@ def played_score(
         return result.scores[seat]  # everybody passed
     if contract is not None and contract != summary.contract:
         summary = replace(summary, contract=contract)
-    elif not shift:
+    elif not shift and not bonus:
         return result.scores[seat]
-    if shift:
-        summary = replace(summary, taker_half_points=min(
-            TOTAL_HALF_POINTS, summary.taker_half_points + TAKER_SHIFT.get(summary.players, 0)))
+    added = (TAKER_SHIFT.get(summary.players, 0) if shift else 0) + bonus
+    if added:
+        summary = replace(summary, taker_half_points=max(0, min(
+            TOTAL_HALF_POINTS, summary.taker_half_points + added)))
     return settle(summary, result.taker, result.partner)[seat]
 
 

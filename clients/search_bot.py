@@ -104,7 +104,7 @@ from clients.search_bidding import (
 )
 from clients.search_inference import agreeing_sample, bid_ranges
 from clients.search_reply import reply_to_trick
-from clients.search_rollout import Policy, rules_card
+from clients.search_rollout import Policy, equivalent_classes, rules_card
 
 # The rollout policy lives in its own module (the bidding search plays it out too); its names
 # stay importable from here.
@@ -136,6 +136,15 @@ SIMULATED_BY_PLAYERS: dict[int, tuple[str, ...]] = {
 (:func:`~clients.search_rollout.rules_card`) were measured to pay against the rules' bid (3
 and 4 players: +3.3 per board pooled, 95 % +0.4 to +6.2, 400 boards); with 5 it lost (-4.5,
 -14.4 to +5.4, 120 boards) and with two it was not measured with these play-outs."""
+BID_SHIFT_BY_PLAYERS: dict[int, int] = {3: 6, 4: 12}
+"""Half-points given to the taker's side in the bid's play-outs by default, by the number of
+players (docs/search-bot.md, "Issue 28, fifth session"): the bid's rules rollouts take about 6
+half-points less for the taker's side than the heuristic does with 4 players, and the bot as
+taker takes more than the heuristic, so the bid passed hands the heuristic makes. With 4
+players, paired on 200 boards at 20 draws against no shift: 6 half-points +3.9 per board
+(95 % +0.8 to +6.9, 39 boards changed), 12 half-points +5.4 (+0.8 to +10.1, 73 changed); with
+3 players, 6 half-points +4.7 (-1.2 to +10.5, 100 boards, 25 changed; with the 4 players' 200
+boards at 6, +4.1 pooled, +1.3 to +6.9). Two players and five bid by the rules."""
 BID_SAMPLES = 150
 """Draws for a bid by simulation (fewer when the deadline comes first), in either mode."""
 BID_WINDOW: float | None = None
@@ -185,6 +194,14 @@ class SearchBot(TimedSearch, HeuristicBot):
     ``play_weight``: each draw of the card search counts ``play_weight`` to the power of the
     number of the other seats' cards seen that the rollout policy, on that drawn deal, would not
     have played (1: every draw counts the same).
+    ``merge``: the card search plays out one card of each class of equivalent cards
+    (:func:`~clients.search_rollout.equivalent_classes`: they score the same on every draw) and
+    gives its score to the others; always off with ``replies`` (the heuristic's replies read
+    printed ranks). ``spend_saved``: with fixed draws, the rollouts merging saved buy more
+    draws (``samples`` times the legal cards over the classes); in time mode they always do.
+    ``bid_shift``: half-points given to the taker's side in the bid's play-outs (their rules
+    rollouts take less than the heuristic does as taker, and the bot as taker takes more);
+    None (the default) takes :data:`BID_SHIFT_BY_PLAYERS` at each table.
     """
 
     name = "search"
@@ -216,6 +233,9 @@ class SearchBot(TimedSearch, HeuristicBot):
         rollout: str = "quick",
         decision_rollout: str = "quick",
         play_weight: float = 1.0,
+        merge: bool = True,
+        spend_saved: bool = False,
+        bid_shift: int | None = None,
     ) -> None:
         if solver_cards < 0:
             raise ValueError(f"solver_cards must be at least 0, got {solver_cards}")
@@ -244,6 +264,13 @@ class SearchBot(TimedSearch, HeuristicBot):
         self.rollout = rollout
         self.decision_rollout = decision_rollout
         self.play_weight = play_weight
+        self.merge = merge
+        self.spend_saved = spend_saved
+        self.bid_shift = bid_shift
+        """Half-points for the taker's side in the bid's play-outs; None:
+        :data:`BID_SHIFT_BY_PLAYERS`."""
+        self.merged_rollouts = 0
+        """Rollouts the merging of equivalent cards saved, over the bot's life."""
         self.weights: list[float] = []
         """The last card search's weight of each draw (:meth:`evaluate`), in its order."""
         self.decision_trust = decision_trust
@@ -387,9 +414,12 @@ class SearchBot(TimedSearch, HeuristicBot):
         deadline: float | None, *, settle: bool = True,
     ) -> int:
         """The index of the candidate the simulation picks (``prior``: the rules' choice)."""
+        bonus = 0
         if kind == "bid":
             wanted = self.decision_samples or self.bid_samples
             policy = ROLLOUTS[self.bid_rollout]
+            bonus = (self.bid_shift if self.bid_shift is not None
+                     else BID_SHIFT_BY_PLAYERS.get(table.options.players, 0))
         else:
             wanted = self.decision_samples or self.samples or self.max_samples
             policy = ROLLOUTS[self.decision_rollout]
@@ -399,7 +429,7 @@ class SearchBot(TimedSearch, HeuristicBot):
             gc.disable()
             try:
                 budget = Budget(wanted, deadline, self.clock, self.taker_shift,
-                                self.exact_limit(deadline), policy)
+                                self.exact_limit(deadline), policy, bonus)
                 draws = scorer(seed, budget)
             finally:
                 if collecting:
@@ -493,6 +523,7 @@ class SearchBot(TimedSearch, HeuristicBot):
         # The cards this bot chose tell nothing of the hidden hands: its own, and with two
         # players the dummy's (whose hand is shown when it plays).
         own = (seat, DUMMY) if table.options.has_dummy else (seat,)
+        tried = self.card_classes(table, cards)
         weights: list[float] = []
         self.weights = weights
         sampler = Sampler(table, seed=self.decision_seed(table),
@@ -521,7 +552,7 @@ class SearchBot(TimedSearch, HeuristicBot):
                 return None
             exact = cards_left(base) <= self.solver_cards
             scores = []
-            for card in cards:
+            for card, _members in tried:
                 if deadline is not None and clock() > deadline:
                     return None  # a stalled machine: drop this draw rather than answer late
                 state = copy_state(base)
@@ -529,15 +560,61 @@ class SearchBot(TimedSearch, HeuristicBot):
                 if replies:
                     reply_to_trick(state, seat)
                 if exact:
-                    scores.append(solve(state, first=rollout_card)[seat])
-                    continue
-                finish(state, policy)
-                assert state.result is not None
-                scores.append(state.result.scores[seat])
+                    score = solve(state, first=rollout_card)[seat]
+                else:
+                    finish(state, policy)
+                    assert state.result is not None
+                    score = state.result.scores[seat]
+                scores.append(score)
             weights.append(weight)
             return scores
 
-        return self.run_draws(len(cards), draw, deadline)
+        wanted = None
+        if self.spend_saved and self.samples is not None and len(tried) < len(cards):
+            wanted = min(self.max_samples, -(-self.samples * len(cards) // len(tried)))
+        draws = self.run_draws(len(tried), draw, deadline, wanted)
+        self.merged_rollouts += len(draws) * (len(cards) - len(tried))
+        if len(tried) == len(cards):
+            return draws
+        # Back to one score per legal card, in the order of ``cards``: each its class's.
+        where = self.class_index(cards, tried)
+        return [[draw[i] for i in where] for draw in draws]
+
+    @staticmethod
+    def class_index(cards: Sequence[Card], tried: Sequence[tuple[Card, int]]) -> list[int]:
+        """For each of ``cards``, the index in ``tried`` of the class it belongs to (a class's
+        members follow its card in ascending order)."""
+        index: dict[Card, int] = {}
+        ordered = sorted(cards)
+        at = 0
+        for number, (_card, members) in enumerate(tried):
+            for card in ordered[at:at + members]:
+                index[card] = number
+            at += members
+        return [index[card] for card in cards]
+
+    def card_classes(self, table: TableView, cards: Sequence[Card]) -> list[tuple[Card, int]]:
+        """The cards the search plays out, each with how many legal cards it stands for: one
+        card (the lowest, which ties between equal totals favour) of each class of equivalent
+        cards (:func:`~clients.search_rollout.equivalent_classes`), every card without
+        :attr:`merge`. The cards that cannot change places are what is still to be played by
+        others or lies in the current trick (that trick's cards are compared with the one
+        played); the acting hand's own cards, the finished tricks' and this seat's own discard
+        (never played) can."""
+        if not self.merge or self.replies or len(cards) < 2:
+            return [(card, 1) for card in cards]
+        acting = table.to_act
+        hand = table.hand
+        if table.options.has_dummy and acting is not None and acting != table.seat:
+            hand = tuple(getattr(table.observation, "dummy", None) or cards)
+        gone = 0
+        for card in (*hand, *cards, *table.discard):
+            gone |= 1 << card
+        for trick in table.tricks:
+            for card in trick.cards:
+                gone |= 1 << card
+        return [(members[0], len(members))
+                for members in equivalent_classes(sorted(cards), gone)]
 
     def simulation_seed(self, kind: str, table: TableView) -> int:
         """The draws' seed for a decision before the card play (``kind`` among

@@ -76,13 +76,13 @@ def rollout_card(state: GameState, side: int | None = None) -> Card:
         if _keeps(card, suit_top, trump_top):
             return card
     if (side >> winner & 1) != mine or not winners:
-        return _cheapest(plain)
+        return _cheapest(plain, _live(state))
     low = winners & -winners  # a friend's trick an opponent may take: make it cost
     card = low.bit_length() - 1
     if card == PETIT and winners != low:
         rest = winners ^ low
         card = (rest & -rest).bit_length() - 1
-    return card if card != PETIT else _cheapest(plain)
+    return card if card != PETIT else _cheapest(plain, _live(state))
 
 
 def _threats(rivals: list[Hand], led: int) -> tuple[Card, Card]:
@@ -137,12 +137,61 @@ def _charge(mask: Hand) -> Card:
     return _cheapest(mask)
 
 
-def _cheapest(mask: Hand) -> Card:
+def _cheapest(mask: Hand, live: Hand = 0) -> Card:
     """The card that gives least: low points first, then plain cards before trumps, and the
-    Petit only when nothing else is left."""
+    Petit only when nothing else is left; among plain cards of equal points, the one with the
+    fewest cards of its suit still held (``live``: every hand) below it, then by suit.
+
+    That last order reads only what is still to be played, never a card's printed rank: two
+    cards of a hand with nothing still held between them then play alike in every rollout
+    (the card search tries one of them for both, :func:`equivalent_classes`). The printed
+    rank (a 2 of one suit before a 5 of another) told apart cards whose lower neighbours were
+    gone, and so broke that."""
     choices = cards_of(mask)
-    return min(choices, key=lambda c: (c == PETIT, HALF_POINTS[c], c >= 56, c % 14 if c < 56
-                                       else c))
+    if len(choices) == 1:
+        return choices[0]
+    return min(choices, key=lambda c: (
+        c == PETIT, HALF_POINTS[c], c >= 56,
+        (live & SUIT_MASKS[c // 14] & ((1 << c) - 1)).bit_count() if c < 56 else 0, c))
+
+
+def _live(state: GameState) -> Hand:
+    """Every card still held by a hand of the deal."""
+    live = 0
+    for hand in state.hands:
+        live |= hand
+    return live
+
+
+def equivalent_classes(cards: list[Card] | tuple[Card, ...], gone: Hand) -> list[list[Card]]:
+    """The cards of one hand (``cards``, ascending) grouped into classes that play alike:
+    plain cards of one suit worth half a point (Ace to 10), or trumps 2 to 20, with no card
+    between two of them that is not ``gone`` (held by the same hand, played, or in a discard
+    known never to be played). The oudlers, the Excuse and the face cards each have points of
+    their own and stay alone.
+
+    Why: swapping two such cards changes nothing any seat compares (each beats and loses to the
+    same cards still in play) and nothing scored (the same points), so with a rollout policy
+    that reads only that (:func:`rollout_card`, :func:`rules_card`, the exact solver) every
+    member of a class scores the same on a drawn deal: the card search plays out one of each."""
+    classes: list[list[Card]] = []
+    for card in sorted(cards):
+        if classes:
+            last = classes[-1][-1]
+            between = ((1 << card) - 1) & ~((1 << (last + 1)) - 1)
+            if (_plain_group(card) >= 0 and _plain_group(card) == _plain_group(last)
+                    and not between & ~gone):
+                classes[-1].append(card)
+                continue
+        classes.append([card])
+    return classes
+
+
+def _plain_group(card: Card) -> int:
+    """The suit (0 to 3) of a plain card worth half a point, 4 for trumps 2 to 20, else -1."""
+    if card < 56:
+        return card // 14 if card % 14 < 10 else -1
+    return 4 if PETIT < card < 76 else -1
 
 
 def _lead(mask: Hand) -> Card:

@@ -110,13 +110,16 @@ class TimedSearch:
             self.timeouts += 1
             self.margin_share = min(MAX_MARGIN_SHARE, self.margin_share * MARGIN_GROWTH)
 
-    def run_draws(self, candidates: int, draw: Draw, deadline: float | None) -> list[list[int]]:
-        """``draw`` repeated ``samples`` times (else up to ``max_samples``) while the deadline
-        allows. Each complete draw's scores, in order; empty when the deadline passed before a
-        draw."""
+    def run_draws(
+        self, candidates: int, draw: Draw, deadline: float | None, wanted: int | None = None,
+    ) -> list[list[int]]:
+        """``draw`` repeated ``wanted`` times (default ``samples``, else up to ``max_samples``)
+        while the deadline allows; ``candidates``: the rollouts one draw plays. Each complete
+        draw's scores, in order; empty when the deadline passed before a draw."""
         clock = self.clock
         draws: list[list[int]] = []
-        wanted = self.samples if self.samples is not None else self.max_samples
+        if wanted is None:
+            wanted = self.samples if self.samples is not None else self.max_samples
         began = clock()
         done = 0
         # The reserve kept before the deadline: this decision's slowest draw, or before the

@@ -41,10 +41,11 @@ from clients.search_bidding import (
     candidate_scores,
     choose,
     discard_candidates,
+    played_score,
     playout,
     rules_bid,
 )
-from clients.search_bot import SearchBot
+from clients.search_bot import BID_SHIFT_BY_PLAYERS, SearchBot
 from clients.search_rollout import rules_card
 
 from .positions import random_position, request_of, view_of
@@ -174,7 +175,9 @@ def test_the_bid_is_the_candidate_the_draws_score_best() -> None:
             continue
         # The same draws, scored again: the bot took the best total unless it tied the rules'.
         seed = searching.simulation_seed("bid", view)
-        draws = bid_scores(view, seed, bids, Budget(6, None, searching.clock, policy=rules_card))
+        shift = BID_SHIFT_BY_PLAYERS.get(state.players, 0)
+        draws = bid_scores(view, seed, bids, Budget(6, None, searching.clock, policy=rules_card,
+                                                     bonus=shift))
         assert bids[choose(draws, bids.index(rules), 0.0)] == chosen
         differs += chosen != rules
         tested += 1
@@ -310,6 +313,33 @@ def test_a_playout_is_scored_with_the_takers_side_shifted_by_the_rollouts_bias()
     while passed.phase is Phase.BIDDING:
         apply(passed, Pass())
     assert [calibrated_score(passed, s) for s in range(4)] == [0, 0, 0, 0]
+
+
+def test_a_bid_shift_gives_the_takers_side_that_many_half_points() -> None:
+    tested = 0
+    for state in positions_in({Phase.PLAYING}, 120, first=90_000):
+        playout(state)
+        result = state.result
+        assert result is not None
+        if result.summary is None or result.taker is None:
+            continue  # everybody passed
+        summary = result.summary
+        for bonus in (6, -6):
+            shifted = dataclasses.replace(summary, taker_half_points=max(0, min(
+                TOTAL_HALF_POINTS, summary.taker_half_points + bonus)))
+            expected = [settle(shifted, result.taker, result.partner)[s]
+                        for s in range(state.players)]
+            assert [played_score(state, s, False, bonus=bonus)
+                    for s in range(state.players)] == expected
+        tested += 1
+    assert tested >= 40
+
+
+def test_whole_deals_with_a_bid_shift() -> None:
+    bots = [SearchBot(samples=2, bid_samples=4, bid_shift=8),
+            *(HeuristicBot() for _ in range(3))]
+    entries = play_match(bots, 2, seed=5, bot_ids=["search", "h", "h", "h"])
+    assert entries and all(e.infractions == 0 for e in entries)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
