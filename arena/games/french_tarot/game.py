@@ -75,7 +75,8 @@ from .deal import (
     is_petit_sec,
     seeded_deal,
 )
-from .scoring import DealSummary, Side, score_deal, table_scores
+from .scoring import DealSummary, ScoreBreakdown, Side
+from .scoring_core import score_terms, seat_scores
 from .values import DealOutcome as DealOutcome
 from .values import DealResult as DealResult
 from .values import Direction as Direction
@@ -935,16 +936,34 @@ def _taker_side_mask(state: DealState) -> int:
 
 
 def _finish(state: DealState) -> None:
+    """The deal scored: through :func:`~.scoring_core.score_terms` (compiled) on the summary's
+    fields, as :func:`~.scoring.score_deal` scores, without its interpreted call."""
     summary, debt_unpaid = summarize(state)
-    assert state.taker is not None
-    breakdown = score_deal(summary)
-    scores = table_scores(breakdown, state.players, state.taker, state.partner)
+    taker = state.taker
+    contract = state.contract
+    assert taker is not None and contract is not None
+    poignees = 0
+    for level in summary.poignees:
+        poignees += int(level)
+    terms = score_terms(
+        summary.players,
+        _MULTIPLIER_OF[contract],
+        summary.taker_half_points,
+        summary.bouts,
+        _side_sign(summary.petit_au_bout),
+        poignees,
+        summary.chelem_announced,
+        _side_sign(summary.chelem),
+        summary.taker_alone,
+    )
+    breakdown = _breakdown(*terms)
+    scores = seat_scores(state.players, taker, state.partner, terms[8], terms[9], terms[10])
     state.result = _played_result(
         _OUTCOME_PLAYED,
         scores,
-        state.taker,
+        taker,
         state.partner,
-        state.contract,
+        contract,
         state.called_card,
         summary,
         breakdown,
@@ -960,10 +979,18 @@ _played_result: Final = builder(DealResult)
 frozen class through ``object.__setattr__``: the result and the summary built that way were
 a third of what ending a deal cost (arena.games.frozen)."""
 _summary_of: Final = builder(DealSummary, unchecked=True)
+_breakdown: Final = builder(ScoreBreakdown)
 """``DealSummary(*fields)``, its checks skipped: :func:`summarize` counts by the rules."""
 _OUTCOME_PLAYED: Final = DealOutcome.PLAYED
+_MULTIPLIER_OF: Final = tuple([0] + [contract.multiplier for contract in Contract])
+"""A contract's multiplier by its value (1..4): a property of an enum is an interpreted call."""
 _TAKER: Final = Side.TAKER
 _DEFENCE: Final = Side.DEFENCE
+
+
+def _side_sign(side: Side | None) -> int:
+    """:func:`~.scoring.side_sign`, compiled."""
+    return 1 if side is _TAKER else -1 if side is _DEFENCE else 0
 
 
 def summarize(state: DealState) -> tuple[DealSummary, bool]:

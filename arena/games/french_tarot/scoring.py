@@ -19,15 +19,15 @@ from .actions import Contract, PoigneeLevel
 from .cards import TOTAL_HALF_POINTS
 from .deal import player_count_error
 
-TARGETS: Final = {0: 56, 1: 51, 2: 41, 3: 36}
-"""Points the taker's side needs, by the number of bouts in its cards."""
-
-PETIT_AU_BOUT: Final = 10
-BASE: Final = 25
-CHELEM_ANNOUNCED_MADE: Final = 400
-CHELEM_UNANNOUNCED_MADE: Final = 200
-CHELEM_ANNOUNCED_FAILED: Final = -200
-DEFENCE_CHELEM: Final = 200
+# The constants of the rules live with the arithmetic (compiled): re-exported as they were.
+from .scoring_core import BASE as BASE
+from .scoring_core import CHELEM_ANNOUNCED_FAILED as CHELEM_ANNOUNCED_FAILED
+from .scoring_core import CHELEM_ANNOUNCED_MADE as CHELEM_ANNOUNCED_MADE
+from .scoring_core import CHELEM_UNANNOUNCED_MADE as CHELEM_UNANNOUNCED_MADE
+from .scoring_core import DEFENCE_CHELEM as DEFENCE_CHELEM
+from .scoring_core import PETIT_AU_BOUT as PETIT_AU_BOUT
+from .scoring_core import TARGETS as TARGETS
+from .scoring_core import score_terms, seat_scores
 
 
 class Side(Enum):
@@ -110,57 +110,30 @@ class ScoreBreakdown:
 
 
 def score_deal(summary: DealSummary) -> ScoreBreakdown:
-    """The per-defender value X and every role's score (RULES.md, 'Scoring one deal')."""
-    target = TARGETS[summary.bouts]
-    diff = summary.taker_half_points - 2 * target
-    won = diff >= 0
-    margin = (abs(diff) + 1) // 2
-    sign = 1 if won else -1
-    multiplier = summary.contract.multiplier
-    contract_points = sign * (BASE + margin) * multiplier
-    petit = 0
-    if summary.petit_au_bout is Side.TAKER:
-        petit = PETIT_AU_BOUT * multiplier
-    elif summary.petit_au_bout is Side.DEFENCE:
-        petit = -PETIT_AU_BOUT * multiplier
-    poignee = sign * sum(int(level) for level in summary.poignees)
-    chelem = 0
-    if summary.chelem is Side.TAKER:
-        chelem = CHELEM_ANNOUNCED_MADE if summary.chelem_announced else CHELEM_UNANNOUNCED_MADE
-    elif summary.chelem_announced:
-        chelem = CHELEM_ANNOUNCED_FAILED
-    if summary.chelem is Side.DEFENCE:
-        chelem -= DEFENCE_CHELEM
-    x = contract_points + petit + poignee + chelem
-    taker_factor, partner_factor = _shares(summary.players, summary.taker_alone)
-    defender_factor = 2 if summary.players == 2 else 1
-    return _breakdown(
-        target,
-        won,
-        margin,
-        contract_points,
-        petit,  # petit_au_bout
-        poignee,
-        chelem,
-        x,  # per_defender
-        taker_factor * x,  # taker
-        partner_factor * x,  # partner
-        -defender_factor * x,  # defender
-    )
+    """The per-defender value X and every role's score (RULES.md, 'Scoring one deal'),
+    computed by :func:`~.scoring_core.score_terms`, the engine's own code path."""
+    return _breakdown(*score_terms(
+        summary.players,
+        summary.contract.multiplier,
+        summary.taker_half_points,
+        summary.bouts,
+        side_sign(summary.petit_au_bout),
+        sum(int(level) for level in summary.poignees),
+        summary.chelem_announced,
+        side_sign(summary.chelem),
+        summary.taker_alone,
+    ))
+
+
+def side_sign(side: Side | None) -> int:
+    """A side as :func:`~.scoring_core.score_terms` takes it: 1 the taker's, -1 the defence,
+    0 none."""
+    return 1 if side is Side.TAKER else -1 if side is Side.DEFENCE else 0
 
 
 _breakdown: Final = builder(ScoreBreakdown)
 """``ScoreBreakdown(*fields)`` without the dataclass's ``__init__`` (arena.games.frozen): the
 engine scores every deal it plays through :func:`score_deal`."""
-
-
-def _shares(players: int, taker_alone: bool) -> tuple[int, int]:
-    """(taker, partner) multiples of X so that the table sums to zero."""
-    if players == 5:
-        return (4, 0) if taker_alone else (2, 1)
-    if players == 2:
-        return 2, 0  # as for three players: X from each defending hand, the dummy's included
-    return players - 1, 0
 
 
 def settle(summary: DealSummary, taker: int, partner: int | None = None) -> tuple[int, ...]:
@@ -186,8 +159,6 @@ def table_scores(
 ) -> tuple[int, ...]:
     """:func:`settle` from the deal's breakdown, its seats already checked (the engine, which
     has both at hand at the end of a deal)."""
-    scores = [breakdown.defender] * players
-    scores[taker] = breakdown.taker
-    if partner is not None and partner != taker:
-        scores[partner] = breakdown.partner
-    return tuple(scores)
+    return seat_scores(
+        players, taker, partner, breakdown.taker, breakdown.partner, breakdown.defender
+    )
