@@ -58,6 +58,7 @@ The last line printed is a JSON object of the figures.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import math
 import platform
@@ -210,26 +211,48 @@ def print_breakdown(table: dict[str, Any]) -> None:
 class DecisionTimer:
     """Times each decision of one bot on the wall and CPU clocks (``method_for`` wrapped on the
     instance: the runner's seat asks it for every request, in order), so that a timeout can be
-    told apart from a stall."""
+    told apart from a stall, and the garbage collector's time inside it (``gc.callbacks``): a
+    decision that overran on the CPU says whether a collection took the margin."""
 
     def __init__(self, bot: SearchBot) -> None:
         self.times: list[tuple[float, float]] = []
         """(wall seconds, CPU seconds) per decision since the last :meth:`take`."""
+        self.details: list[tuple[str, float, int]] = []
+        """(the method's name, seconds in the garbage collector, its oldest generation
+        collected, -1 for none) per decision, beside :attr:`times`."""
+        self._collecting = 0.0
+        self._gc_seconds = 0.0
+        self._oldest = -1
         method_for = bot.method_for
         bot.method_for = lambda request: self._timed(method_for(request))  # type: ignore[method-assign]
+        gc.callbacks.append(self._on_gc)
+
+    def _on_gc(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._collecting = time.perf_counter()
+        else:
+            self._gc_seconds += time.perf_counter() - self._collecting
+            self._oldest = max(self._oldest, info["generation"])
 
     def _timed(self, method: Callable[..., Any]) -> Callable[..., Any]:
         def timed(*args: Any) -> Any:
+            self._gc_seconds, self._oldest = 0.0, -1
             wall, cpu = time.perf_counter(), time.process_time()
             try:
                 return method(*args)
             finally:
                 self.times.append((time.perf_counter() - wall, time.process_time() - cpu))
+                self.details.append(
+                    (getattr(method, "__name__", "decide"), self._gc_seconds, self._oldest))
         return timed
 
-    def take(self) -> list[tuple[float, float]]:
-        taken, self.times = self.times, []
+    def take(self) -> list[tuple[tuple[float, float], tuple[str, float, int]]]:
+        taken = list(zip(self.times, self.details, strict=True))
+        self.times, self.details = [], []
         return taken
+
+    def close(self) -> None:
+        gc.callbacks.remove(self._on_gc)
 
 
 def interval_figures(values: list[float]) -> dict[str, object]:
@@ -264,6 +287,7 @@ def run_level(
 ) -> dict[str, object]:
     timer = DecisionTimer(bot)
     stall = {"max": 0.0, "timeouts_off_cpu": 0}
+    late: list[dict[str, object]] = []
 
     deals: list[dict[str, Any]] = []
 
@@ -276,19 +300,27 @@ def run_level(
         # With two players the defender also decides for the dummy (seat 2).
         defender = players == 2 and seat != outcome.state.taker
         mine = [d for d in outcome.decisions if d.seat == seat or (defender and d.seat == 2)]
-        for decision, (wall, cpu) in zip(mine, times, strict=True):
+        for decision, ((wall, cpu), (kind, in_gc, oldest)) in zip(mine, times, strict=True):
             stall["max"] = max(stall["max"], wall - cpu)
             infraction = decision.infraction
-            if (infraction is not None and infraction.kind is InfractionKind.TIMEOUT
-                    and cpu < time_control.per_decision):
+            if infraction is None or infraction.kind is not InfractionKind.TIMEOUT:
+                continue
+            if cpu < time_control.per_decision:
                 stall["timeouts_off_cpu"] += 1
+            late.append({"decision": kind, "wall_ms": round(wall * 1000, 1),
+                         "cpu_ms": round(cpu * 1000, 1), "gc_ms": round(in_gc * 1000, 1),
+                         "gc_oldest_generation": oldest})
 
     start = time.perf_counter()
-    entries = play_plans(
-        gauntlet_plans(boards, players, first_board), {"search": bot, "heuristic": HeuristicBot()},
-        seed=seed, options=TableOptions(players=players), time_control=time_control,
-        strict=False, on_table=on_table,
-    )
+    try:
+        entries = play_plans(
+            gauntlet_plans(boards, players, first_board),
+            {"search": bot, "heuristic": HeuristicBot()},
+            seed=seed, options=TableOptions(players=players), time_control=time_control,
+            strict=False, on_table=on_table,
+        )
+    finally:
+        timer.close()
     wall = time.perf_counter() - start
     values = board_values(entries, players)
     interval = mean_interval(values)
@@ -318,6 +350,7 @@ def run_level(
         "infractions": kinds,
         "timeouts_off_cpu": stall["timeouts_off_cpu"],
         "stall_ms_max": round(stall["max"] * 1000, 1),
+        "timeouts": late,
         "seconds": round(wall, 1),
         "first_board": first_board,
         "values": values,
@@ -331,6 +364,8 @@ def run_level(
           f"infractions {kinds or 'none'} ({stall['timeouts_off_cpu']} search timeouts off "
           f"CPU, longest wait for a CPU {stall['max'] * 1000:.1f} ms); {wall:.0f} s",
           file=sys.stderr, flush=True)
+    for timeout in late:
+        print(f"{'':>14}search timeout: {timeout}", file=sys.stderr, flush=True)
     return figures
 
 
