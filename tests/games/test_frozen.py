@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from typing import Any
 
 import pytest
 
@@ -123,20 +124,31 @@ def test_french_tarot_results_are_what_their_constructors_build(players: int) ->
     assert played >= 20
 
 
-@pytest.mark.parametrize("players", [2, 4, 5])
-def test_french_tarot_replace_copies_and_changes_every_field(players: int) -> None:
-    """French Tarot's replace is written field by field: each field, kept or changed, as
+def _views() -> list[tuple[Any, Any]]:
+    """(an observation, its game's replace): French Tarot with the dummy, 4 and 5 players, and
+    Tre e Venticinque."""
+    views: list[tuple[Any, Any]] = [
+        (french_observation.observe(GameState.from_seed(5, TableOptions(players=players)), 1),
+         french_observation.replace)
+        for players in (2, 4, 5)
+    ]
+    views.append((tre_observation.observe(tre_e_venticinque.DealState.from_seed(3), 2),
+                  tre_observation.replace))
+    return views
+
+
+@pytest.mark.parametrize(("view", "replace"), _views())
+def test_an_observations_replace_copies_and_changes_every_field(view: Any, replace: Any) -> None:
+    """Each game's replace is written field by field: each field, kept or changed, as
     dataclasses.replace makes it, and a name that is not a field refused."""
-    state = GameState.from_seed(5, TableOptions(players=players))
-    view = french_observation.observe(state, 1)
-    assert french_observation.replace(view) == view
+    assert replace(view) == view
     for index, field in enumerate(dataclasses.fields(view)):
         value = ("changed", index)
-        changed = french_observation.replace(view, **{field.name: value})
+        changed = replace(view, **{field.name: value})
         assert type(changed) is type(view)
         assert changed == dataclasses.replace(view, **{field.name: value})
     with pytest.raises(TypeError):
-        french_observation.replace(view, colour="red")
+        replace(view, colour="red")
 
 
 def test_a_draft_becomes_the_class_or_a_copy_of_it() -> None:
@@ -159,14 +171,3 @@ def test_a_draft_becomes_the_class_or_a_copy_of_it() -> None:
     with pytest.raises(TypeError, match="__post_init__"):
         frozen.twin(Checked)
 
-
-def test_tre_e_venticinque_replace_copies_and_changes_every_field() -> None:
-    view = tre_observation.observe(tre_e_venticinque.DealState.from_seed(3), 2)
-    assert tre_observation.replace(view) == view
-    for index, field in enumerate(dataclasses.fields(view)):
-        value = ("changed", index)
-        changed = tre_observation.replace(view, **{field.name: value})
-        assert type(changed) is type(view)
-        assert changed == dataclasses.replace(view, **{field.name: value})
-    with pytest.raises(TypeError):
-        tre_observation.replace(view, colour="red")
