@@ -19,7 +19,10 @@ Where a timeout's time went: each decision of the search bot is timed on the wal
 the process's CPU clock. A timeout whose decision used less CPU than the limit (the rest of the
 wall time spent waiting for a CPU: the machine busy elsewhere) counts in ``timeouts_off_cpu``;
 ``stall_ms_max`` is the longest such wait in any decision, timed out or not. A timeout the bot
-would cause itself (its own work past the limit) shows as a timeout not off CPU.
+would cause itself (its own work past the limit) shows as a timeout not off CPU; whatever the
+load, ``decisions_over_limit_on_cpu`` counts the decisions whose CPU time alone passed the limit
+(``cpu_ms_max``: the longest), and ``decisions_with_a_full_collection`` those in which a full
+garbage collection ran (``clients/search_collector.py`` moves them to forced cards).
 
     python -m bench.bots [--quick] [--levels 20,100,500] [--boards N] [--players 2|3|4|5]
     (make bench-bots; the issue's full run: --boards 200 at 20, 100 and 500 ms; it takes hours)
@@ -287,6 +290,10 @@ def run_level(
 ) -> dict[str, object]:
     timer = DecisionTimer(bot)
     stall = {"max": 0.0, "timeouts_off_cpu": 0}
+    cpu_use = {"max": 0.0, "over_limit": 0, "full_collections": 0}
+    """The search bot's own work per decision, whatever the machine's load: its longest CPU
+    time, the decisions whose CPU time alone passed the limit, and those with a full garbage
+    collection inside (the bot's own, at a forced card, or the collector's)."""
     late: list[dict[str, object]] = []
 
     deals: list[dict[str, Any]] = []
@@ -302,6 +309,9 @@ def run_level(
         mine = [d for d in outcome.decisions if d.seat == seat or (defender and d.seat == 2)]
         for decision, ((wall, cpu), (kind, in_gc, oldest)) in zip(mine, times, strict=True):
             stall["max"] = max(stall["max"], wall - cpu)
+            cpu_use["max"] = max(cpu_use["max"], cpu)
+            cpu_use["over_limit"] += cpu > time_control.per_decision
+            cpu_use["full_collections"] += oldest == 2
             infraction = decision.infraction
             if infraction is None or infraction.kind is not InfractionKind.TIMEOUT:
                 continue
@@ -350,6 +360,9 @@ def run_level(
         "infractions": kinds,
         "timeouts_off_cpu": stall["timeouts_off_cpu"],
         "stall_ms_max": round(stall["max"] * 1000, 1),
+        "cpu_ms_max": round(cpu_use["max"] * 1000, 1),
+        "decisions_over_limit_on_cpu": cpu_use["over_limit"],
+        "decisions_with_a_full_collection": cpu_use["full_collections"],
         "timeouts": late,
         "seconds": round(wall, 1),
         "first_board": first_board,
@@ -362,7 +375,9 @@ def run_level(
           f"{figures['draws_per_second']} draws/s, {figures['rollouts_per_second']} rollouts/s "
           f"({bot.merged_rollouts} saved by merging equivalent cards); "
           f"infractions {kinds or 'none'} ({stall['timeouts_off_cpu']} search timeouts off "
-          f"CPU, longest wait for a CPU {stall['max'] * 1000:.1f} ms); {wall:.0f} s",
+          f"CPU, longest wait for a CPU {stall['max'] * 1000:.1f} ms; longest decision on the "
+          f"CPU {cpu_use['max'] * 1000:.1f} ms, {cpu_use['over_limit']} over the limit on the "
+          f"CPU, {cpu_use['full_collections']} with a full collection); {wall:.0f} s",
           file=sys.stderr, flush=True)
     for timeout in late:
         print(f"{'':>14}search timeout: {timeout}", file=sys.stderr, flush=True)

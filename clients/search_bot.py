@@ -55,7 +55,6 @@ waiting.
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import math
 import sys
@@ -102,6 +101,7 @@ from clients.search_bidding import (
     poignee_shown,
     showing,
 )
+from clients.search_collector import COLLECTOR
 from clients.search_inference import agreeing_sample, bid_ranges
 from clients.search_reply import reply_to_trick
 from clients.search_rollout import Policy, equivalent_classes, rules_card
@@ -306,17 +306,12 @@ class SearchBot(TimedSearch, HeuristicBot):
             if shown is not None:
                 return shown
         cards = [a.card for a in legal if isinstance(a, Play)]
-        if len(cards) == 1:
-            return Play(cards[0])
         deadline = self.deadline(table, request, start)
-        with self.turn(deadline) as deadline:
-            collecting = gc.isenabled()
-            gc.disable()  # a full collection can stall for tens of ms; a rollout makes no cycles
-            try:
-                scores = self.evaluate(table, cards, deadline)
-            finally:
-                if collecting:
-                    gc.enable()
+        if len(cards) == 1:
+            COLLECTOR.spare(deadline)
+            return Play(cards[0])
+        with self.turn(deadline) as deadline, COLLECTOR.held(deadline):
+            scores = self.evaluate(table, cards, deadline)
         best = self.pick(table, cards, scores)
         self.answered(deadline)
         return Play(best)
@@ -424,16 +419,10 @@ class SearchBot(TimedSearch, HeuristicBot):
             wanted = self.decision_samples or self.samples or self.max_samples
             policy = ROLLOUTS[self.decision_rollout]
         seed = self.simulation_seed(kind, table)
-        with self.turn(deadline) as deadline:
-            collecting = gc.isenabled()
-            gc.disable()
-            try:
-                budget = Budget(wanted, deadline, self.clock, self.taker_shift,
-                                self.exact_limit(deadline), policy, bonus)
-                draws = scorer(seed, budget)
-            finally:
-                if collecting:
-                    gc.enable()
+        with self.turn(deadline) as deadline, COLLECTOR.held(deadline):
+            budget = Budget(wanted, deadline, self.clock, self.taker_shift,
+                            self.exact_limit(deadline), policy, bonus)
+            draws = scorer(seed, budget)
         self.decision_draws += len(draws)
         if settle:
             self.answered(deadline)

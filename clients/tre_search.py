@@ -21,7 +21,6 @@ Rollouts use a quick policy on the engine's state rather than the heuristic, whi
 
 from __future__ import annotations
 
-import gc
 import hashlib
 from collections.abc import Sequence
 from typing import Any
@@ -45,6 +44,7 @@ from arena.games.tre_e_venticinque.game import DealState
 from arena.games.tre_e_venticinque.simulate import copy_state, play_unchecked, playable
 from clients.sdk import DeadlinePassedError, DecisionRequest, TableView
 from clients.sdk.tre_sampler import TreSampler, position
+from clients.search_collector import COLLECTOR
 from clients.search_timing import TimedSearch
 from clients.tre_heuristic import heuristic_choice
 
@@ -58,16 +58,12 @@ def tre_play(bot: TimedSearch, table: TableView, request: DecisionRequest) -> An
         return heuristic_choice(view)
     start = bot.clock()
     cards = [action.card for action in request.legal_actions if isinstance(action, Play)]
-    if len(cards) == 1:
-        return PLAYS[cards[0]]
     deadline = bot.deadline(table, request, start)
-    collecting = gc.isenabled()
-    gc.disable()  # a full collection can stall for tens of ms; a rollout makes no cycles
-    try:
+    if len(cards) == 1:
+        COLLECTOR.spare(deadline)
+        return PLAYS[cards[0]]
+    with COLLECTOR.held(deadline):
         scores = evaluate(bot, view, cards, deadline)
-    finally:
-        if collecting:
-            gc.enable()
     best = pick(view, cards, scores)
     bot.answered(deadline)
     return PLAYS[best]
