@@ -48,20 +48,17 @@ transport; it grows by a quarter with each timeout the arena reports, since the 
 sees what the bot's does not), plus how far its recent decisions overran the time they planned
 (measured as it plays, a decaying maximum); within that, it starts no draw once the slowest
 draw of the decision so far would end past it, and drops a draw the clock overtakes. One bot
-searches for one table at a time (:meth:`SearchBot.turn`): a decision waiting for its turn
-spends its own time, and then (in time mode) shares what is left with the decisions still
-waiting.
+searches for one table at a time, at French Tarot and Tre e Venticinque tables alike
+(:mod:`clients.search_turns`): a decision waiting for its turn spends its own time, and then
+(in time mode) shares what is left with the decisions still waiting.
 """
 
 from __future__ import annotations
 
 import hashlib
 import math
-import sys
-import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from arena.games.french_tarot import (
@@ -118,10 +115,6 @@ from clients.search_timing import TimedSearch
 from clients.tre_search import GAME as TRE_E_VENTICINQUE
 from clients.tre_search import tre_play
 
-SWITCH_INTERVAL = 0.001
-"""The interpreter's thread switch interval while the bot searches in a worker thread, seconds
-(CPython's default is 5 ms): the search holds the GIL, and the SDK's receive loop, which needs it
-for every message, gets it back this often."""
 SIMULATED = ("poignee",)
 """The decisions before the card play taken by simulation at a player count
 :data:`SIMULATED_BY_PLAYERS` does not name: the poignée, the one that did not lose against the
@@ -285,12 +278,8 @@ class SearchBot(TimedSearch, HeuristicBot):
         self.replies = replies
         self.boldness = boldness
         self.bid_tries = bid_tries
-        self.waiting = 0
-        """Decisions (at other tables) waiting for their turn to search."""
-        self._searching = threading.Lock()
-        self._counting = threading.Lock()
         self.tre = TimedSearch(samples, seed=seed, max_samples=max_samples,
-                               margin_share=margin_share, clock=clock)
+                               margin_share=margin_share, clock=clock, turns=self.turns)
         """The search at Tre e Venticinque tables (:func:`clients.tre_search.tre_play`): the same
         knobs, its own clocks (a draw of that game costs differently)."""
 
@@ -427,49 +416,6 @@ class SearchBot(TimedSearch, HeuristicBot):
         if settle:
             self.answered(deadline)
         return choose(draws, prior, self.decision_trust)
-
-    @contextmanager
-    def turn(self, deadline: float | None) -> Iterator[float | None]:
-        """Search for one table at a time; the deadline this search must keep.
-
-        The SDK runs each decision in a thread, and threads share one GIL: several searches at
-        once each get a slice of it, and the SDK's receive loop, which needs the GIL for every
-        message, waits behind them all, so answers leave late (measured over gRPC, 8 tables at
-        once at 100 ms a decision: 123 timeouts in 152 decisions; one table: 1). In turn,
-        a decision waits for the search at most until its own deadline (then it yields that
-        deadline, past: no draw, the heuristic's card), then takes an even share of the time it
-        has left with the decisions still waiting, which have about as long. With a fixed
-        number of samples it keeps its own deadline, unshared (its draws take far less time
-        than that on any machine fast enough to answer in time: sharing would only make the
-        draws depend on the queue).
-
-        In a worker thread (the SDK's, not in-process play), it also shortens the interpreter's
-        switch interval to :data:`SWITCH_INTERVAL` (8 tables in turn at 100 ms: 30 timeouts with
-        the default 5 ms, 1 to 4 with 1 ms); the setting is the process's, and kept."""
-        if (threading.current_thread() is not threading.main_thread()
-                and sys.getswitchinterval() > SWITCH_INTERVAL):
-            sys.setswitchinterval(SWITCH_INTERVAL)
-        with self._counting:
-            self.waiting += 1
-        try:
-            if deadline is None:
-                got = self._searching.acquire()
-            else:
-                got = self._searching.acquire(timeout=max(0.0, deadline - self.clock()))
-        finally:
-            with self._counting:
-                self.waiting -= 1
-                others = self.waiting
-        if not got:
-            yield deadline
-            return
-        try:
-            if deadline is not None and others and self.timed:
-                now = self.clock()
-                deadline = now + max(0.0, deadline - now) / (1 + others)
-            yield deadline
-        finally:
-            self._searching.release()
 
     def on_notice(self, table: TableView | None, notice: Notice) -> None:
         """As :meth:`TimedSearch.on_notice`, for both games' time keeping."""

@@ -21,11 +21,13 @@ loaded machine from answering late, not part of the search.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 from arena.table.messages import DecisionRequest, InfractionKind
 from clients.sdk import Notice, TableView
 from clients.sdk.sampler import EXACT_LIMIT
+from clients.search_turns import SearchTurns
 
 OVERRUN_DECAY = 0.8
 """How much of the overrun kept is still held against the next decision."""
@@ -53,6 +55,7 @@ class TimedSearch:
         max_samples: int = 2000,
         margin_share: float = 0.15,
         clock: Callable[[], float] = time.perf_counter,
+        turns: SearchTurns | None = None,
     ) -> None:
         if samples is not None and samples < 1:
             raise ValueError(f"samples must be at least 1, got {samples}")
@@ -63,6 +66,8 @@ class TimedSearch:
         self.max_samples = max_samples
         self.margin_share = margin_share
         self.clock = clock
+        self.turns = turns if turns is not None else SearchTurns()
+        """The bot's queue of searches (:mod:`clients.search_turns`), one table at a time."""
         self.longest_draw = 0.0
         """The longest time one draw (all candidate cards played out) has taken, in seconds."""
         self.overrun = 0.0
@@ -81,6 +86,14 @@ class TimedSearch:
     def timed(self) -> bool:
         """Whether the search fills its time (no fixed number of samples)."""
         return self.samples is None
+
+    @contextmanager
+    def turn(self, deadline: float | None) -> Iterator[float | None]:
+        """Wait for this bot's search to be free (:class:`~clients.search_turns.SearchTurns`);
+        the deadline this search must keep, shared with the decisions still waiting in time
+        mode."""
+        with self.turns.turn(deadline, shared=self.timed, clock=self.clock) as kept:
+            yield kept
 
     def deadline(self, table: TableView, request: DecisionRequest, start: float) -> float:
         """When this decision must stop searching (see the module docstring): the view's

@@ -9,7 +9,8 @@ engine's simulation path (:mod:`arena.games.tre_e_venticinque.simulate`); every 
 the same draws, and the best total for this seat wins (a tie goes to the heuristic's card). The
 dealer's discard is the heuristic's (:mod:`clients.tre_heuristic`).
 
-The knobs and the time keeping follow the French search bot's rules
+The knobs, the time keeping and the queue of tables (one search at a time:
+:mod:`clients.search_turns`) follow the French search bot's rules
 (:class:`~clients.search_timing.TimedSearch`): ``samples=N`` plays exactly N draws per decision,
 seeded from the bot's seed and what the seat has seen (its seat, the dealer, its hand as dealt,
 its discard, the cards played in order), never the table id or the clock, so the same seed plays
@@ -62,7 +63,7 @@ def tre_play(bot: TimedSearch, table: TableView, request: DecisionRequest) -> An
     if len(cards) == 1:
         COLLECTOR.spare(deadline)
         return PLAYS[cards[0]]
-    with COLLECTOR.held(deadline):
+    with bot.turn(deadline) as deadline, COLLECTOR.held(deadline):
         scores = evaluate(bot, view, cards, deadline)
     best = pick(view, cards, scores)
     bot.answered(deadline)

@@ -29,7 +29,6 @@ from arena.table import InfractionKind, Notice
 from clients.heuristic_bot import HeuristicBot
 from clients.local import play_match
 from clients.search_bot import (
-    SWITCH_INTERVAL,
     SearchBot,
     _charge,
     _keeps,
@@ -38,6 +37,7 @@ from clients.search_bot import (
     rollout_card,
 )
 from clients.search_rollout import rules_card
+from clients.search_turns import SWITCH_INTERVAL
 
 from .positions import GENEROUS, random_position, request_of, view_of
 from .test_solver import endgame
@@ -449,7 +449,7 @@ def test_a_search_shares_its_time_left_with_the_decisions_waiting() -> None:
     state = search_position()
     decide(bot, state, time_limit=0.1)
     alone = bot.deadlines[-1]
-    bot.waiting = 3  # three other tables' decisions waiting for their turn
+    bot.turns.waiting = 3  # three other tables' decisions waiting for their turn
     clock.now = 0.0
     decide(bot, state, time_limit=0.1)
     shared = bot.deadlines[-1]
@@ -457,7 +457,7 @@ def test_a_search_shares_its_time_left_with_the_decisions_waiting() -> None:
     # Alone: the limit less its margin (10 ms); with three waiting: a quarter of what is left.
     assert alone == pytest.approx(0.09, abs=0.001)
     assert shared == pytest.approx(0.09 / 4, abs=0.001)
-    assert bot.waiting == 3
+    assert bot.turns.waiting == 3
 
 
 def test_one_search_at_a_time_across_threads() -> None:
@@ -471,7 +471,7 @@ def test_one_search_at_a_time_across_threads() -> None:
     for thread in threads:
         thread.join()
     assert len(answers) == 4 and all(a in legal_actions(state) for a in answers)
-    assert bot.most_at_once == 1 and bot.waiting == 0
+    assert bot.most_at_once == 1 and bot.turns.waiting == 0
 
 
 def test_a_decision_that_waits_past_its_deadline_plays_the_heuristics_card() -> None:
@@ -479,7 +479,7 @@ def test_a_decision_that_waits_past_its_deadline_plays_the_heuristics_card() -> 
     state = search_position()
 
     def hold_the_turn() -> None:
-        with bot._searching:
+        with bot.turns._searching:
             time.sleep(0.2)
 
     holder = threading.Thread(target=hold_the_turn)

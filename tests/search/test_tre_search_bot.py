@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import threading
+import time
 
 import pytest
 import trio
@@ -24,6 +26,7 @@ from clients.local import LocalArena
 from clients.sdk import Bot
 from clients.search_bot import SearchBot
 from clients.tre_bots import TreHeuristicBot, TreSearchBot
+from clients import tre_search
 from clients.tre_search import evaluate, finish, pick, rollout_card
 from tournaments.play.arena import TableToPlay
 
@@ -148,3 +151,55 @@ def test_a_stale_estimate_of_a_draws_time_does_not_starve_later_decisions() -> N
     before = bot.draws
     decide(bot, state, time_limit=0.05)
     assert bot.draws - before >= 3
+
+
+def test_one_search_at_a_time_across_threads(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tables searched at once share the GIL with the SDK's receive loop: they queue."""
+    running, most = [0], [0]
+    guard = threading.Lock()
+
+    def counted(*args: object) -> list[list[int]]:
+        with guard:
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+        time.sleep(0.02)
+        try:
+            return evaluate(*args)  # type: ignore[arg-type]
+        finally:
+            with guard:
+                running[0] -= 1
+
+    monkeypatch.setattr(tre_search, "evaluate", counted)
+    bot = TreSearchBot(samples=2, seed=1)
+    state = tre_position(3)
+    answers: list[object] = []
+    threads = [threading.Thread(target=lambda: answers.append(decide(bot, state)))
+               for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(answers) == 4 and all(a in legal_actions(state) for a in answers)
+    assert most[0] == 1 and bot.turns.waiting == 0
+
+
+def test_the_two_game_bot_queues_both_games_searches_together() -> None:
+    """A French Tarot search holds the turn: a Tre e Venticinque decision of the same bot
+    waits for it until its own deadline, then plays the heuristic's card without a draw."""
+    bot = SearchBot(seed=1, margin_share=0.1)
+    assert bot.tre.turns is bot.turns
+    state = next(s for s in map(tre_position, range(5, 100)) if len(legal_actions(s)) > 1)
+
+    def hold_the_turn() -> None:
+        with bot.turns._searching:
+            time.sleep(0.2)
+
+    holder = threading.Thread(target=hold_the_turn)
+    holder.start()
+    time.sleep(0.01)
+    began = time.perf_counter()
+    answer = decide(bot, state, time_limit=0.05)
+    took = time.perf_counter() - began
+    holder.join()
+    assert answer in legal_actions(state) and bot.tre.draws == 0
+    assert took < 0.1  # it gave up at its deadline (45 ms), not when the turn came (~190 ms)

@@ -1,0 +1,72 @@
+"""One search at a time per bot, whatever the game: the queue of a search bot's tables.
+
+The SDK runs each decision of a threaded bot in a thread, and threads share one GIL: several
+searches at once each get a slice of it, and the SDK's receive loop, which needs the GIL for
+every message, waits behind them all, so answers leave late (measured over gRPC, 8 French
+Tarot tables at once at 100 ms a decision: 123 timeouts in 152 decisions; one table: 1; and
+on 2026-12-02, 16 Tre e Venticinque tables at 100 ms on a loaded machine, whose search did not
+queue yet: 633 timeouts in 36 tables, against none at 32 French Tarot tables, whose did). In
+turn, a decision waits for the search at most until its own deadline (then it gets that
+deadline, past: no draw, the rules' card), then takes an even share of the time it has left
+with the decisions still waiting, which have about as long. With a fixed number of samples it
+keeps its own deadline, unshared (its draws take far less time than that on any machine fast
+enough to answer in time: sharing would only make the draws depend on the queue).
+
+In a worker thread (the SDK's, not in-process play), a turn also shortens the interpreter's
+switch interval to :data:`SWITCH_INTERVAL` (8 tables in turn at 100 ms: 30 timeouts with the
+default 5 ms, 1 to 4 with 1 ms); the setting is the process's, and kept.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+SWITCH_INTERVAL = 0.001
+"""The interpreter's thread switch interval while a bot searches in a worker thread, seconds
+(CPython's default is 5 ms): the search holds the GIL, and the SDK's receive loop, which needs it
+for every message, gets it back this often."""
+
+
+class SearchTurns:
+    """The queue of one bot's searches (see the module docstring); a bot that plays several
+    games hands the same queue to each game's search."""
+
+    def __init__(self) -> None:
+        self.waiting = 0
+        """Decisions (at other tables) waiting for their turn to search."""
+        self._searching = threading.Lock()
+        self._counting = threading.Lock()
+
+    @contextmanager
+    def turn(
+        self, deadline: float | None, *, shared: bool, clock: Callable[[], float]
+    ) -> Iterator[float | None]:
+        """Wait for this search's turn; the deadline it must keep (``shared``: split the time
+        left with the decisions still waiting, in time mode)."""
+        if (threading.current_thread() is not threading.main_thread()
+                and sys.getswitchinterval() > SWITCH_INTERVAL):
+            sys.setswitchinterval(SWITCH_INTERVAL)
+        with self._counting:
+            self.waiting += 1
+        try:
+            if deadline is None:
+                got = self._searching.acquire()
+            else:
+                got = self._searching.acquire(timeout=max(0.0, deadline - clock()))
+        finally:
+            with self._counting:
+                self.waiting -= 1
+                others = self.waiting
+        if not got:
+            yield deadline
+            return
+        try:
+            if deadline is not None and others and shared:
+                now = clock()
+                deadline = now + max(0.0, deadline - now) / (1 + others)
+            yield deadline
+        finally:
+            self._searching.release()
