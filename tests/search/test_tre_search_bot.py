@@ -22,11 +22,11 @@ from arena.games.tre_e_venticinque import (
 )
 from arena.games.tre_e_venticinque.simulate import copy_state, play_unchecked, playable
 from arena.table import TableOutcome, TimeControl
+from clients import tre_search
 from clients.local import LocalArena
 from clients.sdk import Bot
 from clients.search_bot import SearchBot
 from clients.tre_bots import TreHeuristicBot, TreSearchBot
-from clients import tre_search
 from clients.tre_search import evaluate, finish, pick, rollout_card
 from tournaments.play.arena import TableToPlay
 
