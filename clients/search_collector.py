@@ -16,11 +16,12 @@ of 72 to 84 ms there (2026-12-02). So:
   when it is back on, and the answer leaves before the next one is due.
 * :meth:`Collector.spare` (where a decision has time it will not use: a forced card, the last
   trick of every deal): the full collection, when the collector's own counts say one is near,
-  runs there, within that decision's time limit, once its last measured cost fits the time left.
+  runs there, within that decision's time limit, once its last measured cost fits the time left
+  (the first one is made and timed as the bot starts: :meth:`Collector.measure`).
 * Before a search (:meth:`Collector.held` with its deadline), a full collection long overdue
   (no forced card came, twice the count) runs inside the search's own time, which its deadline
-  absorbs: that search draws fewer deals, none answers late. Never the first one, whose cost
-  is not known yet: that one waits for a forced card, which has the whole time limit.
+  absorbs: that search draws fewer deals, none answers late. Never before a first one was
+  timed.
 
 The collector still runs full collections of its own between decisions when its rule says so;
 each full collection made here resets its counts, which makes those rare.
@@ -37,6 +38,8 @@ from contextlib import contextmanager
 OVERDUE = 2
 """A search collects fully first when the oldest generation's count is this many times its
 threshold (no decision with time to spare came to do it earlier)."""
+COST_DECAY = 0.9
+"""How much of a full collection's last cost is kept each time it keeps one out."""
 MIN_SHARE = 0.5
 """A full collection runs in a search's time only if its last cost is at most this share of
 the time left; the search keeps the rest."""
@@ -70,12 +73,21 @@ class Collector:
         if not self.full_collections and not untried:
             return False
         if deadline is not None and self.full_cost > MIN_SHARE * (deadline - self.clock()):
+            # Measured on the wall clock, a cost a loaded machine inflated would keep every
+            # later one out: it fades each time it does, until one runs and is measured again.
+            self.full_cost *= COST_DECAY
             return False
         began = self.clock()
         gc.collect()
         self.full_cost = self.clock() - began
         self.full_collections += 1
         return True
+
+    def measure(self) -> None:
+        """A first full collection, timed, if none was made here yet: a search bot makes one
+        as it starts, when no deadline runs, so that the next ones know what they cost."""
+        if not self.full_collections and gc.isenabled():
+            self.collect_fully(None)
 
     def spare(self, deadline: float | None) -> None:
         """A decision with time it will not use: the full collection, if one is near."""

@@ -27,6 +27,7 @@ from contextlib import contextmanager
 from arena.table.messages import DecisionRequest, InfractionKind
 from clients.sdk import Notice, TableView
 from clients.sdk.sampler import EXACT_LIMIT
+from clients.search_collector import COLLECTOR
 from clients.search_turns import SearchTurns
 
 OVERRUN_DECAY = 0.8
@@ -66,6 +67,7 @@ class TimedSearch:
         self.max_samples = max_samples
         self.margin_share = margin_share
         self.clock = clock
+        COLLECTOR.measure()
         self.turns = turns if turns is not None else SearchTurns()
         """The bot's queue of searches (:mod:`clients.search_turns`), one table at a time."""
         self.longest_draw = 0.0

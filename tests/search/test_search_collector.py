@@ -138,8 +138,31 @@ def test_a_full_collection_waits_for_a_decision_with_time_for_it() -> None:
     make_due()
     collector.spare(deadline=clock.now + 0.1)  # 80 ms is more than half of 100
     assert collector.full_collections == 1
+    assert collector.full_cost == pytest.approx(0.072)  # it fades each time it keeps one out
     collector.spare(deadline=clock.now + 0.2)
     assert collector.full_collections == 2
+
+
+def test_a_cost_a_loaded_machine_inflated_fades_until_one_runs_again() -> None:
+    clock = FakeClock()
+    collector = Collector(clock)
+    collector.full_cost, collector.full_collections = 0.16, 1
+    make_due()
+    calls = 0
+    while collector.full_collections == 1 and calls < 100:
+        collector.spare(deadline=clock.now + 0.1)
+        calls += 1
+    # Kept out while 0.16 * 0.9 ** k is over half the 100 ms: k = 0 to 11; the 13th call runs.
+    assert calls == 13
+
+
+def test_the_first_full_collection_is_made_and_timed_as_a_bot_starts() -> None:
+    clock = FakeClock()
+    collector = Collector(clock)
+    collector.measure()
+    assert collector.full_collections == 1
+    collector.measure()
+    assert collector.full_collections == 1
 
 
 def test_a_search_collects_first_only_when_long_overdue_and_the_cost_is_known() -> None:
