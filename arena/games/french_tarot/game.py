@@ -861,6 +861,9 @@ _LAST_TRICK: Final = tuple(HAND_SIZES.get(n, 0) - 1 for n in range(6))
 _new_trick: Final = tuple.__new__
 """Builds a :class:`Trick` from its three fields without the named tuple's Python-level
 ``__new__``: a deal makes up to 24 of them."""
+_TRICK: Final = Trick
+"""The class as a constant of the compiled module: a module-level name of a pure module is a
+look-up in its globals at every use."""
 
 
 def _play(state: DealState, seat: int, card: Card) -> None:
@@ -904,7 +907,7 @@ def _play(state: DealState, seat: int, card: Card) -> None:
         state, leader
     ):
         winner = leader  # the Excuse, led to the last trick of a chelem, wins it
-    state.tricks.append(_new_trick(Trick, (leader, tuple(trick), winner)))
+    state.tricks.append(_new_trick(_TRICK, (leader, tuple(trick), winner)))
     if _taker_side_mask(state) >> winner & 1:
         state._won_suits |= state._trick_suits
         state._won_top |= state._trick_top
