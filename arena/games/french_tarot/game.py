@@ -98,6 +98,11 @@ class Phase(Enum):
 
 _PLAYING: Final = Phase.PLAYING  # module constants: enum attribute look-ups cost on hot paths
 _FINISHED: Final = Phase.FINISHED
+_BIDDING: Final = Phase.BIDDING
+_DISCARDING: Final = Phase.DISCARDING
+_CALLING: Final = Phase.CALLING
+_CHELEM: Final = Phase.CHELEM
+_POIGNEE: Final = Phase.POIGNEE
 _SUIT_MASKS: Final[tuple[Hand, ...]] = (
     SUIT_MASKS[0], SUIT_MASKS[1], SUIT_MASKS[2], SUIT_MASKS[3]
 )
@@ -540,20 +545,20 @@ def _compute_legal(state: DealState) -> tuple[Action, ...]:
     """The legal actions outside the playing phase (:func:`legal_actions` lists the plays)."""
     phase = state.phase
     state._card_kind = None
-    if phase is Phase.BIDDING:
+    if phase is _BIDDING:
         return _BIDDING_OPTIONS[state.options.beginner][state.contract or 0]
-    if phase is Phase.DISCARDING:
+    if phase is _DISCARDING:
         cards = state._cards = _discardable(state)
-        state._card_kind = Discard
-        return tuple(map(DISCARDS.__getitem__, cards_of(cards)))
-    if phase is Phase.CALLING:
+        state._card_kind = _KIND_DISCARD
+        return tuple([_DISCARDS[card] for card in cards_of(cards)])
+    if phase is _CALLING:
         assert state.taker is not None
         cards = state._cards = _callable(_hand_of(state, state.taker))
         state._card_kind = CallCard
         return tuple(map(CALLS.__getitem__, cards_of(cards)))
-    if phase is Phase.CHELEM:
+    if phase is _CHELEM:
         return (NO_CHELEM, ANNOUNCE_CHELEM)
-    if phase is Phase.POIGNEE:
+    if phase is _POIGNEE:
         assert state.to_act is not None
         # Highest first: the fallback (the first legal action) shows the lowest trumps.
         cards = state._cards = (
@@ -589,6 +594,18 @@ _EXCUSE_PLAYS: Final = (PLAYS[EXCUSE],)
 _PLAY: Final = Play
 """The class of the plays as this module's constant (an imported name is looked up at each
 use)."""
+_KIND_PASS: Final = Pass
+_KIND_BID: Final = Bid
+_KIND_DISCARD: Final = Discard
+_KIND_CALL: Final = CallCard
+_KIND_CHELEM: Final = ChelemChoice
+_KIND_DECLARE: Final = DeclarePoignee
+_KIND_HIDE: Final = HideTrump
+_DISCARDS: Final = DISCARDS
+_CHIEN_SIZES: Final = CHIEN_SIZES
+"""The action classes and the tables of the actions' and the rules' hot paths as constants of
+the compiled module: a name imported from a pure module is a look-up in its globals at every
+use, and an enum member an attribute look-up."""
 
 
 def _plays_of(suits: int, top: int) -> tuple[Play, ...]:
@@ -677,7 +694,7 @@ def _discardable(state: DealState) -> Hand:
     assert state.taker is not None
     hand = _hand_of(state, state.taker)
     plain = hand & ~(TRUMP_MASK | EXCUSE_BIT | KINGS_MASK)
-    left = CHIEN_SIZES[state.players] - state.discard.bit_count()
+    left = _CHIEN_SIZES[state.players] - state.discard.bit_count()
     if plain.bit_count() >= left:
         return plain
     return plain | (hand & TRUMP_MASK & ~BOUTS_MASK)
@@ -739,19 +756,19 @@ def _transition(state: DealState, actor: int, action: Action) -> None:
     state._legal = None
     state.history.append((actor, action))
     kind = type(action)
-    if kind is Play:
+    if kind is _PLAY:
         _play(state, actor, action.card)  # type: ignore[union-attr]
-    elif kind is DeclarePoignee:
+    elif kind is _KIND_DECLARE:
         _declare_poignee(state, actor, action.level)  # type: ignore[union-attr]
-    elif kind is HideTrump:
+    elif kind is _KIND_HIDE:
         _hide_trump(state, actor, action.card)  # type: ignore[union-attr]
-    elif kind is Pass or kind is Bid:
+    elif kind is _KIND_PASS or kind is _KIND_BID:
         _bid(state, actor, action)
-    elif kind is Discard:
+    elif kind is _KIND_DISCARD:
         _discard(state, action.card)  # type: ignore[union-attr]
-    elif kind is CallCard:
+    elif kind is _KIND_CALL:
         _call(state, action.card)  # type: ignore[union-attr]
-    elif kind is ChelemChoice:
+    elif kind is _KIND_CHELEM:
         state.chelem_announced = action.announce  # type: ignore[union-attr]
         _start_play(state)
     else:  # pragma: no cover - legal_actions lists nothing else
@@ -791,7 +808,7 @@ def _hide_trump(state: DealState, seat: int, card: Card) -> None:
 
 def _bid(state: DealState, seat: int, action: Action) -> None:
     state.bids.append((seat, action))
-    if isinstance(action, Bid):
+    if type(action) is _KIND_BID:
         state.contract = action.contract
         state.taker = seat
     n = state.players  # only players bid: never the dummy, which the turn order puts last
@@ -836,7 +853,7 @@ def _discard(state: DealState, card: Card) -> None:
     state.discard |= 1 << card
     if card >= 56:
         state.discarded_trumps.append(card)
-    if state.discard.bit_count() == CHIEN_SIZES[state.players]:
+    if state.discard.bit_count() == _CHIEN_SIZES[state.players]:
         _ask_chelem(state)
 
 
