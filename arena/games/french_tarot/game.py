@@ -72,7 +72,6 @@ from .deal import (
     SEATS,
     Deal,
     first_seat,
-    is_petit_sec,
     seeded_deal,
 )
 from .scoring import DealSummary, ScoreBreakdown, Side
@@ -303,7 +302,7 @@ class DealState(OfGame):
         self.deal = deal
         self.players = deal.players
         self.seats = SEATS[deal.players]
-        self.dummy_seat = DUMMY if options.has_dummy else None
+        self.dummy_seat = DUMMY if self.seats > self.players else None  # options.has_dummy
         self.first_seat = first_seat(deal.players, deal.dealer)
         self._held = [holding(hand) for hand in deal.hand_masks]
         self._joined = list(deal.hand_masks)
@@ -341,10 +340,10 @@ class DealState(OfGame):
         self._legal = None
         self._card_kind = None
         self._cards = 0
-        self.phase = Phase.BIDDING
+        self.phase = _BIDDING
         self.to_act = self.first_seat
-        for seat, hand in enumerate(deal.hand_masks):
-            if is_petit_sec(hand):
+        for seat, held in enumerate(self._held):
+            if held.trumps == 1:  # is_petit_sec: the Petit its only trump, and no Excuse
                 self.result = DealResult(
                     DealOutcome.PETIT_SEC, (0,) * self.players, petit_sec_seat=seat
                 )
