@@ -837,10 +837,10 @@ def _call(state: DealState, card: Card) -> None:
 
 def _after_call(state: DealState) -> None:
     assert state.contract is not None and state.taker is not None
-    if state.contract.chien_shown:
+    if _CHIEN_SHOWN[state.contract]:
         state._held[state.taker].add(state.chien)
         state._stale |= 1 << state.taker
-        state.phase = Phase.DISCARDING
+        state.phase = _DISCARDING
     else:
         _ask_chelem(state)
 
@@ -1003,6 +1003,10 @@ _breakdown: Final = builder(ScoreBreakdown)
 _OUTCOME_PLAYED: Final = DealOutcome.PLAYED
 _MULTIPLIER_OF: Final = tuple([0] + [contract.multiplier for contract in Contract])
 """A contract's multiplier by its value (1..4): a property of an enum is an interpreted call."""
+_CHIEN_SHOWN: Final = tuple([False] + [contract.chien_shown for contract in Contract])
+"""Whether a contract shows the chien, by its value (1..4), as :data:`_MULTIPLIER_OF`."""
+_GARDE_SANS: Final = Contract.GARDE_SANS
+_BOUTS: Final = BOUTS_MASK
 _TAKER: Final = Side.TAKER
 _DEFENCE: Final = Side.DEFENCE
 
@@ -1053,9 +1057,9 @@ def summarize(state: DealState) -> tuple[DealSummary, bool]:
             top |= _TOP_EXCUSE
     taker_cards = suits | top << _TOP
     contract = state.contract
-    if contract.chien_shown:
+    if _CHIEN_SHOWN[contract]:
         taker_cards |= state.discard
-    elif contract is Contract.GARDE_SANS:
+    elif contract is _GARDE_SANS:
         taker_cards |= state.chien
     half = mask_half_points(taker_cards)
     debt_unpaid = False
@@ -1075,7 +1079,7 @@ def summarize(state: DealState) -> tuple[DealSummary, bool]:
         state.players,
         contract,
         half,  # taker_half_points
-        (taker_cards & BOUTS_MASK).bit_count(),  # bouts
+        (taker_cards & _BOUTS).bit_count(),  # bouts
         petit_au_bout,
         tuple([p.level for p in state.poignees]),
         state.chelem_announced,
