@@ -11,7 +11,7 @@ their checks; the algorithm is theirs (the documented, golden-pinned stream and 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import Final, cast
 
 from .cardsets import cards_of
 
@@ -29,7 +29,9 @@ def plain_shuffle(words: list[int], pos: int, size: int, limit: int) -> list[int
     for k in range(pos, end):
         if words[k] >= limit:
             return None
-    pack = list(range(size))
+    # Objects, not ints: compiled, a card moved is then a pointer moved, where a list of ints
+    # unboxes each card read and boxes it again to store it.
+    pack: list[object] = list(range(size))
     k = pos
     for i in range(size - 1, 0, -1):
         j = words[k] % (i + 1)
@@ -37,7 +39,7 @@ def plain_shuffle(words: list[int], pos: int, size: int, limit: int) -> list[int
         card = pack[i]
         pack[i] = pack[j]
         pack[j] = card
-    return pack
+    return cast("list[int]", pack)
 
 
 class PackCut:

@@ -72,7 +72,6 @@ from .deal import (
     SEATS,
     Deal,
     first_seat,
-    is_petit_sec,
     seeded_deal,
 )
 from .scoring import DealSummary, ScoreBreakdown, Side
@@ -98,6 +97,11 @@ class Phase(Enum):
 
 _PLAYING: Final = Phase.PLAYING  # module constants: enum attribute look-ups cost on hot paths
 _FINISHED: Final = Phase.FINISHED
+_BIDDING: Final = Phase.BIDDING
+_DISCARDING: Final = Phase.DISCARDING
+_CALLING: Final = Phase.CALLING
+_CHELEM: Final = Phase.CHELEM
+_POIGNEE: Final = Phase.POIGNEE
 _SUIT_MASKS: Final[tuple[Hand, ...]] = (
     SUIT_MASKS[0], SUIT_MASKS[1], SUIT_MASKS[2], SUIT_MASKS[3]
 )
@@ -298,7 +302,7 @@ class DealState(OfGame):
         self.deal = deal
         self.players = deal.players
         self.seats = SEATS[deal.players]
-        self.dummy_seat = DUMMY if options.has_dummy else None
+        self.dummy_seat = DUMMY if self.seats > self.players else None  # options.has_dummy
         self.first_seat = first_seat(deal.players, deal.dealer)
         self._held = [holding(hand) for hand in deal.hand_masks]
         self._joined = list(deal.hand_masks)
@@ -336,10 +340,10 @@ class DealState(OfGame):
         self._legal = None
         self._card_kind = None
         self._cards = 0
-        self.phase = Phase.BIDDING
+        self.phase = _BIDDING
         self.to_act = self.first_seat
-        for seat, hand in enumerate(deal.hand_masks):
-            if is_petit_sec(hand):
+        for seat, held in enumerate(self._held):
+            if held.trumps == 1:  # is_petit_sec: the Petit its only trump, and no Excuse
                 self.result = DealResult(
                     DealOutcome.PETIT_SEC, (0,) * self.players, petit_sec_seat=seat
                 )
@@ -540,20 +544,20 @@ def _compute_legal(state: DealState) -> tuple[Action, ...]:
     """The legal actions outside the playing phase (:func:`legal_actions` lists the plays)."""
     phase = state.phase
     state._card_kind = None
-    if phase is Phase.BIDDING:
+    if phase is _BIDDING:
         return _BIDDING_OPTIONS[state.options.beginner][state.contract or 0]
-    if phase is Phase.DISCARDING:
+    if phase is _DISCARDING:
         cards = state._cards = _discardable(state)
-        state._card_kind = Discard
-        return tuple(map(DISCARDS.__getitem__, cards_of(cards)))
-    if phase is Phase.CALLING:
+        state._card_kind = _KIND_DISCARD
+        return tuple([_DISCARDS[card] for card in cards_of(cards)])
+    if phase is _CALLING:
         assert state.taker is not None
         cards = state._cards = _callable(_hand_of(state, state.taker))
         state._card_kind = CallCard
         return tuple(map(CALLS.__getitem__, cards_of(cards)))
-    if phase is Phase.CHELEM:
+    if phase is _CHELEM:
         return (NO_CHELEM, ANNOUNCE_CHELEM)
-    if phase is Phase.POIGNEE:
+    if phase is _POIGNEE:
         assert state.to_act is not None
         # Highest first: the fallback (the first legal action) shows the lowest trumps.
         cards = state._cards = (
@@ -589,6 +593,18 @@ _EXCUSE_PLAYS: Final = (PLAYS[EXCUSE],)
 _PLAY: Final = Play
 """The class of the plays as this module's constant (an imported name is looked up at each
 use)."""
+_KIND_PASS: Final = Pass
+_KIND_BID: Final = Bid
+_KIND_DISCARD: Final = Discard
+_KIND_CALL: Final = CallCard
+_KIND_CHELEM: Final = ChelemChoice
+_KIND_DECLARE: Final = DeclarePoignee
+_KIND_HIDE: Final = HideTrump
+_DISCARDS: Final = DISCARDS
+_CHIEN_SIZES: Final = CHIEN_SIZES
+"""The action classes and the tables of the actions' and the rules' hot paths as constants of
+the compiled module: a name imported from a pure module is a look-up in its globals at every
+use, and an enum member an attribute look-up."""
 
 
 def _plays_of(suits: int, top: int) -> tuple[Play, ...]:
@@ -677,7 +693,7 @@ def _discardable(state: DealState) -> Hand:
     assert state.taker is not None
     hand = _hand_of(state, state.taker)
     plain = hand & ~(TRUMP_MASK | EXCUSE_BIT | KINGS_MASK)
-    left = CHIEN_SIZES[state.players] - state.discard.bit_count()
+    left = _CHIEN_SIZES[state.players] - state.discard.bit_count()
     if plain.bit_count() >= left:
         return plain
     return plain | (hand & TRUMP_MASK & ~BOUTS_MASK)
@@ -739,19 +755,19 @@ def _transition(state: DealState, actor: int, action: Action) -> None:
     state._legal = None
     state.history.append((actor, action))
     kind = type(action)
-    if kind is Play:
+    if kind is _PLAY:
         _play(state, actor, action.card)  # type: ignore[union-attr]
-    elif kind is DeclarePoignee:
+    elif kind is _KIND_DECLARE:
         _declare_poignee(state, actor, action.level)  # type: ignore[union-attr]
-    elif kind is HideTrump:
+    elif kind is _KIND_HIDE:
         _hide_trump(state, actor, action.card)  # type: ignore[union-attr]
-    elif kind is Pass or kind is Bid:
+    elif kind is _KIND_PASS or kind is _KIND_BID:
         _bid(state, actor, action)
-    elif kind is Discard:
+    elif kind is _KIND_DISCARD:
         _discard(state, action.card)  # type: ignore[union-attr]
-    elif kind is CallCard:
+    elif kind is _KIND_CALL:
         _call(state, action.card)  # type: ignore[union-attr]
-    elif kind is ChelemChoice:
+    elif kind is _KIND_CHELEM:
         state.chelem_announced = action.announce  # type: ignore[union-attr]
         _start_play(state)
     else:  # pragma: no cover - legal_actions lists nothing else
@@ -791,7 +807,7 @@ def _hide_trump(state: DealState, seat: int, card: Card) -> None:
 
 def _bid(state: DealState, seat: int, action: Action) -> None:
     state.bids.append((seat, action))
-    if isinstance(action, Bid):
+    if type(action) is _KIND_BID:
         state.contract = action.contract
         state.taker = seat
     n = state.players  # only players bid: never the dummy, which the turn order puts last
@@ -821,10 +837,10 @@ def _call(state: DealState, card: Card) -> None:
 
 def _after_call(state: DealState) -> None:
     assert state.contract is not None and state.taker is not None
-    if state.contract.chien_shown:
+    if _CHIEN_SHOWN[state.contract]:
         state._held[state.taker].add(state.chien)
         state._stale |= 1 << state.taker
-        state.phase = Phase.DISCARDING
+        state.phase = _DISCARDING
     else:
         _ask_chelem(state)
 
@@ -836,7 +852,7 @@ def _discard(state: DealState, card: Card) -> None:
     state.discard |= 1 << card
     if card >= 56:
         state.discarded_trumps.append(card)
-    if state.discard.bit_count() == CHIEN_SIZES[state.players]:
+    if state.discard.bit_count() == _CHIEN_SIZES[state.players]:
         _ask_chelem(state)
 
 
@@ -861,6 +877,9 @@ _LAST_TRICK: Final = tuple(HAND_SIZES.get(n, 0) - 1 for n in range(6))
 _new_trick: Final = tuple.__new__
 """Builds a :class:`Trick` from its three fields without the named tuple's Python-level
 ``__new__``: a deal makes up to 24 of them."""
+_TRICK: Final = Trick
+"""The class as a constant of the compiled module: a module-level name of a pure module is a
+look-up in its globals at every use."""
 
 
 def _play(state: DealState, seat: int, card: Card) -> None:
@@ -904,7 +923,7 @@ def _play(state: DealState, seat: int, card: Card) -> None:
         state, leader
     ):
         winner = leader  # the Excuse, led to the last trick of a chelem, wins it
-    state.tricks.append(_new_trick(Trick, (leader, tuple(trick), winner)))
+    state.tricks.append(_new_trick(_TRICK, (leader, tuple(trick), winner)))
     if _taker_side_mask(state) >> winner & 1:
         state._won_suits |= state._trick_suits
         state._won_top |= state._trick_top
@@ -984,6 +1003,10 @@ _breakdown: Final = builder(ScoreBreakdown)
 _OUTCOME_PLAYED: Final = DealOutcome.PLAYED
 _MULTIPLIER_OF: Final = tuple([0] + [contract.multiplier for contract in Contract])
 """A contract's multiplier by its value (1..4): a property of an enum is an interpreted call."""
+_CHIEN_SHOWN: Final = tuple([False] + [contract.chien_shown for contract in Contract])
+"""Whether a contract shows the chien, by its value (1..4), as :data:`_MULTIPLIER_OF`."""
+_GARDE_SANS: Final = Contract.GARDE_SANS
+_BOUTS: Final = BOUTS_MASK
 _TAKER: Final = Side.TAKER
 _DEFENCE: Final = Side.DEFENCE
 
@@ -1034,9 +1057,9 @@ def summarize(state: DealState) -> tuple[DealSummary, bool]:
             top |= _TOP_EXCUSE
     taker_cards = suits | top << _TOP
     contract = state.contract
-    if contract.chien_shown:
+    if _CHIEN_SHOWN[contract]:
         taker_cards |= state.discard
-    elif contract is Contract.GARDE_SANS:
+    elif contract is _GARDE_SANS:
         taker_cards |= state.chien
     half = mask_half_points(taker_cards)
     debt_unpaid = False
@@ -1056,7 +1079,7 @@ def summarize(state: DealState) -> tuple[DealSummary, bool]:
         state.players,
         contract,
         half,  # taker_half_points
-        (taker_cards & BOUTS_MASK).bit_count(),  # bouts
+        (taker_cards & _BOUTS).bit_count(),  # bouts
         petit_au_bout,
         tuple([p.level for p in state.poignees]),
         state.chelem_announced,

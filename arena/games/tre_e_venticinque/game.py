@@ -555,6 +555,9 @@ def _discard(state: DealState, dealer: int, card: Card) -> None:
 _new_trick: Final = tuple.__new__
 """Builds a :class:`Trick` from its three fields without the named tuple's Python-level
 ``__new__``: a deal makes 25 of them."""
+_TRICK: Final = Trick
+"""The class as a constant of the compiled module: a module-level name of a pure module is a
+look-up in its globals at every use."""
 
 
 def _beats_row(best: Card) -> tuple[bool, ...]:
@@ -594,7 +597,7 @@ def _play(state: DealState, seat: int, card: Card) -> None:
     leader = state.trick_leader
     winner = (leader + state._best_pos) % PLAYERS
     cards = tuple(trick)
-    done = _new_trick(Trick, (leader, cards, winner))
+    done = _new_trick(_TRICK, (leader, cards, winner))
     tricks = state.tricks
     index = len(tricks)
     tricks.append(done)
