@@ -102,7 +102,7 @@ from clients.search_bidding import (
     poignee_shown,
     showing,
 )
-from clients.search_inference import agreeing_sample, bid_ranges
+from clients.search_inference import agreeing_sample, bid_ranges, disagreements
 from clients.search_reply import reply_to_trick
 from clients.search_rollout import Policy, equivalent_classes, rules_card
 
@@ -202,6 +202,10 @@ class SearchBot(TimedSearch, HeuristicBot):
     ``bid_shift``: half-points given to the taker's side in the bid's play-outs (their rules
     rollouts take less than the heuristic does as taker, and the bot as taker takes more);
     None (the default) takes :data:`BID_SHIFT_BY_PLAYERS` at each table.
+    ``bid_weight``: each draw of the card search counts ``bid_weight`` to the power of the
+    number of other seats whose drawn hand is worth a contract outside what they bid
+    (:func:`~clients.search_inference.disagreements`: the likelihood of the bids if each seat
+    bids by the heuristic's count but for a slip of odds ``bid_weight``; 1: every draw the same).
     """
 
     name = "search"
@@ -236,6 +240,7 @@ class SearchBot(TimedSearch, HeuristicBot):
         merge: bool = True,
         spend_saved: bool = False,
         bid_shift: int | None = None,
+        bid_weight: float = 1.0,
     ) -> None:
         if solver_cards < 0:
             raise ValueError(f"solver_cards must be at least 0, got {solver_cards}")
@@ -245,6 +250,8 @@ class SearchBot(TimedSearch, HeuristicBot):
             raise ValueError(f"decision_samples must be at least 1, got {decision_samples}")
         if not 0.0 < play_weight <= 1.0:
             raise ValueError(f"play_weight must be in (0, 1], got {play_weight}")
+        if not 0.0 < bid_weight <= 1.0:
+            raise ValueError(f"bid_weight must be in (0, 1], got {bid_weight}")
         if bid_samples < 1:
             raise ValueError(f"bid_samples must be at least 1, got {bid_samples}")
         for knob, name in (("bid_rollout", bid_rollout), ("rollout", rollout),
@@ -266,6 +273,9 @@ class SearchBot(TimedSearch, HeuristicBot):
         self.play_weight = play_weight
         self.merge = merge
         self.spend_saved = spend_saved
+        self.bid_weight = bid_weight
+        """A card search's draw counts this to the power of the other seats whose drawn hand
+        disagrees with their bids (:func:`~clients.search_inference.disagreements`)."""
         self.bid_shift = bid_shift
         """Half-points for the taker's side in the bid's play-outs; None:
         :data:`BID_SHIFT_BY_PLAYERS`."""
@@ -515,7 +525,9 @@ class SearchBot(TimedSearch, HeuristicBot):
         clock = self.clock
         seat = table.seat
         replies = self.replies
-        ranges = bid_ranges(table.bids, table.seat) if self.bid_tries > 1 else []
+        bid_weight = self.bid_weight
+        ranges = (bid_ranges(table.bids, table.seat)
+                  if self.bid_tries > 1 or bid_weight < 1.0 else [])
         tries = self.bid_tries
         policy = ROLLOUTS[self.rollout]
         model = policy or rollout_card
@@ -533,6 +545,8 @@ class SearchBot(TimedSearch, HeuristicBot):
             weight = 1.0
             try:
                 sample = agreeing_sample(sampler, ranges, tries)
+                if bid_weight < 1.0:
+                    weight = bid_weight ** disagreements(sample, ranges)
                 if miss < 1.0:
                     side = -1
 
