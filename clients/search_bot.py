@@ -130,13 +130,16 @@ see :mod:`clients.search_bidding`); the others follow the heuristic's rules."""
 SIMULATED_BY_PLAYERS: dict[int, tuple[str, ...]] = {
     3: ("bid", "poignee"),
     4: ("bid", "poignee"),
+    5: ("bid", "poignee"),
 }
 """The decisions taken by simulation by default, by the number of players (docs/search-bot.md,
 "The bid by simulation"): the bid where its play-outs by the heuristic's habits
 (:func:`~clients.search_rollout.rules_card`) were measured to pay against the rules' bid (3
-and 4 players: +3.3 per board pooled, 95 % +0.4 to +6.2, 400 boards); with 5 it lost (-4.5,
--14.4 to +5.4, 120 boards) and with two it was not measured with these play-outs."""
-BID_SHIFT_BY_PLAYERS: dict[int, int] = {3: 6, 4: 12}
+and 4 players: +3.3 per board pooled, 95 % +0.4 to +6.2, 400 boards); with 5, unshifted, it lost
+(-4.5, -14.4 to +5.4, 120 boards), and with :data:`BID_SHIFT_BY_PLAYERS`'s 6 half-points it
+gained (docs/search-bot.md, "Issue 28, sixth session"); with two it was not measured with these
+play-outs."""
+BID_SHIFT_BY_PLAYERS: dict[int, int] = {3: 6, 4: 12, 5: 6}
 """Half-points given to the taker's side in the bid's play-outs by default, by the number of
 players (docs/search-bot.md, "Issue 28, fifth session"): the bid's rules rollouts take about 6
 half-points less for the taker's side than the heuristic does with 4 players, and the bot as
@@ -144,7 +147,8 @@ taker takes more than the heuristic, so the bid passed hands the heuristic makes
 players, paired on 200 boards at 20 draws against no shift: 6 half-points +3.9 per board
 (95 % +0.8 to +6.9, 39 boards changed), 12 half-points +5.4 (+0.8 to +10.1, 73 changed); with
 3 players, 6 half-points +4.7 (-1.2 to +10.5, 100 boards, 25 changed; with the 4 players' 200
-boards at 6, +4.1 pooled, +1.3 to +6.9). Two players and five bid by the rules."""
+boards at 6, +4.1 pooled, +1.3 to +6.9). With 5 players, 6 half-points (the sixth session,
+paired against the rules' bid: docs/search-bot.md). Two players bid by the rules."""
 BID_SAMPLES = 150
 """Draws for a bid by simulation (fewer when the deadline comes first), in either mode."""
 BID_WINDOW: float | None = None
