@@ -45,7 +45,9 @@ before it saw the drawn deal, and the bias above too), per board against the rul
   ``python -m bench.bots --samples 10 --decision-samples 150 --decision-variants
   poignee,bid+poignee --bid-window -1 --boards 200``: +3.5 per board with 3 players (-0.5 to
   +7.4), +3.1 with 4 (-1.2 to +7.4), +3.3 pooled (+0.4 to +6.2), -4.5 with 5 (-14.4 to +5.4,
-  120 boards): the bot bids so with 3 and 4 players (docs/search-bot.md);
+  120 boards): the bot bids so with 3 and 4 players, and with 5 once its play-outs give the
+  taker's side 6 half-points more (+6.5, +0.2 to +12.8, 300 boards at 20 card draws:
+  docs/search-bot.md, "Issue 28, sixth session");
 - the discard (before the calibration): -6.0 with 4 players (-10.3 to -1.7, 100 boards): the
   rules' discard stays;
 - the poignée: +0.6 with 4 players (-0.0 to +1.2, 100 boards; 4 boards changed); with the

@@ -99,7 +99,7 @@ from clients.search_bidding import (
     showing,
 )
 from clients.search_collector import COLLECTOR
-from clients.search_inference import agreeing_sample, bid_ranges
+from clients.search_inference import agreeing_sample, bid_ranges, disagreements
 from clients.search_reply import reply_to_trick
 from clients.search_rollout import Policy, equivalent_classes, rules_card
 
@@ -123,13 +123,16 @@ see :mod:`clients.search_bidding`); the others follow the heuristic's rules."""
 SIMULATED_BY_PLAYERS: dict[int, tuple[str, ...]] = {
     3: ("bid", "poignee"),
     4: ("bid", "poignee"),
+    5: ("bid", "poignee"),
 }
 """The decisions taken by simulation by default, by the number of players (docs/search-bot.md,
 "The bid by simulation"): the bid where its play-outs by the heuristic's habits
 (:func:`~clients.search_rollout.rules_card`) were measured to pay against the rules' bid (3
-and 4 players: +3.3 per board pooled, 95 % +0.4 to +6.2, 400 boards); with 5 it lost (-4.5,
--14.4 to +5.4, 120 boards) and with two it was not measured with these play-outs."""
-BID_SHIFT_BY_PLAYERS: dict[int, int] = {3: 6, 4: 12}
+and 4 players: +3.3 per board pooled, 95 % +0.4 to +6.2, 400 boards); with 5, unshifted, it lost
+(-4.5, -14.4 to +5.4, 120 boards), and with :data:`BID_SHIFT_BY_PLAYERS`'s 6 half-points it
+gained (docs/search-bot.md, "Issue 28, sixth session"); with two it was not measured with these
+play-outs."""
+BID_SHIFT_BY_PLAYERS: dict[int, int] = {3: 6, 4: 12, 5: 6}
 """Half-points given to the taker's side in the bid's play-outs by default, by the number of
 players (docs/search-bot.md, "Issue 28, fifth session"): the bid's rules rollouts take about 6
 half-points less for the taker's side than the heuristic does with 4 players, and the bot as
@@ -137,7 +140,8 @@ taker takes more than the heuristic, so the bid passed hands the heuristic makes
 players, paired on 200 boards at 20 draws against no shift: 6 half-points +3.9 per board
 (95 % +0.8 to +6.9, 39 boards changed), 12 half-points +5.4 (+0.8 to +10.1, 73 changed); with
 3 players, 6 half-points +4.7 (-1.2 to +10.5, 100 boards, 25 changed; with the 4 players' 200
-boards at 6, +4.1 pooled, +1.3 to +6.9). Two players and five bid by the rules."""
+boards at 6, +4.1 pooled, +1.3 to +6.9). With 5 players, 6 half-points (the sixth session,
+paired against the rules' bid: docs/search-bot.md). Two players bid by the rules."""
 BID_SAMPLES = 150
 """Draws for a bid by simulation (fewer when the deadline comes first), in either mode."""
 BID_WINDOW: float | None = None
@@ -195,6 +199,10 @@ class SearchBot(TimedSearch, HeuristicBot):
     ``bid_shift``: half-points given to the taker's side in the bid's play-outs (their rules
     rollouts take less than the heuristic does as taker, and the bot as taker takes more);
     None (the default) takes :data:`BID_SHIFT_BY_PLAYERS` at each table.
+    ``bid_weight``: each draw of the card search counts ``bid_weight`` to the power of the
+    number of other seats whose drawn hand is worth a contract outside what they bid
+    (:func:`~clients.search_inference.disagreements`: the likelihood of the bids if each seat
+    bids by the heuristic's count but for a slip of odds ``bid_weight``; 1: every draw the same).
     """
 
     name = "search"
@@ -229,6 +237,7 @@ class SearchBot(TimedSearch, HeuristicBot):
         merge: bool = True,
         spend_saved: bool = False,
         bid_shift: int | None = None,
+        bid_weight: float = 1.0,
     ) -> None:
         if solver_cards < 0:
             raise ValueError(f"solver_cards must be at least 0, got {solver_cards}")
@@ -238,6 +247,8 @@ class SearchBot(TimedSearch, HeuristicBot):
             raise ValueError(f"decision_samples must be at least 1, got {decision_samples}")
         if not 0.0 < play_weight <= 1.0:
             raise ValueError(f"play_weight must be in (0, 1], got {play_weight}")
+        if not 0.0 < bid_weight <= 1.0:
+            raise ValueError(f"bid_weight must be in (0, 1], got {bid_weight}")
         if bid_samples < 1:
             raise ValueError(f"bid_samples must be at least 1, got {bid_samples}")
         for knob, name in (("bid_rollout", bid_rollout), ("rollout", rollout),
@@ -259,6 +270,9 @@ class SearchBot(TimedSearch, HeuristicBot):
         self.play_weight = play_weight
         self.merge = merge
         self.spend_saved = spend_saved
+        self.bid_weight = bid_weight
+        """A card search's draw counts this to the power of the other seats whose drawn hand
+        disagrees with their bids (:func:`~clients.search_inference.disagreements`)."""
         self.bid_shift = bid_shift
         """Half-points for the taker's side in the bid's play-outs; None:
         :data:`BID_SHIFT_BY_PLAYERS`."""
@@ -450,7 +464,9 @@ class SearchBot(TimedSearch, HeuristicBot):
         clock = self.clock
         seat = table.seat
         replies = self.replies
-        ranges = bid_ranges(table.bids, table.seat) if self.bid_tries > 1 else []
+        bid_weight = self.bid_weight
+        ranges = (bid_ranges(table.bids, table.seat)
+                  if self.bid_tries > 1 or bid_weight < 1.0 else [])
         tries = self.bid_tries
         policy = ROLLOUTS[self.rollout]
         model = policy or rollout_card
@@ -468,6 +484,8 @@ class SearchBot(TimedSearch, HeuristicBot):
             weight = 1.0
             try:
                 sample = agreeing_sample(sampler, ranges, tries)
+                if bid_weight < 1.0:
+                    weight = bid_weight ** disagreements(sample, ranges)
                 if miss < 1.0:
                     side = -1
 

@@ -356,3 +356,30 @@ def test_a_bolder_count_is_the_rules_with_lower_thresholds(
     monkeypatch.setattr(heuristic_bot, "BID_THRESHOLDS", lowered)
     assert bolder == [wanted_contract(hand, players) for hand in hands]
     assert any(b is not None for b in bolder)
+
+
+def test_with_five_players_the_default_bot_bids_by_simulation_with_its_shift() -> None:
+    """With 5 players the bot as it comes (no ``simulate``, no ``bid_shift``) bids by simulation,
+    its play-outs scored with :data:`BID_SHIFT_BY_PLAYERS`'s half-points for the taker's side:
+    its bid is the best total of the same draws so scored (the rules' bid on a tie)."""
+    assert BID_SHIFT_BY_PLAYERS[5] > 0
+    tested = differs = 0
+    for state in positions_in({Phase.BIDDING}, 240, first=53_000):
+        if state.players != 5:
+            continue
+        seat = state.to_act
+        assert seat is not None
+        request = request_of(state)
+        view = view_of(state, seat).with_request(request)
+        bot = SearchBot(samples=6, seed=3, decision_trust=0.0, bid_samples=6)
+        legal = [a for a in request.legal_actions if isinstance(a, (Pass, Bid))]
+        rules = HeuristicBot().bid(view, request)
+        chosen = bot.bid(view, request)
+        seed = bot.simulation_seed("bid", view)
+        draws = bid_scores(view, seed, legal, Budget(6, None, bot.clock, policy=rules_card,
+                                                      bonus=BID_SHIFT_BY_PLAYERS[5]))
+        assert legal[choose(draws, legal.index(rules), 0.0)] == chosen
+        differs += chosen != rules
+        tested += 1
+    assert tested >= 30
+    assert differs > 0

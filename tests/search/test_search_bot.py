@@ -28,6 +28,7 @@ from arena.games.french_tarot.tricks import beating_mask
 from arena.table import InfractionKind, Notice
 from clients.heuristic_bot import HeuristicBot
 from clients.local import play_match
+from clients.sdk import Sampler
 from clients.search_bot import (
     SearchBot,
     _charge,
@@ -36,6 +37,7 @@ from clients.search_bot import (
     _threats,
     rollout_card,
 )
+from clients.search_inference import bid_ranges, disagreements
 from clients.search_rollout import rules_card
 from clients.search_turns import SWITCH_INTERVAL
 
@@ -137,6 +139,33 @@ def test_a_draw_weighs_less_for_each_card_seen_that_the_rollout_would_not_play()
                   for i in range(len(cards))]
         assert totals[cards.index(bot.pick(view, cards, scores))] == max(totals)
         weighed += 1
+    assert weighed >= 5
+
+
+def test_a_draw_weighs_less_for_each_seat_whose_hand_disagrees_with_its_bid() -> None:
+    """With ``bid_weight`` the card search's draws are the sampler's own (the same scores as
+    without it), each weighted by ``bid_weight`` to the number of other seats whose drawn dealt
+    hand is worth a contract outside what they bid, recounted here on the same draws."""
+    weighed = 0
+    for state in playing_positions(60, (4, 5)):
+        request = request_of(state)
+        view = view_of(state, request.player).with_request(request)
+        ranges = bid_ranges(view.bids, view.seat)
+        cards = [a.card for a in legal_actions(state) if isinstance(a, Play)]
+        if not ranges or len(cards) < 2:
+            continue
+        bot = SearchBot(samples=6, seed=2, bid_weight=0.5)
+        scores = bot.evaluate(view, cards, None)
+        sampler = Sampler(view, seed=bot.decision_seed(view), exact_limit=bot.exact_limit(None))
+        expected = [0.5 ** disagreements(sampler.sample(), ranges) for _ in scores]
+        assert bot.weights == expected
+        plain = SearchBot(samples=6, seed=2)
+        assert plain.evaluate(view, cards, None) == scores
+        assert plain.weights == [1.0] * 6
+        totals = [sum(w * d[i] for w, d in zip(expected, scores, strict=True))
+                  for i in range(len(cards))]
+        assert totals[cards.index(bot.pick(view, cards, scores))] == max(totals)
+        weighed += any(w < 1 for w in expected)
     assert weighed >= 5
 
 
@@ -251,6 +280,8 @@ def test_bad_knobs_are_refused() -> None:
         SearchBot(decision_rollout="heuristic")
     with pytest.raises(ValueError, match="play_weight"):
         SearchBot(play_weight=0.0)
+    with pytest.raises(ValueError, match="bid_weight"):
+        SearchBot(bid_weight=1.5)
     with pytest.raises(ValueError, match="rollout takes"):
         SearchBot(rollout="heuristic")
 
