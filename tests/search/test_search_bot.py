@@ -43,6 +43,7 @@ from clients.search_turns import SWITCH_INTERVAL
 
 from .positions import GENEROUS, random_position, request_of, view_of
 from .test_solver import endgame
+from .threads import at_once
 
 
 def decide(bot: SearchBot, state: GameState, time_limit: float = GENEROUS) -> object:
@@ -494,13 +495,7 @@ def test_a_search_shares_its_time_left_with_the_decisions_waiting() -> None:
 def test_one_search_at_a_time_across_threads() -> None:
     bot = Recorder(samples=2, seed=1, hold=0.02)
     state = search_position()
-    answers: list[object] = []
-    threads = [threading.Thread(target=lambda: answers.append(decide(bot, state)))
-               for _ in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    answers = at_once(lambda: decide(bot, state))
     assert len(answers) == 4 and all(a in legal_actions(state) for a in answers)
     assert bot.most_at_once == 1 and bot.turns.waiting == 0
 

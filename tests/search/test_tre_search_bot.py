@@ -32,6 +32,7 @@ from tournaments.play.arena import TableToPlay
 
 from .positions import GENEROUS
 from .test_search_bot import StepClock
+from .threads import at_once
 from .tre_positions import tre_position, tre_request, tre_view
 
 
@@ -172,13 +173,7 @@ def test_one_search_at_a_time_across_threads(monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setattr(tre_search, "evaluate", counted)
     bot = TreSearchBot(samples=2, seed=1)
     state = tre_position(3)
-    answers: list[object] = []
-    threads = [threading.Thread(target=lambda: answers.append(decide(bot, state)))
-               for _ in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    answers = at_once(lambda: decide(bot, state))
     assert len(answers) == 4 and all(a in legal_actions(state) for a in answers)
     assert most[0] == 1 and bot.turns.waiting == 0
 
