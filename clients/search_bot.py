@@ -313,7 +313,7 @@ class SearchBot(TimedSearch, HeuristicBot):
         if len(cards) == 1:
             COLLECTOR.spare(deadline)
             return Play(cards[0])
-        with self.turn(deadline) as deadline, COLLECTOR.held(deadline):
+        with self.searching(deadline) as deadline:
             scores = self.evaluate(table, cards, deadline)
         best = self.pick(table, cards, scores)
         self.answered(deadline)
@@ -422,7 +422,7 @@ class SearchBot(TimedSearch, HeuristicBot):
             wanted = self.decision_samples or self.samples or self.max_samples
             policy = ROLLOUTS[self.decision_rollout]
         seed = self.simulation_seed(kind, table)
-        with self.turn(deadline) as deadline, COLLECTOR.held(deadline):
+        with self.searching(deadline) as deadline:
             budget = Budget(wanted, deadline, self.clock, self.taker_shift,
                             self.exact_limit(deadline), policy, bonus)
             draws = scorer(seed, budget)

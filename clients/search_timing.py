@@ -90,11 +90,13 @@ class TimedSearch:
         return self.samples is None
 
     @contextmanager
-    def turn(self, deadline: float | None) -> Iterator[float | None]:
-        """Wait for this bot's search to be free (:class:`~clients.search_turns.SearchTurns`);
-        the deadline this search must keep, shared with the decisions still waiting in time
-        mode."""
-        with self.turns.turn(deadline, shared=self.timed, clock=self.clock) as kept:
+    def searching(self, deadline: float | None) -> Iterator[float | None]:
+        """A search of this bot: its turn (:class:`~clients.search_turns.SearchTurns`, one
+        table at a time) and the garbage collector held off meanwhile
+        (:meth:`~clients.search_collector.Collector.held`); the deadline the search must keep,
+        shared with the decisions still waiting in time mode."""
+        with (self.turns.turn(deadline, shared=self.timed, clock=self.clock) as kept,
+              COLLECTOR.held(kept)):
             yield kept
 
     def deadline(self, table: TableView, request: DecisionRequest, start: float) -> float:

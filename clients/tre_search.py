@@ -63,7 +63,7 @@ def tre_play(bot: TimedSearch, table: TableView, request: DecisionRequest) -> An
     if len(cards) == 1:
         COLLECTOR.spare(deadline)
         return PLAYS[cards[0]]
-    with bot.turn(deadline) as deadline, COLLECTOR.held(deadline):
+    with bot.searching(deadline) as deadline:
         scores = evaluate(bot, view, cards, deadline)
     best = pick(view, cards, scores)
     bot.answered(deadline)
