@@ -109,6 +109,11 @@ class DecisionRequest:
     player: int = -1
     """The player who decides, whose bot is asked: ``seat`` itself, except where a player
     decides for another seat (the defender for French Tarot's dummy). Left -1, ``seat``."""
+    previous_request_id: int = 0
+    """The previous request this player answered at this table in time, 0 if none: with
+    :attr:`previous_elapsed`, what lets a bot learn how much of a limit the transport takes."""
+    previous_elapsed: float = 0.0
+    """Seconds the arena counted for that answer, from sending its request to reading it."""
 
     def __post_init__(self) -> None:
         if self.player < 0:

@@ -172,6 +172,9 @@ class TableRunner:
         self.time_control = time_control or TimeControl()
         self.reveal = reveal
         self.bank = [self.time_control.time_bank] * count
+        self.answered: list[tuple[int, float]] = [(0, 0.0)] * count
+        """Each player's last answer read in time: its request id and the seconds counted,
+        told with the player's next request (:attr:`DecisionRequest.previous_elapsed`)."""
         self.sequence = [0] * count
         self.outcome = TableOutcome(table_id, state)
 
@@ -205,7 +208,7 @@ class TableRunner:
         limit = self.time_control.per_decision
         request = DecisionRequest(
             self.table_id, seat, next_request_id(), state.phase, legal, limit, self.bank[player],
-            game.hand(state, seat), game.decision_kind(state), player,
+            game.hand(state, seat), game.decision_kind(state), player, *self.answered[player],
         )
         index = len(self.outcome.decisions)
         began = trio.current_time()
@@ -218,6 +221,7 @@ class TableRunner:
                 problem = (InfractionKind.DISCONNECTED, f"the bot is gone: {exc}")
         seconds = trio.current_time() - began
         self.bank[player] = max(0.0, self.bank[player] - max(0.0, seconds - limit))
+        self.answered[player] = (0, 0.0) if answer is None else (request.request_id, seconds)
         if scope.cancelled_caught:
             if channel.connected:
                 problem = (InfractionKind.TIMEOUT,

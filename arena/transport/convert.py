@@ -350,6 +350,8 @@ def request_fields_to_pb(request: DecisionRequest) -> pb.DecisionRequest:
         hand=request.hand,
         seat=request.seat,
         player=request.player if request.player != request.seat else None,
+        previous_request_id=request.previous_request_id,
+        previous_elapsed_us=round(request.previous_elapsed * 1_000_000),
     )
 
 
@@ -365,6 +367,7 @@ def request_from_pb(message: pb.DecisionRequest, game: Game = DEFAULT_GAME) -> D
         message.table_id, seat, message.request_id, game.decision_phase(kind), legal,
         message.time_limit_ms / 1000, message.time_bank_ms / 1000, hand, kind,
         message.player if message.HasField("player") else seat,
+        message.previous_request_id, message.previous_elapsed_us / 1_000_000,
     )
 
 

@@ -47,13 +47,21 @@ import trio
 from arena import games
 from arena.games import Game
 from arena.proto_gen.tarot_arena.v1 import arena_pb2 as pb
-from arena.table.messages import DecisionRequest, Notice, TableEnd, TableEvent, TableStart
+from arena.table.messages import (
+    DecisionRequest,
+    InfractionKind,
+    Notice,
+    TableEnd,
+    TableEvent,
+    TableStart,
+)
 from arena.transport import convert
 from arena.transport.bridge import Bridge, open_bridge
 from arena.transport.convert import Goodbye, GoodbyeReason, Welcome
 
 from ._bot import Bot, as_action
 from ._link import Stream, StreamEnded, serve_until
+from ._transport_time import TransportTime
 from ._view import TableView
 from .tls import ClientTls, as_client_tls, diagnose
 
@@ -129,11 +137,18 @@ class Backoff:
 
 @dataclass(slots=True)
 class _Answer:
-    """One request, decided once: its answer when known, and the stream it last went on."""
+    """One request, decided once: its answer when known, and the stream it last went on; when
+    the request arrived and the bot decided, on the bot's clock, and how long the arena waits
+    (limit and bank): what measures the transport's time."""
 
     seat: int
+    arrived: float = 0.0
+    due: float = 0.0
     message: Any = None
     sent_on: int | None = None
+    decided: float | None = None
+    """When the bot's method returned (stamped in its worker thread for a threaded bot, else
+    as its answer is sent); None before, and once the answer was sent again (a reconnection)."""
 
 
 _OUTCOMES: Final = frozenset(pb.DealOutcome.values())
@@ -164,7 +179,9 @@ class ArenaClient:
     loopback or a network of its own.
 
     Each request's view carries its :attr:`TableView.deadline`: ``clock()`` (the bot's clock,
-    ``time.perf_counter``) when the request arrived, plus its time limit.
+    ``time.perf_counter``) when the request arrived, plus its time limit, less what the
+    transport took of the last decisions' limits as the arena measured it (``transport_time``:
+    :mod:`clients.sdk._transport_time`).
 
     ``tables`` holds the view of every (table_id, seat) in play; ``welcome`` the arena's last
     Welcome; ``goodbye`` its last Goodbye; ``connections`` counts the streams the arena
@@ -210,6 +227,9 @@ class ArenaClient:
         self._goodbye_on: int | None = None
         self.tables: dict[tuple[str, int], TableView] = {}
         self.connections = 0
+        self.transport_time = TransportTime()
+        """What the transport took of the last decisions' limits (the arena's time for an answer
+        less the SDK's own), kept in hand in each request's deadline."""
         self._stream: Stream | None = None
         self._view_stream: dict[tuple[str, int], int] = {}
         self._answers: dict[str, dict[int, _Answer]] = {}
@@ -468,11 +488,21 @@ class ArenaClient:
             log.warning("arena notice, table %r seat %s request %d: %s: %s%s", message.table_id,
                         message.seat, message.request_id, message.kind.value, message.message,
                         f" (played {message.fallback})" if message.fallback else "")
+            if message.kind is InfractionKind.TIMEOUT:
+                self._timed_out(message)
             view = (None if message.seat is None
                     else self.tables.get((message.table_id, message.seat)))
             await self._hook(self.bot.on_notice, view, message)
         elif isinstance(message, TableEnd):
             await self._on_end(message)
+
+    def _timed_out(self, notice: Notice) -> None:
+        """A timeout of an answer already sent: the arena waited its whole time, so the
+        transport took at least that less the SDK's own (a bound, but the measure that matters:
+        a late answer tells no elapsed time with the next request)."""
+        answer = self._answers.get(notice.table_id, _NO_ANSWERS).get(notice.request_id)
+        if answer is not None and answer.decided is not None and answer.sent_on is not None:
+            self.transport_time.measured(answer.due, answer.decided - answer.arrived)
 
     async def _on_start(self, stream: Stream, start: TableStart) -> None:
         key = (start.table_id, start.seat)
@@ -542,6 +572,7 @@ class ArenaClient:
                          request.request_id, request.table_id)
                 stream.send(answer.message)
                 answer.sent_on = stream.id
+                answer.decided = None  # the arena's time for it is no measure of the transport
             return
         view_key = (request.table_id, request.player)
         view = self.tables.get(view_key)
@@ -551,9 +582,18 @@ class ArenaClient:
             return
         # Stamped on arrival: a decision that waits its turn (a plain bot's decisions run one
         # after another) sees the time it has left, not the whole limit.
-        view = self.tables[view_key] = view.with_request(request, self.clock())
-        answer = _Answer(request.player)
-        self._answers.setdefault(request.table_id, {})[request.request_id] = answer
+        arrived = self.clock()
+        answers = self._answers.setdefault(request.table_id, {})
+        if request.previous_request_id:
+            previous = answers.get(request.previous_request_id)
+            if (previous is not None and previous.decided is not None
+                    and previous.sent_on is not None):
+                self.transport_time.measured(request.previous_elapsed,
+                                             previous.decided - previous.arrived)
+        view = self.tables[view_key] = view.with_request(
+            request, arrived, self.transport_time.kept(request.time_limit))
+        answer = _Answer(request.player, arrived, request.time_limit + request.time_bank)
+        answers[request.request_id] = answer
         method = self.bot.method_for(request)
         assert self._nursery is not None
         if self.bot.threaded or self._is_async(method):
@@ -598,7 +638,7 @@ class ArenaClient:
                 result = await method(view, request)
             else:
                 result = await trio.to_thread.run_sync(
-                    method, view, request, abandon_on_cancel=True
+                    self._timed, method, view, request, answer, abandon_on_cancel=True
                 )
             if inspect.isawaitable(result):  # a plain method that returned a coroutine
                 result = await result
@@ -606,6 +646,15 @@ class ArenaClient:
             self._log_failure(request)
             return
         self._answer(view, request, answer, result)
+
+    def _timed(self, method: Any, view: TableView, request: DecisionRequest,
+               answer: _Answer) -> Any:
+        """``method(view, request)`` in a worker thread, its end stamped there: the way back
+        to trio, which the bot cannot see, counts as the transport's (``transport_time``)."""
+        try:
+            return method(view, request)
+        finally:
+            answer.decided = self.clock()
 
     async def _await_decision(
         self, view: TableView, request: DecisionRequest, answer: _Answer, result: Any
@@ -633,8 +682,9 @@ class ArenaClient:
         except Exception:
             self._log_failure(request)
             return
-        late = None if view.deadline is None else self.clock() - view.deadline
-        if late is not None and late > 0:  # the bot's own clock: the cause is on this side
+        # Past the limit itself (the view's deadline keeps the transport's time in hand).
+        late = self.clock() - answer.arrived - request.time_limit
+        if late > 0:  # the bot's own clock: the cause is on this side
             log.warning("%s decided request %d of table %r %.0f ms past its deadline (%.0f ms "
                         "after it arrived): the arena times it out", self.name,
                         request.request_id, request.table_id, late * 1000,
@@ -652,6 +702,8 @@ class ArenaClient:
         )
         stream = self._stream
         if stream is not None:
+            if answer.decided is None:
+                answer.decided = self.clock()
             stream.send(answer.message)
             answer.sent_on = stream.id
 

@@ -66,10 +66,12 @@ class TableView:
     deadline: float | None = None
     """When the request being answered is due, on the bot's clock (``time.perf_counter()``):
     the moment the SDK received it plus its ``time_limit`` (the bank, ``time_bank``, is not
-    counted: it is a reserve for the whole table, which a bot may choose to draw on). A
-    decision that waited (behind another table's, in a worker-thread pool, behind a busy event
-    loop) has that much less time left. None in a view that answers no request (or one built
-    by hand from a request without a time of receipt)."""
+    counted: it is a reserve for the whole table, which a bot may choose to draw on), less the
+    time the transport took of the last decisions' limits, as the arena measured it
+    (:class:`~clients.sdk._transport_time.TransportTime`). A decision that waited (behind another
+    table's, in a worker-thread pool, behind a busy event loop) has that much less time left.
+    None in a view that answers no request (or one built by hand from a request without a time
+    of receipt)."""
 
     # ------------------------------------------------------------------------ building
     @classmethod
@@ -97,14 +99,17 @@ class TableView:
             decisions=decisions,
         )
 
-    def with_request(self, request: DecisionRequest, received: float | None = None) -> TableView:
+    def with_request(
+        self, request: DecisionRequest, received: float | None = None, transport: float = 0.0
+    ) -> TableView:
         """The view as the arena asks this seat to decide: the request is authoritative for the
         phase, the turn, the hand and the legal actions (the next event clears those).
-        ``received``: when the request arrived, on the bot's clock; it sets :attr:`deadline`."""
+        ``received``: when the request arrived, on the bot's clock; less ``transport``, the
+        seconds the transport is expected to take of the limit, it sets :attr:`deadline`."""
         observation = self.game.observation_asked(
             self.observation, request.phase, request.legal_actions, request.hand, request.seat
         )
-        deadline = None if received is None else received + request.time_limit
+        deadline = None if received is None else received + request.time_limit - transport
         return _build(self.table_id, self.seat, self.players, observation, self.game,
                       self.resumed, self.next_sequence, self.decisions + 1, deadline)
 

@@ -83,7 +83,9 @@ async def test_the_client_stamps_each_request_on_arrival_so_a_queued_one_has_les
                 request, table_id=table_id))
         client._decide_queued()  # as _receive does once what was read is in
     assert sorted(t for t, _, _ in bot.seen) == ["a", "b"]
-    assert [d for _, d, _ in bot.seen] == [101.0, 101.0]
+    # Due at 101.0, less the tenth of the limit kept for the transport before any measure
+    # (tests/clients/test_transport_time.py).
+    assert [d for _, d, _ in bot.seen] == pytest.approx([100.9, 100.9])
     # The second began 0.4 s after it arrived: it has 0.6 s left, and its view says so.
     assert [began for *_, began in bot.seen] == [100.0, 100.4]
     assert len(stream.messages) == 2

@@ -232,6 +232,31 @@ async def test_overruns_draw_on_the_time_bank_until_it_is_used_up(autojump_clock
     assert all(d.seconds == 0.0 for d in outcome.decisions if d.seat != 0)
 
 
+async def test_each_request_tells_the_arenas_time_for_the_players_previous_answer(
+    autojump_clock: object,
+) -> None:
+    """What lets a bot learn the transport's share of a limit: the arena's own count of its
+    previous answer at the table (none after a timeout: no answer was read in time)."""
+    delays = iter([0.25, 1.5, 0.5])  # seat 0's first decisions; the second one times out
+
+    async def timed(request: DecisionRequest) -> Answer:
+        await trio.sleep(next(delays, 0.125))
+        return choose(request, GARDE_BY_1)
+
+    seats = seats_of(4)
+    seats[0] = FakeSeat(timed)
+    outcome = await make_runner(seats, time_control=TimeControl(1.0)).run()
+    check_valid(outcome, seats)
+    requests = seats[0].of(DecisionRequest)
+    told = [(r.previous_request_id, r.previous_elapsed) for r in requests[:5]]
+    ids = [r.request_id for r in requests]
+    assert told == [(0, 0.0), (ids[0], pytest.approx(0.25)), (0, 0.0),
+                    (ids[2], pytest.approx(0.5)), (ids[3], pytest.approx(0.125))]
+    # Each player's own answers only, at its own table.
+    other = seats[1].of(DecisionRequest)
+    assert [r.previous_request_id for r in other[1:]] == [r.request_id for r in other[:-1]]
+
+
 async def test_decisions_log_the_time_each_seat_took(autojump_clock: object) -> None:
     seats = [FakeSeat(player(GARDE_BY_1, delay=0.1 * (seat + 1))) for seat in range(4)]
     outcome = await make_runner(seats).run()

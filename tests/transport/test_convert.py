@@ -109,6 +109,17 @@ def test_a_request_reads_its_legal_list_and_hand_as_field_by_field() -> None:
             convert.request_from_pb(_request([pb.Action(play=200)], hand))
 
 
+def test_a_request_carries_the_arenas_time_for_the_previous_answer_to_the_microsecond() -> None:
+    message = _request([], [1])
+    first = convert.request_from_pb(message)
+    assert (first.previous_request_id, first.previous_elapsed) == (0, 0.0)  # none: absent
+    message.previous_request_id, message.previous_elapsed_us = 2**52 + 1, 87_654
+    read = convert.request_from_pb(message)
+    assert (read.previous_request_id, read.previous_elapsed) == (2**52 + 1, 0.087654)
+    again = convert.request_to_pb(read).request
+    assert (again.previous_request_id, again.previous_elapsed_us) == (2**52 + 1, 87_654)
+
+
 def test_a_hand_the_bytes_cannot_hold_reads_field_by_field() -> None:
     """A card number of two bytes as a varint, and a hand sent unpacked (which a parser must
     accept), read as the hand itself."""

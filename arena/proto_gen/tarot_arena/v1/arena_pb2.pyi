@@ -414,7 +414,7 @@ class CardList(_message.Message):
     def __init__(self, cards: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class DecisionRequest(_message.Message):
-    __slots__ = ("table_id", "request_id", "kind", "legal_actions", "time_limit_ms", "time_bank_ms", "hand", "seat", "player")
+    __slots__ = ("table_id", "request_id", "kind", "legal_actions", "time_limit_ms", "time_bank_ms", "hand", "seat", "player", "previous_request_id", "previous_elapsed_us")
     TABLE_ID_FIELD_NUMBER: _ClassVar[int]
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
@@ -424,6 +424,8 @@ class DecisionRequest(_message.Message):
     HAND_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     PLAYER_FIELD_NUMBER: _ClassVar[int]
+    PREVIOUS_REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    PREVIOUS_ELAPSED_US_FIELD_NUMBER: _ClassVar[int]
     table_id: str
     request_id: int
     kind: DecisionKind
@@ -433,7 +435,9 @@ class DecisionRequest(_message.Message):
     hand: _containers.RepeatedScalarFieldContainer[int]
     seat: int
     player: int
-    def __init__(self, table_id: _Optional[str] = ..., request_id: _Optional[int] = ..., kind: _Optional[_Union[DecisionKind, str]] = ..., legal_actions: _Optional[_Iterable[_Union[Action, _Mapping]]] = ..., time_limit_ms: _Optional[int] = ..., time_bank_ms: _Optional[int] = ..., hand: _Optional[_Iterable[int]] = ..., seat: _Optional[int] = ..., player: _Optional[int] = ...) -> None: ...
+    previous_request_id: int
+    previous_elapsed_us: int
+    def __init__(self, table_id: _Optional[str] = ..., request_id: _Optional[int] = ..., kind: _Optional[_Union[DecisionKind, str]] = ..., legal_actions: _Optional[_Iterable[_Union[Action, _Mapping]]] = ..., time_limit_ms: _Optional[int] = ..., time_bank_ms: _Optional[int] = ..., hand: _Optional[_Iterable[int]] = ..., seat: _Optional[int] = ..., player: _Optional[int] = ..., previous_request_id: _Optional[int] = ..., previous_elapsed_us: _Optional[int] = ...) -> None: ...
 
 class Decision(_message.Message):
     __slots__ = ("table_id", "request_id", "action")
