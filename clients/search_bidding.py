@@ -203,6 +203,10 @@ class Budget:
     """The play-outs' card policy (None: the card search's rollout)."""
     bonus: int = 0
     """Half-points given to the taker's side in every play-out's score (``bid_shift``)."""
+    until: Callable[[float | None], float | None] | None = None
+    """The deadline kept before each new draw, from ``deadline``: earlier when other tables'
+    decisions start waiting meanwhile (:meth:`SearchTurns.until
+    <clients.search_turns.SearchTurns.until>`); None: ``deadline`` itself."""
 
 
 def candidate_scores(
@@ -273,9 +277,11 @@ def drawn_scores(
                       clock=clock)
     draws: list[list[int]] = []
     slowest = 0.0
+    deadline, until = budget.deadline, budget.until
     while len(draws) < budget.draws:
         tick = clock()
-        if budget.deadline is not None and tick + slowest > budget.deadline:
+        end = deadline if until is None else until(deadline)
+        if end is not None and tick + slowest > end:
             break
         try:
             base = sampler.sample().state()

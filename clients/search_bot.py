@@ -424,7 +424,7 @@ class SearchBot(TimedSearch, HeuristicBot):
         seed = self.simulation_seed(kind, table)
         with self.searching(deadline) as deadline:
             budget = Budget(wanted, deadline, self.clock, self.taker_shift,
-                            self.exact_limit(deadline), policy, bonus)
+                            self.exact_limit(deadline), policy, bonus, self.turns.until)
             draws = scorer(seed, budget)
         self.decision_draws += len(draws)
         if settle:

@@ -94,8 +94,9 @@ class TimedSearch:
         """A search of this bot: its turn (:class:`~clients.search_turns.SearchTurns`, one
         table at a time) and the garbage collector held off meanwhile
         (:meth:`~clients.search_collector.Collector.held`); the deadline the search must keep,
-        shared with the decisions still waiting in time mode."""
-        with (self.turns.turn(deadline, shared=self.timed, clock=self.clock) as kept,
+        shared with the decisions waiting (and later shortened for those that start waiting:
+        :meth:`~clients.search_turns.SearchTurns.until`)."""
+        with (self.turns.turn(deadline, shared=True, clock=self.clock) as kept,
               COLLECTOR.held(kept)):
             yield kept
 
@@ -142,8 +143,9 @@ class TimedSearch:
         # The reserve kept before the deadline: this decision's slowest draw, or before the
         # first one, what draws of as many cards have taken on average so far.
         slowest = self.per_card * candidates
+        until = self.turns.until
         while done < wanted:
-            if deadline is not None and clock() + slowest > deadline:
+            if deadline is not None and clock() + slowest > until(deadline):  # type: ignore[operator]
                 if not done:
                     # No draw fits the reserve: the per-card estimate (raised by a stall of the
                     # machine, say) fades, or it would starve every later decision, none of
