@@ -4,11 +4,12 @@ Tre e Venticinque search (:mod:`clients.tre_search`, alone or inside ``SearchBot
 A search decision draws deals and plays each candidate out on them until its budget is spent.
 The budget ends at the request's deadline less a margin. The deadline is the view's
 (:attr:`~clients.sdk.TableView.deadline`: when the SDK received the request plus its time limit,
-so that a decision which waited for its turn knows the time it lost), or for a view that has
-none, the time the decision began plus the limit. The margin is a share of the limit (for the
-transport; it grows by a quarter with each timeout the arena reports, since the arena's clock
-sees what the bot's does not), plus how far recent decisions overran the time they planned (a
-decaying maximum). Within it, no draw starts once the slowest draw of the decision so far would
+less what the SDK measured the transport to take, so that a decision which waited for its turn
+knows the time it lost), or for a view that has none, the time the decision began plus the
+limit. The margin is a share of the limit (it grows by a quarter with each timeout the arena
+reports, since the arena's clock sees what the bot's does not, and decays back over the next
+decisions), plus how far recent decisions overran the time they planned (a decaying maximum).
+Within it, no draw starts once the slowest draw of the decision so far would
 end past it, and a draw the clock overtakes is dropped.
 
 With a fixed number of draws (``samples``) the same deadline holds: the decision makes its
@@ -34,6 +35,10 @@ OVERRUN_DECAY = 0.8
 """How much of the overrun kept is still held against the next decision."""
 MARGIN_GROWTH = 1.25
 """How much the margin's share of the limit grows with each timeout the arena reports."""
+MARGIN_DECAY = 0.99
+"""How much of the growth is kept after each decision: a timeout's growth halves in about 70
+decisions. The SDK measures the transport itself now (``TableView.deadline``), so a margin
+grown for good by each rare timeout would only cost a long tournament its searches' time."""
 MAX_MARGIN_SHARE = 0.5
 MIN_MARGIN = 0.002
 """Seconds of each time limit always left unused, however short the limit."""
@@ -66,6 +71,8 @@ class TimedSearch:
         self.seed = seed
         self.max_samples = max_samples
         self.margin_share = margin_share
+        self.base_margin_share = margin_share
+        """The margin's share as set: what a grown one decays back to."""
         self.clock = clock
         COLLECTOR.measure()
         self.turns = turns if turns is not None else SearchTurns()
@@ -117,9 +124,12 @@ class TimedSearch:
 
     def answered(self, deadline: float | None) -> None:
         """After a decision: keep its overrun, a decaying maximum (a stall of the machine
-        shortens the next few decisions, not every decision after it)."""
+        shortens the next few decisions, not every decision after it); a grown margin decays
+        back (:data:`MARGIN_DECAY`)."""
         if deadline is not None:
             self.overrun = max(self.clock() - deadline, self.overrun * OVERRUN_DECAY, 0.0)
+        base = self.base_margin_share
+        self.margin_share = base + (self.margin_share - base) * MARGIN_DECAY
 
     def on_notice(self, table: TableView | None, notice: Notice) -> None:
         """The arena timed an answer out: what it measured includes the transport and the

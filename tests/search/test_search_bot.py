@@ -448,6 +448,20 @@ def test_a_timeout_reported_by_the_arena_widens_the_margin() -> None:
     assert bot.timeouts == 21
 
 
+def test_a_widened_margin_decays_back_over_the_next_decisions() -> None:
+    """One rare timeout in a long tournament must not cost every later search its time."""
+    bot = SearchBot(seed=1, margin_share=0.1)
+    bot.on_notice(None, Notice("t", 0, 1, InfractionKind.TIMEOUT, "too late"))
+    bot.answered(None)
+    assert 0.1 < bot.margin_share < 0.125
+    for _ in range(68):
+        bot.answered(None)
+    assert bot.margin_share == pytest.approx(0.1125, abs=0.0005)  # half the growth, 70 later
+    for _ in range(1000):
+        bot.answered(None)
+    assert bot.margin_share == pytest.approx(0.1, abs=1e-5)
+
+
 def search_position() -> GameState:
     return next(s for s in playing_positions(200) if len(legal_actions(s)) >= 3 and all(
         isinstance(a, Play) for a in legal_actions(s)))
