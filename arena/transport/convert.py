@@ -351,7 +351,8 @@ def request_fields_to_pb(request: DecisionRequest) -> pb.DecisionRequest:
         seat=request.seat,
         player=request.player if request.player != request.seat else None,
         previous_request_id=request.previous_request_id,
-        previous_elapsed_us=round(request.previous_elapsed * 1_000_000),
+        # uint32: 71 minutes, past any limit and bank a tournament allows (600 s + 3,600 s).
+        previous_elapsed_us=min(round(request.previous_elapsed * 1_000_000), 0xFFFF_FFFF),
     )
 
 

@@ -8,7 +8,7 @@ requests and replies carry the same fields as the values they stand for.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import pytest
 
@@ -118,6 +118,8 @@ def test_a_request_carries_the_arenas_time_for_the_previous_answer_to_the_micros
     assert (read.previous_request_id, read.previous_elapsed) == (2**52 + 1, 0.087654)
     again = convert.request_to_pb(read).request
     assert (again.previous_request_id, again.previous_elapsed_us) == (2**52 + 1, 87_654)
+    longest = replace(read, previous_elapsed=5000.0)  # no tournament allows it
+    assert convert.request_to_pb(longest).request.previous_elapsed_us == 2**32 - 1
 
 
 def test_a_hand_the_bytes_cannot_hold_reads_field_by_field() -> None:
