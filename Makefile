@@ -148,6 +148,12 @@ screenshots: $(STAMP)
 bench-bots: $(STAMP)
 	$(PY) -m bench.bots $(ARGS)
 
+# The search bot over gRPC, each part a process of its own, 16 tables at once at 100 ms a
+# decision: its timeouts, and the arena's time for its decisions (ARGS="--players 5", ...).
+.PHONY: bench-search-grpc
+bench-search-grpc: $(STAMP)
+	$(PY) -m bench.search_grpc $(ARGS)
+
 # The README's standings table of the bundled bots (random, heuristic, search), seed 2026.
 .PHONY: standings-table
 standings-table: $(STAMP)
