@@ -195,8 +195,11 @@ class DealState(OfGame):
         "_legal",
         "_stale",
         "_taker_tricks",
+        "_trick_cards",
+        "_trick_ends",
         "_trick_suits",
         "_trick_top",
+        "_tricks",
         "_won_suits",
         "_won_top",
         "bids",
@@ -224,7 +227,6 @@ class DealState(OfGame):
         "to_act",
         "trick",
         "trick_leader",
-        "tricks",
     )
 
     options: TableOptions
@@ -255,7 +257,12 @@ class DealState(OfGame):
     """The level being shown while its player chooses the trumps to hide (Phase.POIGNEE)."""
     poignee_hidden: Hand
     """The trumps that player has hidden so far."""
-    tricks: list[Trick]
+    _tricks: list[Trick]
+    """The finished tricks made :class:`Trick` objects so far, for :attr:`tricks`."""
+    _trick_cards: list[list[Card]]
+    """Each finished trick's cards in play order: the list the trick was played into, kept."""
+    _trick_ends: list[int]
+    """Each finished trick's leader and winner, ``leader << 3 | winner``."""
     trick: list[Card]
     trick_leader: int
     result: DealResult | None
@@ -324,7 +331,9 @@ class DealState(OfGame):
             self.poignee_done |= 1 << self.dummy_seat
         self.poignee_level = None
         self.poignee_hidden = 0
-        self.tricks = []
+        self._tricks = []
+        self._trick_cards = []
+        self._trick_ends = []
         self.trick = []
         self.trick_leader = self.first_seat
         self._trick_suits = 0
@@ -375,6 +384,24 @@ class DealState(OfGame):
         self._held = [holding(hand) for hand in hands]
         self._joined = list(hands)
         self._stale = 0
+
+    @property
+    def tricks(self) -> list[Trick]:
+        """The finished tricks, in order (the state's own list: read it, do not change it).
+
+        The rules keep a finished trick as the list its cards were played into and one int
+        for its leader and winner, and make its :class:`Trick` only when a reader asks: a
+        simulation never does, and the named tuples made and freed were a twentieth of a card
+        phase on the fast path. Made once each, then kept."""
+        made = self._tricks
+        done = len(self._trick_cards)
+        if len(made) < done:
+            for index in range(len(made), done):
+                ends = self._trick_ends[index]
+                made.append(
+                    _new_trick(_TRICK, (ends >> 3, tuple(self._trick_cards[index]), ends & 7))
+                )
+        return made
 
     @property
     def dealer(self) -> int:
@@ -494,7 +521,9 @@ def copy_state(state: DealState) -> DealState:
     other.to_act = state.to_act
     other.trick = state.trick.copy()
     other.trick_leader = state.trick_leader
-    other.tricks = state.tricks.copy()
+    other._tricks = state._tricks.copy()
+    other._trick_cards = state._trick_cards.copy()  # a finished trick's list never changes
+    other._trick_ends = state._trick_ends.copy()
     return other
 
 
@@ -629,7 +658,7 @@ def _playable_halves(state: DealState, held: Holding) -> tuple[int, int]:
     led = state._led
     if led < 0:
         called = state.called_card
-        if called is not None and not state.trick and not state.tricks:
+        if called is not None and not state.trick and not state._trick_cards:
             return _without_called_suit(suits, top, called)
         return suits, top
     if led < 4:
@@ -894,7 +923,7 @@ def _play(state: DealState, seat: int, card: Card) -> None:
         if card != 77:
             state._trick_top |= bit
         else:
-            state._excuse_trick = len(state.tricks)
+            state._excuse_trick = len(state._trick_cards)
     state._stale |= 1 << seat
     state.poignee_done |= 1 << seat
     trick = state.trick
@@ -918,12 +947,14 @@ def _play(state: DealState, seat: int, card: Card) -> None:
         return
     leader = state.trick_leader
     winner = (leader + state._best_pos) % n
-    last = len(state.tricks) == _LAST_TRICK[n]
+    done = state._trick_cards
+    last = len(done) == _LAST_TRICK[n]
     if last and trick[0] == EXCUSE and not state.options.beginner and _side_took_all(
         state, leader
     ):
         winner = leader  # the Excuse, led to the last trick of a chelem, wins it
-    state.tricks.append(_new_trick(_TRICK, (leader, tuple(trick), winner)))
+    done.append(trick)  # its Trick made only for a reader (DealState.tricks)
+    state._trick_ends.append(leader << 3 | winner)
     if _taker_side_mask(state) >> winner & 1:
         state._won_suits |= state._trick_suits
         state._won_top |= state._trick_top
@@ -943,7 +974,7 @@ def _play(state: DealState, seat: int, card: Card) -> None:
 def _side_took_all(state: DealState, seat: int) -> bool:
     side = _taker_side_mask(state)
     mine = side >> seat & 1
-    return all((side >> t.winner & 1) == mine for t in state.tricks)
+    return all((side >> (ends & 7) & 1) == mine for ends in state._trick_ends)
 
 
 def _taker_side_mask(state: DealState) -> int:
@@ -1029,7 +1060,8 @@ def summarize(state: DealState) -> tuple[DealSummary, bool]:
     """
     assert state.contract is not None and state.taker is not None
     side = _taker_side_mask(state)
-    tricks = state.tricks
+    tricks = state._trick_cards
+    ends = state._trick_ends
     last = len(tricks) - 1
     taker_tricks = state._taker_tricks
     chelem_side = 1 if taker_tricks == last + 1 else 0 if taker_tricks == 0 else None
@@ -1043,15 +1075,14 @@ def summarize(state: DealState) -> tuple[DealSummary, bool]:
     excuse_in_chelem = False
     index = state._excuse_trick
     if index >= 0:
-        trick = tricks[index]
-        cards = trick.cards
-        owner_side = side >> (trick.leader + cards.index(EXCUSE)) % len(cards) & 1
+        cards = tricks[index]
+        owner_side = side >> ((ends[index] >> 3) + cards.index(EXCUSE)) % len(cards) & 1
         excuse_side = owner_side
         if index == last:
             excuse_in_chelem = chelem_side is not None and chelem_side == owner_side
             if not excuse_in_chelem:
                 excuse_side = 1 - owner_side
-        elif owner_side != side >> trick.winner & 1:
+        elif owner_side != side >> (ends[index] & 7) & 1:
             excuse_exchange = owner_side
         if excuse_side:
             top |= _TOP_EXCUSE
@@ -1069,9 +1100,9 @@ def summarize(state: DealState) -> tuple[DealSummary, bool]:
         else:
             debt_unpaid = True
     petit_au_bout = None
-    for petit_trick in (tricks[last], tricks[last - 1]) if excuse_in_chelem else (tricks[last],):
-        if PETIT in petit_trick.cards:
-            petit_au_bout = _TAKER if side >> petit_trick.winner & 1 else _DEFENCE
+    for petit_trick in (last, last - 1) if excuse_in_chelem else (last,):
+        if PETIT in tricks[petit_trick]:
+            petit_au_bout = _TAKER if side >> (ends[petit_trick] & 7) & 1 else _DEFENCE
     chelem: Side | None = None
     if chelem_side is not None:
         chelem = _TAKER if chelem_side else _DEFENCE
@@ -1178,7 +1209,7 @@ def _explain_play(state: DealState, hand: Hand, card: Card) -> str:
     if not hand >> card & 1:
         return f"{card_name(card)} is not in this hand"
     led = state._led
-    if not state.trick and state.called_card is not None and not state.tricks:
+    if not state.trick and state.called_card is not None and not state._trick_cards:
         suit = SUIT_NAMES[state.called_card // 14]
         return f"the first card of the deal may not be of {suit}, the called suit"
     if led < 0:  # pragma: no cover - any card in hand may be led
