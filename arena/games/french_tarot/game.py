@@ -403,6 +403,13 @@ class DealState(OfGame):
                 )
         return made
 
+    @tricks.setter
+    def tricks(self, tricks: list[Trick]) -> None:
+        """Finished tricks set by hand (a position built for a test or an analysis)."""
+        self._tricks = list(tricks)
+        self._trick_cards = [list(trick.cards) for trick in tricks]
+        self._trick_ends = [trick.leader << 3 | trick.winner for trick in tricks]
+
     @property
     def dealer(self) -> int:
         return self.deal.dealer
