@@ -16,7 +16,7 @@ from typing import Final
 
 from ..base import IllegalActionError as IllegalActionError
 from ..base import WrongTurnError as WrongTurnError
-from ..cardsets import Holding, holding, joined, region_tables, rejoin
+from ..cardsets import Holding, holding, region_tables, rejoin
 from ..frozen import builder
 from ..registry import OfGame
 from ..tricks import Trick as Trick
@@ -187,7 +187,8 @@ class DealState(OfGame):
         "_best",
         "_best_pos",
         "_card_kind",
-        "_cards",
+        "_cards_suits",
+        "_cards_top",
         "_excuse_trick",
         "_held",
         "_joined",
@@ -271,10 +272,13 @@ class DealState(OfGame):
     _best_pos: int
     _legal: tuple[Action, ...] | None
     _card_kind: type | None
-    _cards: Hand
+    _cards_suits: int
+    _cards_top: int
     """The cards of ``_legal``'s actions of class ``_card_kind`` (the plays, discards, calls or
-    hides of the phase; valid while ``_legal`` is): :func:`apply` checks such an action against
-    it rather than looking for it in the list, comparing it with each action before it."""
+    hides of the phase; valid while ``_legal`` is), in two native halves (see _TOP):
+    :func:`apply` checks such an action against them rather than looking for it in the list,
+    comparing it with each action before it. Halves, not a mask: the plays' were joined into
+    a 78-bit big int at every card only for that test."""
     _held: list[Holding]
     """Each seat's cards, in two native halves: what the rules read and change."""
     _joined: list[Hand]
@@ -348,7 +352,8 @@ class DealState(OfGame):
         self._best_pos = 0
         self._legal = None
         self._card_kind = None
-        self._cards = 0
+        self._cards_suits = 0
+        self._cards_top = 0
         self.phase = _BIDDING
         self.to_act = self.first_seat
         for seat, held in enumerate(self._held):
@@ -491,7 +496,8 @@ def copy_state(state: DealState) -> DealState:
     other._best = state._best
     other._best_pos = state._best_pos
     other._card_kind = state._card_kind
-    other._cards = state._cards
+    other._cards_suits = state._cards_suits
+    other._cards_top = state._cards_top
     other._excuse_trick = state._excuse_trick
     other._led = state._led
     other._legal = state._legal
@@ -550,30 +556,35 @@ def legal_actions(state: DealState) -> tuple[Action, ...]:
         follow = held.suits & _SUIT_MASKS[led] if 0 <= led < 4 else 0
         if follow:
             plays: tuple[Action, ...] = _SUIT_PLAYS[led][follow >> 14 * led]
-            if top & _TOP_EXCUSE:
-                mask = follow | EXCUSE_BIT
+            suits = follow
+            top_mask = top & _TOP_EXCUSE
+            if top_mask:
                 plays += _EXCUSE_PLAYS
-            else:
-                mask = follow
         elif led >= 0 and top & _TOP_TRUMPS:
             trumps = top & _TOP_TRUMPS
             best = state._best
             higher = trumps & ~((2 << (best - _TOP)) - 1) if best >= _TOP else 0
+            suits = 0
             top_mask = (higher or trumps) | top & _TOP_EXCUSE
-            mask = joined(0, top_mask)
             plays = _TRUMPS_LOW[top_mask & 0x7FF] + _TRUMPS_HIGH[top_mask >> 11]
         else:
             suits, top_mask = _playable_halves(state, held)
-            mask = joined(suits, top_mask)
             plays = _plays_of(suits, top_mask)
         state._card_kind = _PLAY
-        state._cards = mask
+        state._cards_suits = suits
+        state._cards_top = top_mask
         if not state.poignee_done >> seat & 1:  # trumps held, the Excuse counted as one
             plays = _POIGNEE_OPTIONS[state.players][top.bit_count()] + plays
         state._legal = plays
         return plays
     legal = state._legal = _compute_legal(state)
     return legal
+
+
+def _keep_cards(state: DealState, cards: Hand) -> None:
+    """``cards`` kept as the cards of the legal actions, in halves (DealState._cards_suits)."""
+    state._cards_suits = cards & _SUITS_BITS
+    state._cards_top = cards >> _TOP
 
 
 def _compute_legal(state: DealState) -> tuple[Action, ...]:
@@ -583,12 +594,14 @@ def _compute_legal(state: DealState) -> tuple[Action, ...]:
     if phase is _BIDDING:
         return _BIDDING_OPTIONS[state.options.beginner][state.contract or 0]
     if phase is _DISCARDING:
-        cards = state._cards = _discardable(state)
+        cards = _discardable(state)
+        _keep_cards(state, cards)
         state._card_kind = _KIND_DISCARD
         return tuple([_DISCARDS[card] for card in cards_of(cards)])
     if phase is _CALLING:
         assert state.taker is not None
-        cards = state._cards = _callable(_hand_of(state, state.taker))
+        cards = _callable(_hand_of(state, state.taker))
+        _keep_cards(state, cards)
         state._card_kind = CallCard
         return tuple(map(CALLS.__getitem__, cards_of(cards)))
     if phase is _CHELEM:
@@ -596,9 +609,8 @@ def _compute_legal(state: DealState) -> tuple[Action, ...]:
     if phase is _POIGNEE:
         assert state.to_act is not None
         # Highest first: the fallback (the first legal action) shows the lowest trumps.
-        cards = state._cards = (
-            _hand_of(state, state.to_act) & TRUMP_MASK & ~state.poignee_hidden
-        )
+        cards = _hand_of(state, state.to_act) & TRUMP_MASK & ~state.poignee_hidden
+        _keep_cards(state, cards)
         state._card_kind = HideTrump
         return tuple(map(HIDES.__getitem__, reversed(cards_of(cards))))
     return ()
@@ -756,7 +768,10 @@ def apply(state: DealState, action: Action, seat: int | None = None) -> None:
         # A bit test rather than a search of the list, which compares the action with each one
         # before it. A card that is no card fails it and is looked for in the list below.
         card = action.card  # type: ignore[union-attr]
-        if isinstance(card, int) and 0 <= card < DECK_SIZE and state._cards >> card & 1:
+        if isinstance(card, int) and 0 <= card < DECK_SIZE and (
+            state._cards_suits >> card & 1 if card < _TOP
+            else state._cards_top >> (card - _TOP) & 1
+        ):
             if kind is _PLAY:
                 state._legal = None
                 state.history.append((actor, action))
