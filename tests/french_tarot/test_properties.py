@@ -429,7 +429,7 @@ def snapshot(state: GameState) -> tuple[Any, ...]:
     return tuple(
         tuple(value) if isinstance(value, list) else value
         for name in slots_of(GameState)
-        if name not in ("_legal", "_card_kind", "_cards")
+        if name not in ("_legal", "_card_kind", "_cards_suits", "_cards_top")
         for value in (getattr(state, name),)
     )
 

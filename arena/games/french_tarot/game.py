@@ -16,7 +16,7 @@ from typing import Final
 
 from ..base import IllegalActionError as IllegalActionError
 from ..base import WrongTurnError as WrongTurnError
-from ..cardsets import Holding, holding, joined, region_tables, rejoin
+from ..cardsets import Holding, holding, region_tables, rejoin
 from ..frozen import builder
 from ..registry import OfGame
 from ..tricks import Trick as Trick
@@ -187,7 +187,8 @@ class DealState(OfGame):
         "_best",
         "_best_pos",
         "_card_kind",
-        "_cards",
+        "_cards_suits",
+        "_cards_top",
         "_excuse_trick",
         "_held",
         "_joined",
@@ -195,8 +196,11 @@ class DealState(OfGame):
         "_legal",
         "_stale",
         "_taker_tricks",
+        "_trick_cards",
+        "_trick_ends",
         "_trick_suits",
         "_trick_top",
+        "_tricks",
         "_won_suits",
         "_won_top",
         "bids",
@@ -224,7 +228,6 @@ class DealState(OfGame):
         "to_act",
         "trick",
         "trick_leader",
-        "tricks",
     )
 
     options: TableOptions
@@ -255,7 +258,12 @@ class DealState(OfGame):
     """The level being shown while its player chooses the trumps to hide (Phase.POIGNEE)."""
     poignee_hidden: Hand
     """The trumps that player has hidden so far."""
-    tricks: list[Trick]
+    _tricks: list[Trick]
+    """The finished tricks made :class:`Trick` objects so far, for :attr:`tricks`."""
+    _trick_cards: list[list[Card]]
+    """Each finished trick's cards in play order: the list the trick was played into, kept."""
+    _trick_ends: list[int]
+    """Each finished trick's leader and winner, ``leader << 3 | winner``."""
     trick: list[Card]
     trick_leader: int
     result: DealResult | None
@@ -264,10 +272,13 @@ class DealState(OfGame):
     _best_pos: int
     _legal: tuple[Action, ...] | None
     _card_kind: type | None
-    _cards: Hand
+    _cards_suits: int
+    _cards_top: int
     """The cards of ``_legal``'s actions of class ``_card_kind`` (the plays, discards, calls or
-    hides of the phase; valid while ``_legal`` is): :func:`apply` checks such an action against
-    it rather than looking for it in the list, comparing it with each action before it."""
+    hides of the phase; valid while ``_legal`` is), in two native halves (see _TOP):
+    :func:`apply` checks such an action against them rather than looking for it in the list,
+    comparing it with each action before it. Halves, not a mask: the plays' were joined into
+    a 78-bit big int at every card only for that test."""
     _held: list[Holding]
     """Each seat's cards, in two native halves: what the rules read and change."""
     _joined: list[Hand]
@@ -324,7 +335,9 @@ class DealState(OfGame):
             self.poignee_done |= 1 << self.dummy_seat
         self.poignee_level = None
         self.poignee_hidden = 0
-        self.tricks = []
+        self._tricks = []
+        self._trick_cards = []
+        self._trick_ends = []
         self.trick = []
         self.trick_leader = self.first_seat
         self._trick_suits = 0
@@ -339,7 +352,8 @@ class DealState(OfGame):
         self._best_pos = 0
         self._legal = None
         self._card_kind = None
-        self._cards = 0
+        self._cards_suits = 0
+        self._cards_top = 0
         self.phase = _BIDDING
         self.to_act = self.first_seat
         for seat, held in enumerate(self._held):
@@ -375,6 +389,31 @@ class DealState(OfGame):
         self._held = [holding(hand) for hand in hands]
         self._joined = list(hands)
         self._stale = 0
+
+    @property
+    def tricks(self) -> list[Trick]:
+        """The finished tricks, in order (the state's own list: read it, do not change it).
+
+        The rules keep a finished trick as the list its cards were played into and one int
+        for its leader and winner, and make its :class:`Trick` only when a reader asks: a
+        simulation never does, and the named tuples made and freed were a twentieth of a card
+        phase on the fast path. Made once each, then kept."""
+        made = self._tricks
+        done = len(self._trick_cards)
+        if len(made) < done:
+            for index in range(len(made), done):
+                ends = self._trick_ends[index]
+                made.append(
+                    _new_trick(_TRICK, (ends >> 3, tuple(self._trick_cards[index]), ends & 7))
+                )
+        return made
+
+    @tricks.setter
+    def tricks(self, tricks: list[Trick]) -> None:
+        """Finished tricks set by hand (a position built for a test or an analysis)."""
+        self._tricks = list(tricks)
+        self._trick_cards = [list(trick.cards) for trick in tricks]
+        self._trick_ends = [trick.leader << 3 | trick.winner for trick in tricks]
 
     @property
     def dealer(self) -> int:
@@ -457,7 +496,8 @@ def copy_state(state: DealState) -> DealState:
     other._best = state._best
     other._best_pos = state._best_pos
     other._card_kind = state._card_kind
-    other._cards = state._cards
+    other._cards_suits = state._cards_suits
+    other._cards_top = state._cards_top
     other._excuse_trick = state._excuse_trick
     other._led = state._led
     other._legal = state._legal
@@ -494,7 +534,9 @@ def copy_state(state: DealState) -> DealState:
     other.to_act = state.to_act
     other.trick = state.trick.copy()
     other.trick_leader = state.trick_leader
-    other.tricks = state.tricks.copy()
+    other._tricks = state._tricks.copy()
+    other._trick_cards = state._trick_cards.copy()  # a finished trick's list never changes
+    other._trick_ends = state._trick_ends.copy()
     return other
 
 
@@ -514,30 +556,35 @@ def legal_actions(state: DealState) -> tuple[Action, ...]:
         follow = held.suits & _SUIT_MASKS[led] if 0 <= led < 4 else 0
         if follow:
             plays: tuple[Action, ...] = _SUIT_PLAYS[led][follow >> 14 * led]
-            if top & _TOP_EXCUSE:
-                mask = follow | EXCUSE_BIT
+            suits = follow
+            top_mask = top & _TOP_EXCUSE
+            if top_mask:
                 plays += _EXCUSE_PLAYS
-            else:
-                mask = follow
         elif led >= 0 and top & _TOP_TRUMPS:
             trumps = top & _TOP_TRUMPS
             best = state._best
             higher = trumps & ~((2 << (best - _TOP)) - 1) if best >= _TOP else 0
+            suits = 0
             top_mask = (higher or trumps) | top & _TOP_EXCUSE
-            mask = joined(0, top_mask)
             plays = _TRUMPS_LOW[top_mask & 0x7FF] + _TRUMPS_HIGH[top_mask >> 11]
         else:
             suits, top_mask = _playable_halves(state, held)
-            mask = joined(suits, top_mask)
             plays = _plays_of(suits, top_mask)
         state._card_kind = _PLAY
-        state._cards = mask
+        state._cards_suits = suits
+        state._cards_top = top_mask
         if not state.poignee_done >> seat & 1:  # trumps held, the Excuse counted as one
             plays = _POIGNEE_OPTIONS[state.players][top.bit_count()] + plays
         state._legal = plays
         return plays
     legal = state._legal = _compute_legal(state)
     return legal
+
+
+def _keep_cards(state: DealState, cards: Hand) -> None:
+    """``cards`` kept as the cards of the legal actions, in halves (DealState._cards_suits)."""
+    state._cards_suits = cards & _SUITS_BITS
+    state._cards_top = cards >> _TOP
 
 
 def _compute_legal(state: DealState) -> tuple[Action, ...]:
@@ -547,12 +594,14 @@ def _compute_legal(state: DealState) -> tuple[Action, ...]:
     if phase is _BIDDING:
         return _BIDDING_OPTIONS[state.options.beginner][state.contract or 0]
     if phase is _DISCARDING:
-        cards = state._cards = _discardable(state)
+        cards = _discardable(state)
+        _keep_cards(state, cards)
         state._card_kind = _KIND_DISCARD
         return tuple([_DISCARDS[card] for card in cards_of(cards)])
     if phase is _CALLING:
         assert state.taker is not None
-        cards = state._cards = _callable(_hand_of(state, state.taker))
+        cards = _callable(_hand_of(state, state.taker))
+        _keep_cards(state, cards)
         state._card_kind = CallCard
         return tuple(map(CALLS.__getitem__, cards_of(cards)))
     if phase is _CHELEM:
@@ -560,9 +609,8 @@ def _compute_legal(state: DealState) -> tuple[Action, ...]:
     if phase is _POIGNEE:
         assert state.to_act is not None
         # Highest first: the fallback (the first legal action) shows the lowest trumps.
-        cards = state._cards = (
-            _hand_of(state, state.to_act) & TRUMP_MASK & ~state.poignee_hidden
-        )
+        cards = _hand_of(state, state.to_act) & TRUMP_MASK & ~state.poignee_hidden
+        _keep_cards(state, cards)
         state._card_kind = HideTrump
         return tuple(map(HIDES.__getitem__, reversed(cards_of(cards))))
     return ()
@@ -629,7 +677,7 @@ def _playable_halves(state: DealState, held: Holding) -> tuple[int, int]:
     led = state._led
     if led < 0:
         called = state.called_card
-        if called is not None and not state.trick and not state.tricks:
+        if called is not None and not state.trick and not state._trick_cards:
             return _without_called_suit(suits, top, called)
         return suits, top
     if led < 4:
@@ -720,7 +768,10 @@ def apply(state: DealState, action: Action, seat: int | None = None) -> None:
         # A bit test rather than a search of the list, which compares the action with each one
         # before it. A card that is no card fails it and is looked for in the list below.
         card = action.card  # type: ignore[union-attr]
-        if isinstance(card, int) and 0 <= card < DECK_SIZE and state._cards >> card & 1:
+        if isinstance(card, int) and 0 <= card < DECK_SIZE and (
+            state._cards_suits >> card & 1 if card < _TOP
+            else state._cards_top >> (card - _TOP) & 1
+        ):
             if kind is _PLAY:
                 state._legal = None
                 state.history.append((actor, action))
@@ -894,7 +945,7 @@ def _play(state: DealState, seat: int, card: Card) -> None:
         if card != 77:
             state._trick_top |= bit
         else:
-            state._excuse_trick = len(state.tricks)
+            state._excuse_trick = len(state._trick_cards)
     state._stale |= 1 << seat
     state.poignee_done |= 1 << seat
     trick = state.trick
@@ -918,12 +969,14 @@ def _play(state: DealState, seat: int, card: Card) -> None:
         return
     leader = state.trick_leader
     winner = (leader + state._best_pos) % n
-    last = len(state.tricks) == _LAST_TRICK[n]
+    done = state._trick_cards
+    last = len(done) == _LAST_TRICK[n]
     if last and trick[0] == EXCUSE and not state.options.beginner and _side_took_all(
         state, leader
     ):
         winner = leader  # the Excuse, led to the last trick of a chelem, wins it
-    state.tricks.append(_new_trick(_TRICK, (leader, tuple(trick), winner)))
+    done.append(trick)  # its Trick made only for a reader (DealState.tricks)
+    state._trick_ends.append(leader << 3 | winner)
     if _taker_side_mask(state) >> winner & 1:
         state._won_suits |= state._trick_suits
         state._won_top |= state._trick_top
@@ -943,7 +996,7 @@ def _play(state: DealState, seat: int, card: Card) -> None:
 def _side_took_all(state: DealState, seat: int) -> bool:
     side = _taker_side_mask(state)
     mine = side >> seat & 1
-    return all((side >> t.winner & 1) == mine for t in state.tricks)
+    return all((side >> (ends & 7) & 1) == mine for ends in state._trick_ends)
 
 
 def _taker_side_mask(state: DealState) -> int:
@@ -1006,7 +1059,30 @@ _MULTIPLIER_OF: Final = tuple([0] + [contract.multiplier for contract in Contrac
 _CHIEN_SHOWN: Final = tuple([False] + [contract.chien_shown for contract in Contract])
 """Whether a contract shows the chien, by its value (1..4), as :data:`_MULTIPLIER_OF`."""
 _GARDE_SANS: Final = Contract.GARDE_SANS
-_BOUTS: Final = BOUTS_MASK
+
+
+def _half_points_table(first: Card, bits: int) -> tuple[int, ...]:
+    """``table[m]``: the half-points (:func:`~.cards.mask_half_points`) of the cards
+    ``first + i`` for each bit ``i`` of ``m``, each entry one card more than an earlier one."""
+    single = [mask_half_points(1 << (first + i)) for i in range(bits)]
+    table = [0] * (1 << bits)
+    for m in range(1, 1 << bits):
+        low = m & -m
+        table[m] = table[m ^ low] + single[low.bit_length() - 1]
+    return tuple(table)
+
+
+_LOW_RANKS_HALF_POINTS: Final = _half_points_table(0, 7)
+_HIGH_RANKS_HALF_POINTS: Final = _half_points_table(7, 7)
+"""The half-points of a suit's seven lowest and seven highest ranks by their bits (every suit
+the same ranks): a deal's count made from the two native halves of the taker's cards by ten
+look-ups, where the mask joined and counted by an interpreted
+:func:`~.cards.mask_half_points` (five big-int operations and five method calls) cost more
+than a hundredth of a card phase on the fast path. Tables of seven and eleven bits: a few
+thousand entries made at import."""
+_TOP_HALF_POINTS_LOW: Final = _half_points_table(_TOP, 11)
+_TOP_HALF_POINTS_HIGH: Final = _half_points_table(_TOP + 11, 11)
+"""The trumps' and the Excuse's half-points by the two 11-bit regions of a native half."""
 _TAKER: Final = Side.TAKER
 _DEFENCE: Final = Side.DEFENCE
 
@@ -1029,7 +1105,8 @@ def summarize(state: DealState) -> tuple[DealSummary, bool]:
     """
     assert state.contract is not None and state.taker is not None
     side = _taker_side_mask(state)
-    tricks = state.tricks
+    tricks = state._trick_cards
+    ends = state._trick_ends
     last = len(tricks) - 1
     taker_tricks = state._taker_tricks
     chelem_side = 1 if taker_tricks == last + 1 else 0 if taker_tricks == 0 else None
@@ -1043,25 +1120,36 @@ def summarize(state: DealState) -> tuple[DealSummary, bool]:
     excuse_in_chelem = False
     index = state._excuse_trick
     if index >= 0:
-        trick = tricks[index]
-        cards = trick.cards
-        owner_side = side >> (trick.leader + cards.index(EXCUSE)) % len(cards) & 1
+        cards = tricks[index]
+        owner_side = side >> ((ends[index] >> 3) + cards.index(EXCUSE)) % len(cards) & 1
         excuse_side = owner_side
         if index == last:
             excuse_in_chelem = chelem_side is not None and chelem_side == owner_side
             if not excuse_in_chelem:
                 excuse_side = 1 - owner_side
-        elif owner_side != side >> trick.winner & 1:
+        elif owner_side != side >> (ends[index] & 7) & 1:
             excuse_exchange = owner_side
         if excuse_side:
             top |= _TOP_EXCUSE
-    taker_cards = suits | top << _TOP
     contract = state.contract
     if _CHIEN_SHOWN[contract]:
-        taker_cards |= state.discard
+        set_aside = state.discard
     elif contract is _GARDE_SANS:
-        taker_cards |= state.chien
-    half = mask_half_points(taker_cards)
+        set_aside = state.chien
+    else:
+        set_aside = 0
+    if set_aside:
+        suits |= set_aside & _SUITS_BITS
+        top |= set_aside >> _TOP
+    low = _LOW_RANKS_HALF_POINTS
+    high = _HIGH_RANKS_HALF_POINTS
+    half = (  # mask_half_points of the taker's cards, by tables (see _LOW_RANKS_HALF_POINTS)
+        low[suits & 0x7F] + high[suits >> 7 & 0x7F]
+        + low[suits >> 14 & 0x7F] + high[suits >> 21 & 0x7F]
+        + low[suits >> 28 & 0x7F] + high[suits >> 35 & 0x7F]
+        + low[suits >> 42 & 0x7F] + high[suits >> 49]
+        + _TOP_HALF_POINTS_LOW[top & 0x7FF] + _TOP_HALF_POINTS_HIGH[top >> 11]
+    )
     debt_unpaid = False
     if excuse_exchange is not None:
         if (taker_tricks if excuse_exchange else last + 1 - taker_tricks) > 0:
@@ -1069,9 +1157,9 @@ def summarize(state: DealState) -> tuple[DealSummary, bool]:
         else:
             debt_unpaid = True
     petit_au_bout = None
-    for petit_trick in (tricks[last], tricks[last - 1]) if excuse_in_chelem else (tricks[last],):
-        if PETIT in petit_trick.cards:
-            petit_au_bout = _TAKER if side >> petit_trick.winner & 1 else _DEFENCE
+    for petit_trick in (last, last - 1) if excuse_in_chelem else (last,):
+        if PETIT in tricks[petit_trick]:
+            petit_au_bout = _TAKER if side >> (ends[petit_trick] & 7) & 1 else _DEFENCE
     chelem: Side | None = None
     if chelem_side is not None:
         chelem = _TAKER if chelem_side else _DEFENCE
@@ -1079,7 +1167,7 @@ def summarize(state: DealState) -> tuple[DealSummary, bool]:
         state.players,
         contract,
         half,  # taker_half_points
-        (taker_cards & _BOUTS).bit_count(),  # bouts
+        (top & 1) + (top >> 20 & 1) + (top >> 21),  # bouts: the Petit, the 21, the Excuse
         petit_au_bout,
         tuple([p.level for p in state.poignees]),
         state.chelem_announced,
@@ -1178,7 +1266,7 @@ def _explain_play(state: DealState, hand: Hand, card: Card) -> str:
     if not hand >> card & 1:
         return f"{card_name(card)} is not in this hand"
     led = state._led
-    if not state.trick and state.called_card is not None and not state.tricks:
+    if not state.trick and state.called_card is not None and not state._trick_cards:
         suit = SUIT_NAMES[state.called_card // 14]
         return f"the first card of the deal may not be of {suit}, the called suit"
     if led < 0:  # pragma: no cover - any card in hand may be led

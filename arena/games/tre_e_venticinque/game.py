@@ -214,6 +214,9 @@ class DealState(OfGame):
         "_legal",
         "_mask",
         "_stale",
+        "_trick_cards",
+        "_trick_ends",
+        "_tricks",
         "deal",
         "debt",
         "discard",
@@ -227,7 +230,6 @@ class DealState(OfGame):
         "to_act",
         "trick",
         "trick_leader",
-        "tricks",
         "tricks_won",
     )
 
@@ -237,7 +239,12 @@ class DealState(OfGame):
     to_act: int | None
     history: list[tuple[int, Action]]
     discard: Hand
-    tricks: list[Trick]
+    _tricks: list[Trick]
+    """The finished tricks made :class:`Trick` objects so far, for :attr:`tricks`."""
+    _trick_cards: list[list[Card]]
+    """Each finished trick's cards in play order: the list the trick was played into, kept."""
+    _trick_ends: list[int]
+    """Each finished trick's leader and winner, ``leader << 3 | winner``."""
     trick: list[Card]
     trick_leader: int
     piles: list[Hand]
@@ -276,7 +283,9 @@ class DealState(OfGame):
         self.to_act = deal.dealer
         self.history = []
         self.discard = 0
-        self.tricks = []
+        self._tricks = []
+        self._trick_cards = []
+        self._trick_ends = []
         self.trick = []
         self.trick_leader = self.first_seat
         self.piles = [0] * PLAYERS
@@ -333,6 +342,30 @@ class DealState(OfGame):
     def current_trick(self) -> tuple[tuple[int, Card], ...]:
         return tuple(((self.trick_leader + i) % PLAYERS, c) for i, c in enumerate(self.trick))
 
+    @property
+    def tricks(self) -> list[Trick]:
+        """The finished tricks, in order (the state's own list: read it, do not change it).
+
+        The rules keep a finished trick as the list its cards were played into and one int
+        for its leader and winner, and make its :class:`Trick` only when a reader asks: a
+        simulation never does. Made once each, then kept."""
+        made = self._tricks
+        done = len(self._trick_cards)
+        if len(made) < done:
+            for index in range(len(made), done):
+                ends = self._trick_ends[index]
+                made.append(
+                    _new_trick(_TRICK, (ends >> 3, tuple(self._trick_cards[index]), ends & 7))
+                )
+        return made
+
+    @tricks.setter
+    def tricks(self, tricks: list[Trick]) -> None:
+        """Finished tricks set by hand (a position built for a test or an analysis)."""
+        self._tricks = list(tricks)
+        self._trick_cards = [list(trick.cards) for trick in tricks]
+        self._trick_ends = [trick.leader << 3 | trick.winner for trick in tricks]
+
     def matto_free(self, seat: int) -> bool:
         """Whether ``seat`` may play the Matto now: it has won a trick."""
         return self.tricks_won[seat] > 0
@@ -380,7 +413,9 @@ def copy_state(state: DealState) -> DealState:
     other.to_act = state.to_act
     other.trick = state.trick.copy()
     other.trick_leader = state.trick_leader
-    other.tricks = state.tricks.copy()
+    other._tricks = state._tricks.copy()
+    other._trick_cards = state._trick_cards.copy()  # a finished trick's list never changes
+    other._trick_ends = state._trick_ends.copy()
     other.tricks_won = state.tricks_won.copy()
     return other
 
@@ -596,17 +631,17 @@ def _play(state: DealState, seat: int, card: Card) -> None:
         return
     leader = state.trick_leader
     winner = (leader + state._best_pos) % PLAYERS
-    cards = tuple(trick)
-    done = _new_trick(_TRICK, (leader, cards, winner))
-    tricks = state.tricks
+    tricks = state._trick_cards
     index = len(tricks)
-    tricks.append(done)
-    if state.debt is None and MATTO not in cards:  # collect_trick's plain case, inline
-        state.piles[winner] |= (1 << cards[0]) | (1 << cards[1]) | (1 << card)
+    tricks.append(trick)  # its Trick made only for a reader (DealState.tricks)
+    state._trick_ends.append(leader << 3 | winner)
+    if state.debt is None and MATTO not in trick:  # collect_trick's plain case, inline
+        state.piles[winner] |= (1 << trick[0]) | (1 << trick[1]) | (1 << card)
         state.tricks_won[winner] += 1
     else:
         state.debt, exchange, lost = collect_trick(
-            state.piles, state.tricks_won, state.debt, index, done
+            state.piles, state.tricks_won, state.debt, index,
+            _new_trick(_TRICK, (leader, tuple(trick), winner)),
         )
         if exchange is not None:
             state.exchange = exchange
