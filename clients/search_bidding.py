@@ -88,20 +88,23 @@ from arena.games.french_tarot import (
 )
 from arena.games.french_tarot.actions import BIDS
 from arena.games.french_tarot.cards import (
+    BOUTS_MASK,
     CAVALIER,
     HALF_POINTS,
     KING,
     QUEEN,
     TOTAL_HALF_POINTS,
     Card,
+    Hand,
     cards_of,
     is_bout,
     is_trump,
+    mask_half_points,
     mask_of,
 )
 from arena.games.french_tarot.deal import CHIEN_SIZES, HAND_SIZES
 from arena.games.french_tarot.game import legal_actions, poignee_cards
-from arena.games.french_tarot.scoring import settle
+from arena.games.french_tarot.scoring import DealSummary, settle
 from arena.games.french_tarot.simulate import apply_unchecked, copy_state, show_poignee_unchecked
 from clients.heuristic_bot import (
     BID_THRESHOLDS,
@@ -232,9 +235,12 @@ def bid_scores(
     """:func:`candidate_scores` for the bids, each deal's card play shared between them.
 
     After each candidate bid the others bid by the rules; the candidates that end with the same
-    taker playing with the chien (a Petite or a Garde), or the same taker at the same Garde
-    Sans or Contre, reach the same card play (no play-out reads the contract), so each drawn
-    deal is played out once per such starting position and scored for each contract."""
+    taker playing with the chien (a Petite or a Garde), or the same taker without it (a Garde
+    Sans or a Garde Contre: no discard, the chien aside), reach the same card play (no play-out
+    reads the contract), so each drawn deal is played out once per such starting position and
+    scored for each contract (:func:`played_score`: the chien's cards change sides between a
+    Garde Sans and a Garde Contre). Sharing the last two saves a play-out in three of a first
+    speaker's draws: more draws for a bid in the same time."""
     seat = table.seat
 
     def draw(base: GameState) -> list[int] | None:
@@ -250,7 +256,7 @@ def bid_scores(
                 continue
             assert state.taker is not None and state.contract is not None
             contract = state.contract
-            key = (state.taker, max(contract, Contract.GARDE))
+            key = (state.taker, contract.chien_shown)
             done = played.get(key)
             if done is None:
                 if budget.deadline is not None and budget.clock() > budget.deadline:
@@ -303,7 +309,7 @@ def played_score(
     if summary is None or result.taker is None:
         return result.scores[seat]  # everybody passed
     if contract is not None and contract != summary.contract:
-        summary = replace(summary, contract=contract)
+        summary = at_contract(summary, contract, state.chien)
     elif not shift and not bonus:
         return result.scores[seat]
     added = (TAKER_SHIFT.get(summary.players, 0) if shift else 0) + bonus
@@ -311,6 +317,22 @@ def played_score(
         summary = replace(summary, taker_half_points=max(0, min(
             TOTAL_HALF_POINTS, summary.taker_half_points + added)))
     return settle(summary, result.taker, result.partner)[seat]
+
+
+def at_contract(summary: DealSummary, contract: Contract, chien: Hand) -> DealSummary:
+    """``summary`` of a deal played out as if bid at ``contract``, the card play the same: a
+    contract with the chien shown for one with it shown, a Garde Sans for a Garde Contre or
+    back (the ``chien``'s cards and bouts move between the sides, as the engine counts them in
+    :func:`~arena.games.french_tarot.game.summarize`)."""
+    before = summary.contract
+    if before.chien_shown != contract.chien_shown:
+        raise ValueError(f"a {before.name} and a {contract.name} are not the same card play")
+    half, bouts = summary.taker_half_points, summary.bouts
+    sign = (contract is Contract.GARDE_SANS) - (before is Contract.GARDE_SANS)
+    if sign:
+        half += sign * mask_half_points(chien)
+        bouts += sign * (chien & BOUTS_MASK).bit_count()
+    return replace(summary, contract=contract, taker_half_points=half, bouts=bouts)
 
 
 def calibrated_score(state: GameState, seat: int) -> int:

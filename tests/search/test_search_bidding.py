@@ -14,6 +14,7 @@ import pytest
 from arena.games.french_tarot import (
     Bid,
     CallCard,
+    Contract,
     DeclarePoignee,
     Discard,
     GameState,
@@ -23,7 +24,12 @@ from arena.games.french_tarot import (
     apply,
     legal_actions,
 )
-from arena.games.french_tarot.cards import FULL_DECK, TOTAL_HALF_POINTS, cards_of
+from arena.games.french_tarot.cards import (
+    FULL_DECK,
+    TOTAL_HALF_POINTS,
+    cards_of,
+    mask_half_points,
+)
 from arena.games.french_tarot.deal import CHIEN_SIZES, HAND_SIZES
 from arena.games.french_tarot.scoring import settle
 from clients import heuristic_bot
@@ -34,6 +40,7 @@ from clients.search_bidding import (
     TAKER_SHIFT,
     Budget,
     applying,
+    at_contract,
     bid_candidates,
     bid_scores,
     bolder_contract,
@@ -383,3 +390,34 @@ def test_with_five_players_the_default_bot_bids_by_simulation_with_its_shift() -
         tested += 1
     assert tested >= 30
     assert differs > 0
+
+
+def test_a_garde_sans_played_out_scores_as_a_garde_contre_on_the_same_card_play() -> None:
+    """The bid's play-outs share one card play between a Garde Sans and a Garde Contre: the
+    chien's cards and bouts change sides, nothing else (the engine's own scores, each contract
+    bid and played out by the checked path)."""
+    tested = moved = 0
+    for seed in range(40):
+        played = {}
+        for bid in (Contract.GARDE_SANS, Contract.GARDE_CONTRE):
+            state = GameState.from_seed(seed, TableOptions(players=3 + seed % 3))
+            apply(state, Bid(bid))
+            while state.phase is Phase.BIDDING:
+                apply(state, Pass())
+            playout(state)
+            assert state.result is not None and state.result.summary is not None
+            played[bid] = state
+        sans, contre = played[Contract.GARDE_SANS], played[Contract.GARDE_CONTRE]
+        assert sans.result is not None and contre.result is not None
+        assert sans.result.summary is not None
+        for seat in range(sans.players):
+            assert played_score(sans, seat, False, Contract.GARDE_CONTRE) == (
+                contre.result.scores[seat])
+            assert played_score(contre, seat, False, Contract.GARDE_SANS) == (
+                sans.result.scores[seat])
+        moved += mask_half_points(sans.chien) > 0
+        tested += 1
+    assert tested == 40 and moved >= 30
+    summary = sans.result.summary
+    with pytest.raises(ValueError):
+        at_contract(summary, Contract.GARDE, sans.chien)  # a Garde plays with the chien
