@@ -157,11 +157,19 @@ def playout(state: GameState, policy: Policy | None = None) -> None:
             raise AssertionError(f"a play-out reached the {phase.value} phase")
 
 
-def rules_bid(state: GameState) -> Action:
-    """The heuristic's bid for the seat to act (:meth:`HeuristicBot.bid` on the full state)."""
+def rules_bid(state: GameState, counted: dict[int, Contract | None] | None = None) -> Action:
+    """The heuristic's bid for the seat to act (:meth:`HeuristicBot.bid` on the full state).
+    ``counted``: each seat's wanted contract already counted on this deal (a hand does not
+    change in the bidding, and a bid's play-outs ask each seat once per candidate), filled as
+    it goes."""
     seat = state.to_act
     assert seat is not None
-    wanted = wanted_contract(cards_of(state.hands[seat]), state.players)
+    if counted is None or seat not in counted:
+        wanted = wanted_contract(cards_of(state.hands[seat]), state.players)
+        if counted is not None:
+            counted[seat] = wanted
+    else:
+        wanted = counted[seat]
     if wanted is None:
         return PASS
     floor = state.contract or 0
@@ -244,13 +252,14 @@ def bid_scores(
     seat = table.seat
 
     def draw(base: GameState) -> list[int] | None:
-        played: dict[tuple[int, int], GameState] = {}
+        played: dict[tuple[int, bool], GameState] = {}
+        counted: dict[int, Contract | None] = {}
         row = []
         for bid in bids:
             state = copy_state(base)
             apply_unchecked(state, bid)
             while state.phase is Phase.BIDDING:
-                apply_unchecked(state, rules_bid(state))
+                apply_unchecked(state, rules_bid(state, counted))
             if state.phase is Phase.FINISHED:  # everybody passed
                 row.append(played_score(state, seat, budget.shift, bonus=budget.bonus))
                 continue

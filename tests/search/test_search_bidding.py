@@ -130,6 +130,26 @@ def test_the_rules_bid_on_a_full_state_is_the_heuristics() -> None:
     assert tested >= 80
 
 
+def test_the_rules_bids_counted_once_a_deal_are_the_same_bids() -> None:
+    """A bid's play-outs count each seat's hand once a drawn deal (``counted``): the same bids
+    as counting it at each turn, whatever was bid before."""
+    for number in range(60):
+        state = GameState.from_seed(number, TableOptions(players=3 + number % 3))
+        first = state.to_act
+        assert first is not None
+        counted: dict[int, Contract | None] = {}
+        while state.phase is Phase.BIDDING:
+            seat = state.to_act
+            assert seat is not None
+            bid = rules_bid(state, counted)
+            assert bid == rules_bid(state)
+            assert counted[seat] == wanted_contract(cards_of(state.hands[seat]), state.players)
+            apply(state, bid)
+        counted[first] = Contract.GARDE_CONTRE  # a count is read back, not made again
+        again = GameState.from_seed(number, TableOptions(players=3 + number % 3))
+        assert rules_bid(again, counted) == Bid(Contract.GARDE_CONTRE)
+
+
 def test_the_rules_choice_stays_unless_beaten_by_trust_standard_errors() -> None:
     draws = [[0, 10], [0, 30], [0, -10], [0, 20]]  # candidate 1: +12.5, standard error 8.5
     assert choose(draws, prior=0, trust=1.0) == 1
