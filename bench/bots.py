@@ -353,6 +353,7 @@ def run_level(
         "decision_samples": bot.decision_samples,
         "taker_shift": bot.taker_shift,
         "bid_samples": bot.bid_samples,
+        "discard_samples": bot.discard_samples,
         "bid_window": bot.bid_window,
         "bid_rollout": bot.bid_rollout,
         "rollout": bot.rollout,

@@ -203,6 +203,8 @@ class SearchBot(TimedSearch, HeuristicBot):
     number of other seats whose drawn hand is worth a contract outside what they bid
     (:func:`~clients.search_inference.disagreements`: the likelihood of the bids if each seat
     bids by the heuristic's count but for a slip of odds ``bid_weight``; 1: every draw the same).
+    ``discard_samples``: the draws of a discard by simulation (None: ``decision_samples``, else
+    ``samples``, else the request's time).
     """
 
     name = "search"
@@ -238,6 +240,7 @@ class SearchBot(TimedSearch, HeuristicBot):
         spend_saved: bool = False,
         bid_shift: int | None = None,
         bid_weight: float = 1.0,
+        discard_samples: int | None = None,
     ) -> None:
         if solver_cards < 0:
             raise ValueError(f"solver_cards must be at least 0, got {solver_cards}")
@@ -251,6 +254,8 @@ class SearchBot(TimedSearch, HeuristicBot):
             raise ValueError(f"bid_weight must be in (0, 1], got {bid_weight}")
         if bid_samples < 1:
             raise ValueError(f"bid_samples must be at least 1, got {bid_samples}")
+        if discard_samples is not None and discard_samples < 1:
+            raise ValueError(f"discard_samples must be at least 1, got {discard_samples}")
         for knob, name in (("bid_rollout", bid_rollout), ("rollout", rollout),
                            ("decision_rollout", decision_rollout)):
             if name not in ROLLOUTS:
@@ -282,6 +287,9 @@ class SearchBot(TimedSearch, HeuristicBot):
         """The last card search's weight of each draw (:meth:`evaluate`), in its order."""
         self.decision_trust = decision_trust
         self.decision_samples = decision_samples
+        self.discard_samples = discard_samples
+        """The draws of a discard by simulation (None: as the other decisions'): the discard's
+        play-outs are quick, so in time mode it makes several times a card's fixed draws."""
         self.taker_shift = taker_shift
         self.planned_discard: tuple[int, int, tuple[Card, ...]] | None = None
         """The discard chosen at the first card of it: (seat, the hand before it, its cards)."""
@@ -420,6 +428,8 @@ class SearchBot(TimedSearch, HeuristicBot):
                      else BID_SHIFT_BY_PLAYERS.get(table.options.players, 0))
         else:
             wanted = self.decision_samples or self.samples or self.max_samples
+            if kind == "discard" and self.discard_samples is not None:
+                wanted = self.discard_samples
             policy = ROLLOUTS[self.decision_rollout]
         seed = self.simulation_seed(kind, table)
         with self.searching(deadline) as deadline:

@@ -441,3 +441,29 @@ def test_a_garde_sans_played_out_scores_as_a_garde_contre_on_the_same_card_play(
     summary = sans.result.summary
     with pytest.raises(ValueError):
         at_contract(summary, Contract.GARDE, sans.chien)  # a Garde plays with the chien
+
+
+def test_a_discard_by_simulation_makes_its_own_number_of_draws() -> None:
+    """``discard_samples`` sets the discard's draws apart from the card search's ``samples``
+    (in time mode a discard makes several times a card's draws: its play-outs are quick)."""
+    tested = 0
+    for number in range(12):
+        state = GameState.from_seed(81_000 + number, TableOptions(players=4), dealer=number % 4)
+        apply(state, Bid(Contract.GARDE))
+        while state.phase is Phase.BIDDING:
+            apply(state, Pass())
+        seat = state.to_act
+        assert seat is not None and state.phase is Phase.DISCARDING
+        request = request_of(state)
+        view = view_of(state, seat).with_request(request)
+        legal = {a.card for a in request.legal_actions if isinstance(a, Discard)}
+        if len(discard_candidates(view.hand, legal, CHIEN_SIZES[4], None)) < 2:
+            continue
+        draws = []
+        for extra in ({}, {"discard_samples": 7}):
+            bot = SearchBot(samples=3, simulate=("discard",), **extra)  # type: ignore[arg-type]
+            assert isinstance(bot.discard(view, request), Discard)
+            draws.append(bot.decision_draws)
+        assert draws == [3, 7]
+        tested += 1
+    assert tested >= 5
