@@ -354,6 +354,7 @@ def run_level(
         "taker_shift": bot.taker_shift,
         "bid_samples": bot.bid_samples,
         "discard_samples": bot.discard_samples,
+        "bid_shift_others": bot.bid_shift_others,
         "bid_window": bot.bid_window,
         "bid_rollout": bot.bid_rollout,
         "rollout": bot.rollout,

@@ -214,6 +214,11 @@ class Budget:
     """The play-outs' card policy (None: the card search's rollout)."""
     bonus: int = 0
     """Half-points given to the taker's side in every play-out's score (``bid_shift``)."""
+    others_bonus: int | None = None
+    """In the bid's play-outs (:func:`bid_scores`), the half-points given to the taker's side
+    when another seat than the bidder takes (None: :attr:`bonus`). The bid's shift stands for
+    both the play-outs' shortfall and the bot's own play as taker; another seat's play as taker
+    is only the first (``bid_shift_others``)."""
 
 
 def candidate_scores(
@@ -272,7 +277,10 @@ def bid_scores(
                     return None  # a stalled machine: drop this draw rather than answer late
                 playout(state, budget.policy)
                 done = played[key] = state
-            row.append(played_score(done, seat, budget.shift, contract, budget.bonus))
+            bonus = budget.bonus
+            if done.taker != seat and budget.others_bonus is not None:
+                bonus = budget.others_bonus
+            row.append(played_score(done, seat, budget.shift, contract, bonus))
         return row
 
     return drawn_scores(table, seed, budget, draw)

@@ -205,6 +205,8 @@ class SearchBot(TimedSearch, HeuristicBot):
     bids by the heuristic's count but for a slip of odds ``bid_weight``; 1: every draw the same).
     ``discard_samples``: the draws of a discard by simulation (None: ``decision_samples``, else
     ``samples``, else the request's time).
+    ``bid_shift_others``: the half-points given to the taker's side in the bid's play-outs where
+    another seat takes (None: as ``bid_shift``): that seat's play as taker is not the bot's.
     """
 
     name = "search"
@@ -241,6 +243,7 @@ class SearchBot(TimedSearch, HeuristicBot):
         bid_shift: int | None = None,
         bid_weight: float = 1.0,
         discard_samples: int | None = None,
+        bid_shift_others: int | None = None,
     ) -> None:
         if solver_cards < 0:
             raise ValueError(f"solver_cards must be at least 0, got {solver_cards}")
@@ -281,6 +284,8 @@ class SearchBot(TimedSearch, HeuristicBot):
         self.bid_shift = bid_shift
         """Half-points for the taker's side in the bid's play-outs; None:
         :data:`BID_SHIFT_BY_PLAYERS`."""
+        self.bid_shift_others = bid_shift_others
+        """The same when another seat takes in a play-out; None: :attr:`bid_shift`'s."""
         self.merged_rollouts = 0
         """Rollouts the merging of equivalent cards saved, over the bot's life."""
         self.weights: list[float] = []
@@ -421,11 +426,13 @@ class SearchBot(TimedSearch, HeuristicBot):
     ) -> int:
         """The index of the candidate the simulation picks (``prior``: the rules' choice)."""
         bonus = 0
+        others: int | None = None
         if kind == "bid":
             wanted = self.decision_samples or self.bid_samples
             policy = ROLLOUTS[self.bid_rollout]
             bonus = (self.bid_shift if self.bid_shift is not None
                      else BID_SHIFT_BY_PLAYERS.get(table.options.players, 0))
+            others = self.bid_shift_others
         else:
             wanted = self.decision_samples or self.samples or self.max_samples
             if kind == "discard" and self.discard_samples is not None:
@@ -434,7 +441,7 @@ class SearchBot(TimedSearch, HeuristicBot):
         seed = self.simulation_seed(kind, table)
         with self.searching(deadline) as deadline:
             budget = Budget(wanted, deadline, self.clock, self.taker_shift,
-                            self.exact_limit(deadline), policy, bonus)
+                            self.exact_limit(deadline), policy, bonus, others)
             draws = scorer(seed, budget)
         self.decision_draws += len(draws)
         if settle:

@@ -362,6 +362,32 @@ def test_a_bid_shift_gives_the_takers_side_that_many_half_points() -> None:
     assert tested >= 40
 
 
+def test_the_bids_shift_for_another_taker_scores_the_play_outs_another_seat_takes() -> None:
+    """``others_bonus``: a pass (after which another seat takes, or nobody) is scored with the
+    other takers' shift, a Garde Contre (which nobody can overcall) with the bidder's own."""
+    tested = moved = 0
+    for state in positions_in({Phase.BIDDING}, 60, first=52_000):
+        seat = state.to_act
+        assert seat is not None
+        view = view_of(state, seat)
+        bids = [a for a in legal_actions(state) if isinstance(a, (Pass, Bid))]
+        if Bid(Contract.GARDE_CONTRE) not in bids:
+            continue
+        budget = Budget(4, None, StepClock(0.0001), policy=rules_card, bonus=12)
+        own = bid_scores(view, 7, bids, budget)
+        other = bid_scores(view, 7, bids, dataclasses.replace(budget, bonus=0))
+        assert bid_scores(view, 7, bids, dataclasses.replace(budget, others_bonus=12)) == own
+        mixed = bid_scores(view, 7, bids, dataclasses.replace(budget, others_bonus=0))
+        passing, contre = bids.index(Pass()), bids.index(Bid(Contract.GARDE_CONTRE))
+        for row, own_row, other_row in zip(mixed, own, other, strict=True):
+            assert row[passing] == other_row[passing]
+            assert row[contre] == own_row[contre]
+            assert all(v in (a, b) for v, a, b in zip(row, own_row, other_row, strict=True))
+            moved += own_row[passing] != other_row[passing]
+        tested += 1
+    assert tested >= 10 and moved > 0
+
+
 def test_whole_deals_with_a_bid_shift() -> None:
     bots = [SearchBot(samples=2, bid_samples=4, bid_shift=8),
             *(HeuristicBot() for _ in range(3))]
@@ -467,3 +493,21 @@ def test_a_discard_by_simulation_makes_its_own_number_of_draws() -> None:
         assert draws == [3, 7]
         tested += 1
     assert tested >= 5
+
+
+def test_the_bot_bids_with_its_shift_for_another_taker() -> None:
+    def bids(**knobs: int) -> list[object]:
+        found = []
+        for state in positions_in({Phase.BIDDING}, 90, first=53_000):
+            if state.players != 4:
+                continue
+            request = request_of(state)
+            assert state.to_act is not None
+            view = view_of(state, state.to_act).with_request(request)
+            bot = SearchBot(samples=2, bid_samples=8, decision_trust=0.0, **knobs)  # type: ignore[arg-type]
+            found.append(bot.bid(view, request))
+        return found
+
+    default = bids()
+    assert bids(bid_shift_others=BID_SHIFT_BY_PLAYERS[4]) == default
+    assert bids(bid_shift_others=80) != default  # another's contract scored 40 points up
