@@ -177,7 +177,8 @@ class SearchBot(TimedSearch, HeuristicBot):
     ``taker_shift`` scores their play-outs with the rollouts' measured bias corrected
     (:data:`~clients.search_bidding.TAKER_SHIFT`).
     ``replies``: the rest of the trick after each card tried is played by the heuristic from
-    each seat's own view of the draw (:mod:`clients.search_reply`), then the quick rollout.
+    each seat's own view of the draw (:mod:`clients.search_reply`), then the quick rollout;
+    ``"taker"``: only in the taker's own card decisions.
     ``bid_tries``: draws made for each one kept, to keep one that agrees with the bids
     (:mod:`clients.search_inference`; 1: the sampler's draws as they come).
     ``boldness``: points added to the heuristic's count of its hand before it bids
@@ -229,7 +230,7 @@ class SearchBot(TimedSearch, HeuristicBot):
         decision_trust: float = DECISION_TRUST,
         decision_samples: int | None = None,
         taker_shift: bool = False,
-        replies: bool = False,
+        replies: bool | str = False,
         boldness: float = 0.0,
         bid_tries: int = 1,
         bid_samples: int = BID_SAMPLES,
@@ -302,7 +303,11 @@ class SearchBot(TimedSearch, HeuristicBot):
         """Draws played out for the decisions before the card play, over the bot's life."""
         self.trust = trust
         self.solver_cards = solver_cards
+        if replies not in (False, True, 0, 1, "taker"):
+            raise ValueError(f"replies takes 0, 1 or taker; got {replies!r}")
         self.replies = replies
+        """The heuristic's replies to each card tried: never, always, or ``"taker"`` (only in
+        the taker's own card decisions)."""
         self.boldness = boldness
         self.bid_tries = bid_tries
         self.tre = TimedSearch(samples, seed=seed, max_samples=max_samples,
@@ -480,7 +485,7 @@ class SearchBot(TimedSearch, HeuristicBot):
         card played out on the same draws. Empty when the deadline passed before a draw."""
         clock = self.clock
         seat = table.seat
-        replies = self.replies
+        replies = self.replying(table)
         bid_weight = self.bid_weight
         ranges = (bid_ranges(table.bids, table.seat)
                   if self.bid_tries > 1 or bid_weight < 1.0 else [])
@@ -550,6 +555,14 @@ class SearchBot(TimedSearch, HeuristicBot):
         where = self.class_index(cards, tried)
         return [[draw[i] for i in where] for draw in draws]
 
+    def replying(self, table: TableView) -> bool:
+        """Whether this card decision plays the heuristic's replies to each card tried
+        (:attr:`replies`; with ``"taker"``, only when this seat is the taker: measured, the
+        replies paid in the taker's play and not in defence, and they cost draws)."""
+        if self.replies == "taker":
+            return table.taker == table.seat
+        return bool(self.replies)
+
     @staticmethod
     def class_index(cards: Sequence[Card], tried: Sequence[tuple[Card, int]]) -> list[int]:
         """For each of ``cards``, the index in ``tried`` of the class it belongs to (a class's
@@ -571,7 +584,7 @@ class SearchBot(TimedSearch, HeuristicBot):
         others or lies in the current trick (that trick's cards are compared with the one
         played); the acting hand's own cards, the finished tricks' and this seat's own discard
         (never played) can."""
-        if not self.merge or self.replies or len(cards) < 2:
+        if not self.merge or self.replying(table) or len(cards) < 2:
             return [(card, 1) for card in cards]
         acting = table.to_act
         hand = table.hand

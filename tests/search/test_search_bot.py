@@ -176,6 +176,28 @@ def test_replies_and_bid_inference_keep_the_play_reproducible() -> None:
         assert decide(SearchBot(samples=3, seed=9, replies=True, bid_tries=3), state) == first
 
 
+def test_replies_as_taker_only_play_as_replies_in_the_takers_seat_and_without_elsewhere() -> None:
+    """``replies="taker"``: the taker's card decisions with the heuristic's replies, the others'
+    without (the same card as each bot plays, on the same draws)."""
+    taking = defending = 0
+    for state in playing_positions(60, players=(4,)):
+        seat = state.to_act
+        assert seat is not None
+        chosen = decide(SearchBot(samples=4, seed=9, replies="taker"), state)
+        if seat == state.taker:
+            assert chosen == decide(SearchBot(samples=4, seed=9, replies=True), state)
+            taking += 1
+        else:
+            assert chosen == decide(SearchBot(samples=4, seed=9), state)
+            defending += 1
+        bot = SearchBot(samples=4, replies="taker")
+        view = view_of(state, seat)
+        assert bot.replying(view) == (seat == state.taker)
+    assert taking >= 5 and defending >= 5
+    with pytest.raises(ValueError):
+        SearchBot(replies="defence")
+
+
 def test_same_seed_and_samples_same_play() -> None:
     for state in playing_positions(90):
         first = decide(SearchBot(samples=6, seed=9), state)
