@@ -358,6 +358,7 @@ def run_level(
         "bid_window": bot.bid_window,
         "bid_rollout": bot.bid_rollout,
         "rollout": bot.rollout,
+        "replies": "by players" if bot.replies is None else bot.replies,
         "decision_rollout": bot.decision_rollout,
         "infractions": kinds,
         "timeouts_off_cpu": stall["timeouts_off_cpu"],

@@ -142,6 +142,11 @@ players, paired on 200 boards at 20 draws against no shift: 6 half-points +3.9 p
 3 players, 6 half-points +4.7 (-1.2 to +10.5, 100 boards, 25 changed; with the 4 players' 200
 boards at 6, +4.1 pooled, +1.3 to +6.9). With 5 players, 6 half-points (the sixth session,
 paired against the rules' bid: docs/search-bot.md). Two players bid by the rules."""
+REPLIES_BY_PLAYERS: dict[int, bool | str] = {4: "taker"}
+"""The heuristic's replies to each card tried (``replies``) by default, by the number of
+players: with 4, in the taker's own card decisions (docs/search-bot.md, "Issue 28, seventh
+session": paired on 400 boards at 20 draws, +3.99 per board, 95 % +0.87 to +7.12, all of it in
+the taker's part); elsewhere none (not measured)."""
 BID_SAMPLES = 150
 """Draws for a bid by simulation (fewer when the deadline comes first), in either mode."""
 BID_WINDOW: float | None = None
@@ -178,7 +183,8 @@ class SearchBot(TimedSearch, HeuristicBot):
     (:data:`~clients.search_bidding.TAKER_SHIFT`).
     ``replies``: the rest of the trick after each card tried is played by the heuristic from
     each seat's own view of the draw (:mod:`clients.search_reply`), then the quick rollout;
-    ``"taker"``: only in the taker's own card decisions.
+    ``"taker"``: only in the taker's own card decisions; None (the default) takes
+    :data:`REPLIES_BY_PLAYERS` at each table.
     ``bid_tries``: draws made for each one kept, to keep one that agrees with the bids
     (:mod:`clients.search_inference`; 1: the sampler's draws as they come).
     ``boldness``: points added to the heuristic's count of its hand before it bids
@@ -230,7 +236,7 @@ class SearchBot(TimedSearch, HeuristicBot):
         decision_trust: float = DECISION_TRUST,
         decision_samples: int | None = None,
         taker_shift: bool = False,
-        replies: bool | str = False,
+        replies: bool | str | None = None,
         boldness: float = 0.0,
         bid_tries: int = 1,
         bid_samples: int = BID_SAMPLES,
@@ -303,11 +309,11 @@ class SearchBot(TimedSearch, HeuristicBot):
         """Draws played out for the decisions before the card play, over the bot's life."""
         self.trust = trust
         self.solver_cards = solver_cards
-        if replies not in (False, True, 0, 1, "taker"):
+        if replies not in (None, False, True, 0, 1, "taker"):
             raise ValueError(f"replies takes 0, 1 or taker; got {replies!r}")
         self.replies = replies
         """The heuristic's replies to each card tried: never, always, or ``"taker"`` (only in
-        the taker's own card decisions)."""
+        the taker's own card decisions); None: :data:`REPLIES_BY_PLAYERS`."""
         self.boldness = boldness
         self.bid_tries = bid_tries
         self.tre = TimedSearch(samples, seed=seed, max_samples=max_samples,
@@ -559,9 +565,12 @@ class SearchBot(TimedSearch, HeuristicBot):
         """Whether this card decision plays the heuristic's replies to each card tried
         (:attr:`replies`; with ``"taker"``, only when this seat is the taker: measured, the
         replies paid in the taker's play and not in defence, and they cost draws)."""
-        if self.replies == "taker":
+        replies = self.replies
+        if replies is None:
+            replies = REPLIES_BY_PLAYERS.get(table.options.players, False)
+        if replies == "taker":
             return table.taker == table.seat
-        return bool(self.replies)
+        return bool(replies)
 
     @staticmethod
     def class_index(cards: Sequence[Card], tried: Sequence[tuple[Card, int]]) -> list[int]:

@@ -30,6 +30,7 @@ from clients.heuristic_bot import HeuristicBot
 from clients.local import play_match
 from clients.sdk import Sampler
 from clients.search_bot import (
+    REPLIES_BY_PLAYERS,
     SearchBot,
     _charge,
     _keeps,
@@ -196,6 +197,20 @@ def test_replies_as_taker_only_play_as_replies_in_the_takers_seat_and_without_el
     assert taking >= 5 and defending >= 5
     with pytest.raises(ValueError):
         SearchBot(replies="defence")
+
+
+def test_by_default_the_replies_are_the_takers_with_four_players_only() -> None:
+    bot = SearchBot(samples=4)
+    seen = set()
+    for state in playing_positions(90):
+        seat = state.to_act
+        assert seat is not None
+        view = view_of(state, seat)
+        expected = state.players == 4 and seat == state.taker
+        assert bot.replying(view) == (REPLIES_BY_PLAYERS.get(state.players) == "taker"
+                                      and seat == state.taker) == expected
+        seen.add((state.players, expected))
+    assert (4, True) in seen and (4, False) in seen and (3, False) in seen
 
 
 def test_same_seed_and_samples_same_play() -> None:
