@@ -145,7 +145,7 @@ paired against the rules' bid: docs/search-bot.md). Two players bid by the rules
 REPLIES_BY_PLAYERS: dict[int, bool | str] = {4: "taker"}
 """The heuristic's replies to each card tried (``replies``) by default, by the number of
 players: with 4, in the taker's own card decisions (docs/search-bot.md, "Issue 28, seventh
-session": paired on 400 boards at 20 draws, +3.99 per board, 95 % +0.87 to +7.12, all of it in
+session": paired on 500 boards at 20 draws, +2.85 per board, 95 % +0.17 to +5.53, all of it in
 the taker's part); elsewhere none (not measured)."""
 BID_SAMPLES = 150
 """Draws for a bid by simulation (fewer when the deadline comes first), in either mode."""
