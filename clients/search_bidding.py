@@ -88,20 +88,23 @@ from arena.games.french_tarot import (
 )
 from arena.games.french_tarot.actions import BIDS
 from arena.games.french_tarot.cards import (
+    BOUTS_MASK,
     CAVALIER,
     HALF_POINTS,
     KING,
     QUEEN,
     TOTAL_HALF_POINTS,
     Card,
+    Hand,
     cards_of,
     is_bout,
     is_trump,
+    mask_half_points,
     mask_of,
 )
 from arena.games.french_tarot.deal import CHIEN_SIZES, HAND_SIZES
 from arena.games.french_tarot.game import legal_actions, poignee_cards
-from arena.games.french_tarot.scoring import settle
+from arena.games.french_tarot.scoring import DealSummary, settle
 from arena.games.french_tarot.simulate import apply_unchecked, copy_state, show_poignee_unchecked
 from clients.heuristic_bot import (
     BID_THRESHOLDS,
@@ -154,11 +157,19 @@ def playout(state: GameState, policy: Policy | None = None) -> None:
             raise AssertionError(f"a play-out reached the {phase.value} phase")
 
 
-def rules_bid(state: GameState) -> Action:
-    """The heuristic's bid for the seat to act (:meth:`HeuristicBot.bid` on the full state)."""
+def rules_bid(state: GameState, counted: dict[int, Contract | None] | None = None) -> Action:
+    """The heuristic's bid for the seat to act (:meth:`HeuristicBot.bid` on the full state).
+    ``counted``: each seat's wanted contract already counted on this deal (a hand does not
+    change in the bidding, and a bid's play-outs ask each seat once per candidate), filled as
+    it goes."""
     seat = state.to_act
     assert seat is not None
-    wanted = wanted_contract(cards_of(state.hands[seat]), state.players)
+    if counted is None or seat not in counted:
+        wanted = wanted_contract(cards_of(state.hands[seat]), state.players)
+        if counted is not None:
+            counted[seat] = wanted
+    else:
+        wanted = counted[seat]
     if wanted is None:
         return PASS
     floor = state.contract or 0
@@ -203,6 +214,11 @@ class Budget:
     """The play-outs' card policy (None: the card search's rollout)."""
     bonus: int = 0
     """Half-points given to the taker's side in every play-out's score (``bid_shift``)."""
+    others_bonus: int | None = None
+    """In the bid's play-outs (:func:`bid_scores`), the half-points given to the taker's side
+    when another seat than the bidder takes (None: :attr:`bonus`). The bid's shift stands for
+    both the play-outs' shortfall and the bot's own play as taker; another seat's play as taker
+    is only the first (``bid_shift_others``)."""
     until: Callable[[float | None], float | None] | None = None
     """The deadline kept before each new draw, from ``deadline``: earlier when other tables'
     decisions start waiting meanwhile (:meth:`SearchTurns.until
@@ -236,32 +252,39 @@ def bid_scores(
     """:func:`candidate_scores` for the bids, each deal's card play shared between them.
 
     After each candidate bid the others bid by the rules; the candidates that end with the same
-    taker playing with the chien (a Petite or a Garde), or the same taker at the same Garde
-    Sans or Contre, reach the same card play (no play-out reads the contract), so each drawn
-    deal is played out once per such starting position and scored for each contract."""
+    taker playing with the chien (a Petite or a Garde), or the same taker without it (a Garde
+    Sans or a Garde Contre: no discard, the chien aside), reach the same card play (no play-out
+    reads the contract), so each drawn deal is played out once per such starting position and
+    scored for each contract (:func:`played_score`: the chien's cards change sides between a
+    Garde Sans and a Garde Contre). Sharing the last two saves a play-out in three of a first
+    speaker's draws: more draws for a bid in the same time."""
     seat = table.seat
 
     def draw(base: GameState) -> list[int] | None:
-        played: dict[tuple[int, int], GameState] = {}
+        played: dict[tuple[int, bool], GameState] = {}
+        counted: dict[int, Contract | None] = {}
         row = []
         for bid in bids:
             state = copy_state(base)
             apply_unchecked(state, bid)
             while state.phase is Phase.BIDDING:
-                apply_unchecked(state, rules_bid(state))
+                apply_unchecked(state, rules_bid(state, counted))
             if state.phase is Phase.FINISHED:  # everybody passed
                 row.append(played_score(state, seat, budget.shift, bonus=budget.bonus))
                 continue
             assert state.taker is not None and state.contract is not None
             contract = state.contract
-            key = (state.taker, max(contract, Contract.GARDE))
+            key = (state.taker, contract.chien_shown)
             done = played.get(key)
             if done is None:
                 if budget.deadline is not None and budget.clock() > budget.deadline:
                     return None  # a stalled machine: drop this draw rather than answer late
                 playout(state, budget.policy)
                 done = played[key] = state
-            row.append(played_score(done, seat, budget.shift, contract, budget.bonus))
+            bonus = budget.bonus
+            if done.taker != seat and budget.others_bonus is not None:
+                bonus = budget.others_bonus
+            row.append(played_score(done, seat, budget.shift, contract, bonus))
         return row
 
     return drawn_scores(table, seed, budget, draw)
@@ -309,7 +332,7 @@ def played_score(
     if summary is None or result.taker is None:
         return result.scores[seat]  # everybody passed
     if contract is not None and contract != summary.contract:
-        summary = replace(summary, contract=contract)
+        summary = at_contract(summary, contract, state.chien)
     elif not shift and not bonus:
         return result.scores[seat]
     added = (TAKER_SHIFT.get(summary.players, 0) if shift else 0) + bonus
@@ -317,6 +340,22 @@ def played_score(
         summary = replace(summary, taker_half_points=max(0, min(
             TOTAL_HALF_POINTS, summary.taker_half_points + added)))
     return settle(summary, result.taker, result.partner)[seat]
+
+
+def at_contract(summary: DealSummary, contract: Contract, chien: Hand) -> DealSummary:
+    """``summary`` of a deal played out as if bid at ``contract``, the card play the same: a
+    contract with the chien shown for one with it shown, a Garde Sans for a Garde Contre or
+    back (the ``chien``'s cards and bouts move between the sides, as the engine counts them in
+    :func:`~arena.games.french_tarot.game.summarize`)."""
+    before = summary.contract
+    if before.chien_shown != contract.chien_shown:
+        raise ValueError(f"a {before.name} and a {contract.name} are not the same card play")
+    half, bouts = summary.taker_half_points, summary.bouts
+    sign = (contract is Contract.GARDE_SANS) - (before is Contract.GARDE_SANS)
+    if sign:
+        half += sign * mask_half_points(chien)
+        bouts += sign * (chien & BOUTS_MASK).bit_count()
+    return replace(summary, contract=contract, taker_half_points=half, bouts=bouts)
 
 
 def calibrated_score(state: GameState, seat: int) -> int:

@@ -142,6 +142,11 @@ players, paired on 200 boards at 20 draws against no shift: 6 half-points +3.9 p
 3 players, 6 half-points +4.7 (-1.2 to +10.5, 100 boards, 25 changed; with the 4 players' 200
 boards at 6, +4.1 pooled, +1.3 to +6.9). With 5 players, 6 half-points (the sixth session,
 paired against the rules' bid: docs/search-bot.md). Two players bid by the rules."""
+REPLIES_BY_PLAYERS: dict[int, bool | str] = {4: "taker"}
+"""The heuristic's replies to each card tried (``replies``) by default, by the number of
+players: with 4, in the taker's own card decisions (docs/search-bot.md, "Issue 28, seventh
+session": paired on 500 boards at 20 draws, +2.85 per board, 95 % +0.17 to +5.53, all of it in
+the taker's part); elsewhere none (not measured)."""
 BID_SAMPLES = 150
 """Draws for a bid by simulation (fewer when the deadline comes first), in either mode."""
 BID_WINDOW: float | None = None
@@ -177,7 +182,9 @@ class SearchBot(TimedSearch, HeuristicBot):
     ``taker_shift`` scores their play-outs with the rollouts' measured bias corrected
     (:data:`~clients.search_bidding.TAKER_SHIFT`).
     ``replies``: the rest of the trick after each card tried is played by the heuristic from
-    each seat's own view of the draw (:mod:`clients.search_reply`), then the quick rollout.
+    each seat's own view of the draw (:mod:`clients.search_reply`), then the quick rollout;
+    ``"taker"``: only in the taker's own card decisions; None (the default) takes
+    :data:`REPLIES_BY_PLAYERS` at each table.
     ``bid_tries``: draws made for each one kept, to keep one that agrees with the bids
     (:mod:`clients.search_inference`; 1: the sampler's draws as they come).
     ``boldness``: points added to the heuristic's count of its hand before it bids
@@ -203,6 +210,10 @@ class SearchBot(TimedSearch, HeuristicBot):
     number of other seats whose drawn hand is worth a contract outside what they bid
     (:func:`~clients.search_inference.disagreements`: the likelihood of the bids if each seat
     bids by the heuristic's count but for a slip of odds ``bid_weight``; 1: every draw the same).
+    ``discard_samples``: the draws of a discard by simulation (None: ``decision_samples``, else
+    ``samples``, else the request's time).
+    ``bid_shift_others``: the half-points given to the taker's side in the bid's play-outs where
+    another seat takes (None: as ``bid_shift``): that seat's play as taker is not the bot's.
     """
 
     name = "search"
@@ -225,7 +236,7 @@ class SearchBot(TimedSearch, HeuristicBot):
         decision_trust: float = DECISION_TRUST,
         decision_samples: int | None = None,
         taker_shift: bool = False,
-        replies: bool = False,
+        replies: bool | str | None = None,
         boldness: float = 0.0,
         bid_tries: int = 1,
         bid_samples: int = BID_SAMPLES,
@@ -238,6 +249,8 @@ class SearchBot(TimedSearch, HeuristicBot):
         spend_saved: bool = False,
         bid_shift: int | None = None,
         bid_weight: float = 1.0,
+        discard_samples: int | None = None,
+        bid_shift_others: int | None = None,
     ) -> None:
         if solver_cards < 0:
             raise ValueError(f"solver_cards must be at least 0, got {solver_cards}")
@@ -251,6 +264,8 @@ class SearchBot(TimedSearch, HeuristicBot):
             raise ValueError(f"bid_weight must be in (0, 1], got {bid_weight}")
         if bid_samples < 1:
             raise ValueError(f"bid_samples must be at least 1, got {bid_samples}")
+        if discard_samples is not None and discard_samples < 1:
+            raise ValueError(f"discard_samples must be at least 1, got {discard_samples}")
         for knob, name in (("bid_rollout", bid_rollout), ("rollout", rollout),
                            ("decision_rollout", decision_rollout)):
             if name not in ROLLOUTS:
@@ -276,12 +291,17 @@ class SearchBot(TimedSearch, HeuristicBot):
         self.bid_shift = bid_shift
         """Half-points for the taker's side in the bid's play-outs; None:
         :data:`BID_SHIFT_BY_PLAYERS`."""
+        self.bid_shift_others = bid_shift_others
+        """The same when another seat takes in a play-out; None: :attr:`bid_shift`'s."""
         self.merged_rollouts = 0
         """Rollouts the merging of equivalent cards saved, over the bot's life."""
         self.weights: list[float] = []
         """The last card search's weight of each draw (:meth:`evaluate`), in its order."""
         self.decision_trust = decision_trust
         self.decision_samples = decision_samples
+        self.discard_samples = discard_samples
+        """The draws of a discard by simulation (None: as the other decisions'): the discard's
+        play-outs are quick, so in time mode it makes several times a card's fixed draws."""
         self.taker_shift = taker_shift
         self.planned_discard: tuple[int, int, tuple[Card, ...]] | None = None
         """The discard chosen at the first card of it: (seat, the hand before it, its cards)."""
@@ -289,7 +309,11 @@ class SearchBot(TimedSearch, HeuristicBot):
         """Draws played out for the decisions before the card play, over the bot's life."""
         self.trust = trust
         self.solver_cards = solver_cards
+        if replies not in (None, False, True, 0, 1, "taker"):
+            raise ValueError(f"replies takes 0, 1 or taker; got {replies!r}")
         self.replies = replies
+        """The heuristic's replies to each card tried: never, always, or ``"taker"`` (only in
+        the taker's own card decisions); None: :data:`REPLIES_BY_PLAYERS`."""
         self.boldness = boldness
         self.bid_tries = bid_tries
         self.tre = TimedSearch(samples, seed=seed, max_samples=max_samples,
@@ -413,18 +437,23 @@ class SearchBot(TimedSearch, HeuristicBot):
     ) -> int:
         """The index of the candidate the simulation picks (``prior``: the rules' choice)."""
         bonus = 0
+        others: int | None = None
         if kind == "bid":
             wanted = self.decision_samples or self.bid_samples
             policy = ROLLOUTS[self.bid_rollout]
             bonus = (self.bid_shift if self.bid_shift is not None
                      else BID_SHIFT_BY_PLAYERS.get(table.options.players, 0))
+            others = self.bid_shift_others
         else:
             wanted = self.decision_samples or self.samples or self.max_samples
+            if kind == "discard" and self.discard_samples is not None:
+                wanted = self.discard_samples
             policy = ROLLOUTS[self.decision_rollout]
         seed = self.simulation_seed(kind, table)
         with self.searching(deadline) as deadline:
             budget = Budget(wanted, deadline, self.clock, self.taker_shift,
-                            self.exact_limit(deadline), policy, bonus, self.turns.until)
+                            self.exact_limit(deadline), policy, bonus, others,
+                            self.turns.until)
             draws = scorer(seed, budget)
         self.decision_draws += len(draws)
         if settle:
@@ -463,7 +492,7 @@ class SearchBot(TimedSearch, HeuristicBot):
         card played out on the same draws. Empty when the deadline passed before a draw."""
         clock = self.clock
         seat = table.seat
-        replies = self.replies
+        replies = self.replying(table)
         bid_weight = self.bid_weight
         ranges = (bid_ranges(table.bids, table.seat)
                   if self.bid_tries > 1 or bid_weight < 1.0 else [])
@@ -533,6 +562,17 @@ class SearchBot(TimedSearch, HeuristicBot):
         where = self.class_index(cards, tried)
         return [[draw[i] for i in where] for draw in draws]
 
+    def replying(self, table: TableView) -> bool:
+        """Whether this card decision plays the heuristic's replies to each card tried
+        (:attr:`replies`; with ``"taker"``, only when this seat is the taker: measured, the
+        replies paid in the taker's play and not in defence, and they cost draws)."""
+        replies = self.replies
+        if replies is None:
+            replies = REPLIES_BY_PLAYERS.get(table.options.players, False)
+        if replies == "taker":
+            return table.taker == table.seat
+        return bool(replies)
+
     @staticmethod
     def class_index(cards: Sequence[Card], tried: Sequence[tuple[Card, int]]) -> list[int]:
         """For each of ``cards``, the index in ``tried`` of the class it belongs to (a class's
@@ -554,7 +594,7 @@ class SearchBot(TimedSearch, HeuristicBot):
         others or lies in the current trick (that trick's cards are compared with the one
         played); the acting hand's own cards, the finished tricks' and this seat's own discard
         (never played) can."""
-        if not self.merge or self.replies or len(cards) < 2:
+        if not self.merge or self.replying(table) or len(cards) < 2:
             return [(card, 1) for card in cards]
         acting = table.to_act
         hand = table.hand

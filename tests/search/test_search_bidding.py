@@ -14,6 +14,7 @@ import pytest
 from arena.games.french_tarot import (
     Bid,
     CallCard,
+    Contract,
     DeclarePoignee,
     Discard,
     GameState,
@@ -23,7 +24,12 @@ from arena.games.french_tarot import (
     apply,
     legal_actions,
 )
-from arena.games.french_tarot.cards import FULL_DECK, TOTAL_HALF_POINTS, cards_of
+from arena.games.french_tarot.cards import (
+    FULL_DECK,
+    TOTAL_HALF_POINTS,
+    cards_of,
+    mask_half_points,
+)
 from arena.games.french_tarot.deal import CHIEN_SIZES, HAND_SIZES
 from arena.games.french_tarot.scoring import settle
 from clients import heuristic_bot
@@ -34,6 +40,7 @@ from clients.search_bidding import (
     TAKER_SHIFT,
     Budget,
     applying,
+    at_contract,
     bid_candidates,
     bid_scores,
     bolder_contract,
@@ -121,6 +128,26 @@ def test_the_rules_bid_on_a_full_state_is_the_heuristics() -> None:
         assert rules_bid(state) == decide(heuristic, state)  # type: ignore[arg-type]
         tested += 1
     assert tested >= 80
+
+
+def test_the_rules_bids_counted_once_a_deal_are_the_same_bids() -> None:
+    """A bid's play-outs count each seat's hand once a drawn deal (``counted``): the same bids
+    as counting it at each turn, whatever was bid before."""
+    for number in range(60):
+        state = GameState.from_seed(number, TableOptions(players=3 + number % 3))
+        first = state.to_act
+        assert first is not None
+        counted: dict[int, Contract | None] = {}
+        while state.phase is Phase.BIDDING:
+            seat = state.to_act
+            assert seat is not None
+            bid = rules_bid(state, counted)
+            assert bid == rules_bid(state)
+            assert counted[seat] == wanted_contract(cards_of(state.hands[seat]), state.players)
+            apply(state, bid)
+        counted[first] = Contract.GARDE_CONTRE  # a count is read back, not made again
+        again = GameState.from_seed(number, TableOptions(players=3 + number % 3))
+        assert rules_bid(again, counted) == Bid(Contract.GARDE_CONTRE)
 
 
 def test_the_rules_choice_stays_unless_beaten_by_trust_standard_errors() -> None:
@@ -335,6 +362,32 @@ def test_a_bid_shift_gives_the_takers_side_that_many_half_points() -> None:
     assert tested >= 40
 
 
+def test_the_bids_shift_for_another_taker_scores_the_play_outs_another_seat_takes() -> None:
+    """``others_bonus``: a pass (after which another seat takes, or nobody) is scored with the
+    other takers' shift, a Garde Contre (which nobody can overcall) with the bidder's own."""
+    tested = moved = 0
+    for state in positions_in({Phase.BIDDING}, 60, first=52_000):
+        seat = state.to_act
+        assert seat is not None
+        view = view_of(state, seat)
+        bids = [a for a in legal_actions(state) if isinstance(a, (Pass, Bid))]
+        if Bid(Contract.GARDE_CONTRE) not in bids:
+            continue
+        budget = Budget(4, None, StepClock(0.0001), policy=rules_card, bonus=12)
+        own = bid_scores(view, 7, bids, budget)
+        other = bid_scores(view, 7, bids, dataclasses.replace(budget, bonus=0))
+        assert bid_scores(view, 7, bids, dataclasses.replace(budget, others_bonus=12)) == own
+        mixed = bid_scores(view, 7, bids, dataclasses.replace(budget, others_bonus=0))
+        passing, contre = bids.index(Pass()), bids.index(Bid(Contract.GARDE_CONTRE))
+        for row, own_row, other_row in zip(mixed, own, other, strict=True):
+            assert row[passing] == other_row[passing]
+            assert row[contre] == own_row[contre]
+            assert all(v in (a, b) for v, a, b in zip(row, own_row, other_row, strict=True))
+            moved += own_row[passing] != other_row[passing]
+        tested += 1
+    assert tested >= 10 and moved > 0
+
+
 def test_whole_deals_with_a_bid_shift() -> None:
     bots = [SearchBot(samples=2, bid_samples=4, bid_shift=8),
             *(HeuristicBot() for _ in range(3))]
@@ -383,3 +436,78 @@ def test_with_five_players_the_default_bot_bids_by_simulation_with_its_shift() -
         tested += 1
     assert tested >= 30
     assert differs > 0
+
+
+def test_a_garde_sans_played_out_scores_as_a_garde_contre_on_the_same_card_play() -> None:
+    """The bid's play-outs share one card play between a Garde Sans and a Garde Contre: the
+    chien's cards and bouts change sides, nothing else (the engine's own scores, each contract
+    bid and played out by the checked path)."""
+    tested = moved = 0
+    for seed in range(40):
+        played = {}
+        for bid in (Contract.GARDE_SANS, Contract.GARDE_CONTRE):
+            state = GameState.from_seed(seed, TableOptions(players=3 + seed % 3))
+            apply(state, Bid(bid))
+            while state.phase is Phase.BIDDING:
+                apply(state, Pass())
+            playout(state)
+            assert state.result is not None and state.result.summary is not None
+            played[bid] = state
+        sans, contre = played[Contract.GARDE_SANS], played[Contract.GARDE_CONTRE]
+        assert sans.result is not None and contre.result is not None
+        assert sans.result.summary is not None
+        for seat in range(sans.players):
+            assert played_score(sans, seat, False, Contract.GARDE_CONTRE) == (
+                contre.result.scores[seat])
+            assert played_score(contre, seat, False, Contract.GARDE_SANS) == (
+                sans.result.scores[seat])
+        moved += mask_half_points(sans.chien) > 0
+        tested += 1
+    assert tested == 40 and moved >= 30
+    summary = sans.result.summary
+    with pytest.raises(ValueError):
+        at_contract(summary, Contract.GARDE, sans.chien)  # a Garde plays with the chien
+
+
+def test_a_discard_by_simulation_makes_its_own_number_of_draws() -> None:
+    """``discard_samples`` sets the discard's draws apart from the card search's ``samples``
+    (in time mode a discard makes several times a card's draws: its play-outs are quick)."""
+    tested = 0
+    for number in range(12):
+        state = GameState.from_seed(81_000 + number, TableOptions(players=4), dealer=number % 4)
+        apply(state, Bid(Contract.GARDE))
+        while state.phase is Phase.BIDDING:
+            apply(state, Pass())
+        seat = state.to_act
+        assert seat is not None and state.phase is Phase.DISCARDING
+        request = request_of(state)
+        view = view_of(state, seat).with_request(request)
+        legal = {a.card for a in request.legal_actions if isinstance(a, Discard)}
+        if len(discard_candidates(view.hand, legal, CHIEN_SIZES[4], None)) < 2:
+            continue
+        draws = []
+        for extra in ({}, {"discard_samples": 7}):
+            bot = SearchBot(samples=3, simulate=("discard",), **extra)  # type: ignore[arg-type]
+            assert isinstance(bot.discard(view, request), Discard)
+            draws.append(bot.decision_draws)
+        assert draws == [3, 7]
+        tested += 1
+    assert tested >= 5
+
+
+def test_the_bot_bids_with_its_shift_for_another_taker() -> None:
+    def bids(**knobs: int) -> list[object]:
+        found = []
+        for state in positions_in({Phase.BIDDING}, 90, first=53_000):
+            if state.players != 4:
+                continue
+            request = request_of(state)
+            assert state.to_act is not None
+            view = view_of(state, state.to_act).with_request(request)
+            bot = SearchBot(samples=2, bid_samples=8, decision_trust=0.0, **knobs)  # type: ignore[arg-type]
+            found.append(bot.bid(view, request))
+        return found
+
+    default = bids()
+    assert bids(bid_shift_others=BID_SHIFT_BY_PLAYERS[4]) == default
+    assert bids(bid_shift_others=80) != default  # another's contract scored 40 points up

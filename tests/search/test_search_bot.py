@@ -30,6 +30,7 @@ from clients.heuristic_bot import HeuristicBot
 from clients.local import play_match
 from clients.sdk import Sampler
 from clients.search_bot import (
+    REPLIES_BY_PLAYERS,
     SearchBot,
     _charge,
     _keeps,
@@ -174,6 +175,42 @@ def test_replies_and_bid_inference_keep_the_play_reproducible() -> None:
     for state in playing_positions(15):
         first = decide(SearchBot(samples=3, seed=9, replies=True, bid_tries=3), state)
         assert decide(SearchBot(samples=3, seed=9, replies=True, bid_tries=3), state) == first
+
+
+def test_replies_as_taker_only_play_as_replies_in_the_takers_seat_and_without_elsewhere() -> None:
+    """``replies="taker"``: the taker's card decisions with the heuristic's replies, the others'
+    without (the same card as each bot plays, on the same draws)."""
+    taking = defending = 0
+    for state in playing_positions(60, players=(4,)):
+        seat = state.to_act
+        assert seat is not None
+        chosen = decide(SearchBot(samples=4, seed=9, replies="taker"), state)
+        if seat == state.taker:
+            assert chosen == decide(SearchBot(samples=4, seed=9, replies=True), state)
+            taking += 1
+        else:
+            assert chosen == decide(SearchBot(samples=4, seed=9), state)
+            defending += 1
+        bot = SearchBot(samples=4, replies="taker")
+        view = view_of(state, seat)
+        assert bot.replying(view) == (seat == state.taker)
+    assert taking >= 5 and defending >= 5
+    with pytest.raises(ValueError):
+        SearchBot(replies="defence")
+
+
+def test_by_default_the_replies_are_the_takers_with_four_players_only() -> None:
+    bot = SearchBot(samples=4)
+    seen = set()
+    for state in playing_positions(90):
+        seat = state.to_act
+        assert seat is not None
+        view = view_of(state, seat)
+        expected = state.players == 4 and seat == state.taker
+        assert bot.replying(view) == (REPLIES_BY_PLAYERS.get(state.players) == "taker"
+                                      and seat == state.taker) == expected
+        seen.add((state.players, expected))
+    assert (4, True) in seen and (4, False) in seen and (3, False) in seen
 
 
 def test_same_seed_and_samples_same_play() -> None:
