@@ -103,7 +103,7 @@ class TimedSearch:
         (:meth:`~clients.search_collector.Collector.held`); the deadline the search must keep,
         shared with the decisions waiting (and later shortened for those that start waiting:
         :meth:`~clients.search_turns.SearchTurns.until`)."""
-        with (self.turns.turn(deadline, shared=True, clock=self.clock) as kept,
+        with (self.turns.turn(deadline, clock=self.clock) as kept,
               COLLECTOR.held(kept)):
             yield kept
 

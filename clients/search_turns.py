@@ -56,16 +56,16 @@ class SearchTurns:
 
     @contextmanager
     def turn(
-        self, deadline: float | None, *, shared: bool, clock: Callable[[], float]
+        self, deadline: float | None, *, clock: Callable[[], float]
     ) -> Iterator[float | None]:
-        """Wait for this search's turn; the deadline it must keep (``shared``: split the time
-        left with the decisions waiting, and lower :attr:`cutoff` while waiting)."""
+        """Wait for this search's turn (lowering :attr:`cutoff` meanwhile); the deadline it must
+        keep, its time left split with the decisions still waiting."""
         if (threading.current_thread() is not threading.main_thread()
                 and sys.getswitchinterval() > SWITCH_INTERVAL):
             sys.setswitchinterval(SWITCH_INTERVAL)
         with self._counting:
             self.waiting += 1
-            if deadline is not None and shared:
+            if deadline is not None:
                 now = clock()
                 # This decision's time left, shared by the search in turn, the decisions waiting
                 # before this one, and this one.
@@ -87,7 +87,7 @@ class SearchTurns:
             yield deadline
             return
         try:
-            if deadline is not None and others and shared:
+            if deadline is not None and others:
                 now = clock()
                 deadline = now + max(0.0, deadline - now) / (1 + others)
             yield deadline

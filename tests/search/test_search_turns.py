@@ -23,13 +23,13 @@ def test_a_decision_that_starts_waiting_shortens_the_search_in_turn() -> None:
     began, release, waited = threading.Event(), threading.Event(), []
 
     def in_turn() -> None:
-        with turns.turn(11.0, shared=True, clock=lambda: now[0]) as deadline:
+        with turns.turn(11.0, clock=lambda: now[0]) as deadline:
             assert deadline == 11.0  # alone: its own deadline
             began.set()
             release.wait(5)
 
     def waiting() -> None:
-        with turns.turn(10.6, shared=True, clock=lambda: now[0]) as deadline:
+        with turns.turn(10.6, clock=lambda: now[0]) as deadline:
             waited.append((deadline, turns.cutoff))
 
     first = threading.Thread(target=in_turn)
