@@ -8,7 +8,7 @@ import dataclasses
 import pytest
 import trio
 
-from arena.table import InfractionKind, Notice
+from arena.table import DecisionRequest, InfractionKind, Notice
 from clients.sdk import ArenaClient
 from clients.sdk._transport_time import MAX_SHARE, UNMEASURED_SHARE, WINDOW, TransportTime
 from tests.clients.test_deadline import Queued, Sent, asked_position
@@ -49,19 +49,27 @@ def test_what_is_kept_in_hand_starts_at_a_share_and_never_passes_half_the_limit(
         TransportTime(window=0)
 
 
+def seated(bot: Queued, now: list[float], time_limit: float, request_id: int
+           ) -> tuple[ArenaClient, Sent, DecisionRequest]:
+    """A client of ``bot`` on the fake clock ``now``, seated at table "a", answering on a
+    recording stream, and a request there."""
+    state = asked_position()
+    client = ArenaClient(bot, "127.0.0.1:1", "a-token")
+    client.clock = lambda: now[0]
+    request = dataclasses.replace(request_of(state, time_limit=time_limit), table_id="a",
+                                  request_id=request_id)
+    client.tables[("a", request.player)] = dataclasses.replace(
+        view_of(state, request.player), table_id="a")
+    return client, Sent(), request
+
+
 async def test_a_request_measures_the_previous_answer_and_its_deadline_keeps_that_in_hand(
 ) -> None:
     """Request 1 arrives at 100.0 and the bot answers at 100.4 by its clock; the arena counted
     0.46 s for it, so the transport took 0.06 s, which request 2's deadline keeps in hand."""
-    state = asked_position()
     now = [100.0]
     bot = Queued(now)  # 0.4 s a decision, on the fake clock
-    client = ArenaClient(bot, "127.0.0.1:1", "a-token")
-    client.clock = lambda: now[0]
-    stream = Sent()
-    first = dataclasses.replace(request_of(state, time_limit=1.0), table_id="a", request_id=1)
-    client.tables[("a", first.player)] = dataclasses.replace(
-        view_of(state, first.player), table_id="a")
+    client, stream, first = seated(bot, now, 1.0, 1)
     async with trio.open_nursery() as nursery:
         client._nursery = nursery
         client._stream = stream  # type: ignore[assignment]
@@ -82,7 +90,6 @@ async def test_a_request_measures_the_previous_answer_and_its_deadline_keeps_tha
 async def test_a_timeout_of_an_answer_sent_in_time_is_a_measure_too() -> None:
     """The arena waited its whole 0.3 s for an answer sent 0.2 s after its request arrived:
     the transport took at least 0.1 s (no later request tells it, the answer was dropped)."""
-    state = asked_position()
     now = [5.0]
 
     class Quick(Queued):
@@ -90,13 +97,7 @@ async def test_a_timeout_of_an_answer_sent_in_time_is_a_measure_too() -> None:
             now[0] += 0.2
             return request.legal_actions[0]
 
-    client = ArenaClient(Quick(now), "127.0.0.1:1", "a-token")
-    client.clock = lambda: now[0]
-    stream = Sent()
-    request = dataclasses.replace(request_of(state, time_limit=0.3), table_id="a",
-                                  request_id=7)
-    client.tables[("a", request.player)] = dataclasses.replace(
-        view_of(state, request.player), table_id="a")
+    client, stream, request = seated(Quick(now), now, 0.3, 7)
     async with trio.open_nursery() as nursery:
         client._nursery = nursery
         client._stream = stream  # type: ignore[assignment]

@@ -20,6 +20,7 @@ from ..cardsets import Holding, holding, region_tables, rejoin
 from ..frozen import builder
 from ..registry import OfGame
 from ..tricks import Trick as Trick
+from ..tricks import made_tricks, trick_records
 from .actions import (
     ANNOUNCE_CHELEM,
     BIDS,
@@ -392,28 +393,14 @@ class DealState(OfGame):
 
     @property
     def tricks(self) -> list[Trick]:
-        """The finished tricks, in order (the state's own list: read it, do not change it).
-
-        The rules keep a finished trick as the list its cards were played into and one int
-        for its leader and winner, and make its :class:`Trick` only when a reader asks: a
-        simulation never does, and the named tuples made and freed were a twentieth of a card
-        phase on the fast path. Made once each, then kept."""
-        made = self._tricks
-        done = len(self._trick_cards)
-        if len(made) < done:
-            for index in range(len(made), done):
-                ends = self._trick_ends[index]
-                made.append(
-                    _new_trick(_TRICK, (ends >> 3, tuple(self._trick_cards[index]), ends & 7))
-                )
-        return made
+        """The finished tricks, in order (the state's own list: read it, do not change it),
+        each made only when read (:func:`~arena.games.tricks.made_tricks`)."""
+        return made_tricks(self._tricks, self._trick_cards, self._trick_ends)
 
     @tricks.setter
     def tricks(self, tricks: list[Trick]) -> None:
         """Finished tricks set by hand (a position built for a test or an analysis)."""
-        self._tricks = list(tricks)
-        self._trick_cards = [list(trick.cards) for trick in tricks]
-        self._trick_ends = [trick.leader << 3 | trick.winner for trick in tricks]
+        self._tricks, self._trick_cards, self._trick_ends = trick_records(tricks)
 
     @property
     def dealer(self) -> int:
@@ -925,12 +912,6 @@ def _start_play(state: DealState) -> None:
 
 _LAST_TRICK: Final = tuple(HAND_SIZES.get(n, 0) - 1 for n in range(6))
 """The index of the last trick, by hands at the table."""
-_new_trick: Final = tuple.__new__
-"""Builds a :class:`Trick` from its three fields without the named tuple's Python-level
-``__new__``: a deal makes up to 24 of them."""
-_TRICK: Final = Trick
-"""The class as a constant of the compiled module: a module-level name of a pure module is a
-look-up in its globals at every use."""
 
 
 def _play(state: DealState, seat: int, card: Card) -> None:
