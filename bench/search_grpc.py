@@ -71,9 +71,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         env = dict(os.environ, TAROT_ARENA_DB=f"sqlite:///{where / 'arena.db'}")
 
         def cli(*words: str) -> str:
-            done = subprocess.run([*LAUNCH, *words], env=env, cwd=where, capture_output=True,
-                                  text=True, check=True)
-            return done.stdout + done.stderr
+            """A command's standard output."""
+            return subprocess.run([*LAUNCH, *words], env=env, cwd=where, capture_output=True,
+                                  text=True, check=True).stdout
 
         for name in (SEARCH, *others):
             cli("bots", "add", name, "--token-file", str(where / f"{name}.token"))
@@ -108,7 +108,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             server.terminate()
             server.wait(timeout=30)
         seconds = time.monotonic() - began
-        standings = json.loads(cli_stdout(env, where, "standings", tournament, "--json"))
+        standings = json.loads(cli("standings", tournament, "--json"))
         late_by_own_clock = (where / f"{SEARCH}.log").read_text().count("past its deadline")
         with sqlite3.connect(where / "arena.db") as db:
             times = [row[0] for row in db.execute(
@@ -129,12 +129,6 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "others_infractions": {name: rows[name]["infractions_by_kind"] for name in others},
         "load_before": load_before, "load_after": os.getloadavg()[0], "seconds": seconds,
     }
-
-
-def cli_stdout(env: dict[str, str], where: Path, *words: str) -> str:
-    done = subprocess.run([*LAUNCH, *words], env=env, cwd=where, capture_output=True, text=True,
-                          check=True)
-    return done.stdout
 
 
 def parse(argv: list[str] | None = None) -> argparse.Namespace:

@@ -9,8 +9,8 @@ knows the time it lost), or for a view that has none, the time the decision bega
 limit. The margin is a share of the limit (it grows by a quarter with each timeout the arena
 reports, since the arena's clock sees what the bot's does not, and decays back over the next
 decisions), plus how far recent decisions overran the time they planned (a decaying maximum).
-Within it, no draw starts once the slowest draw of the decision so far would
-end past it, and a draw the clock overtakes is dropped.
+Within it, no draw starts once the slowest draw of the decision so far would end past it, and a
+draw the clock overtakes is dropped.
 
 With a fixed number of draws (``samples``) the same deadline holds: the decision makes its
 draws, or fewer when the deadline comes first (answering with the draws done, the heuristic's

@@ -40,24 +40,16 @@ class TransportTime:
         if window < 1:
             raise ValueError(f"window must be at least 1, got {window}")
         self._measures: deque[float] = deque(maxlen=window)
-        self.estimate = 0.0
+
+    @property
+    def estimate(self) -> float:
         """The largest of the last measures (0 before any)."""
+        return max(self._measures, default=0.0)
 
     def measured(self, arena_seconds: float, own_seconds: float) -> None:
         """One answer: the arena counted ``arena_seconds`` from its request to this answer, the
         SDK ``own_seconds`` from the request's arrival to the answer's hand-over."""
-        measure = max(0.0, arena_seconds - own_seconds)
-        measures = self._measures
-        if len(measures) == measures.maxlen:
-            dropped = measures.popleft()
-            measures.append(measure)
-            if dropped >= self.estimate:
-                self.estimate = max(measures)
-                return
-        else:
-            measures.append(measure)
-        if measure > self.estimate:
-            self.estimate = measure
+        self._measures.append(max(0.0, arena_seconds - own_seconds))
 
     def kept(self, limit: float) -> float:
         """The seconds of a ``limit`` to keep in hand for the transport."""
