@@ -66,12 +66,14 @@ import json
 import math
 import platform
 import random
+import signal
 import statistics
 import sys
 import time
 from collections.abc import Callable
 from itertools import pairwise
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 from arena.games.french_tarot import Bid, GameState, Phase, TableOptions, apply, legal_actions
@@ -98,6 +100,11 @@ from clients.search_timing import TimedSearch
 from tournaments.duplicate.scoring import Entry
 from tournaments.duplicate.seatings import TablePlan
 from tournaments.duplicate.stats import mean_interval
+
+OVERRUN_SAMPLE = 0.001
+"""CPU seconds between two samples of a decision's stack once it is past its limit."""
+STACK_DEPTH = 12
+"""Frames kept per sample, the innermost first."""
 
 
 def gauntlet_plans(boards: int, players: int, first_board: int = 0) -> list[TablePlan]:
@@ -215,17 +222,32 @@ class DecisionTimer:
     """Times each decision of one bot on the wall and CPU clocks (``method_for`` wrapped on the
     instance: the runner's seat asks it for every request, in order), so that a timeout can be
     told apart from a stall, and the garbage collector's time inside it (``gc.callbacks``): a
-    decision that overran on the CPU says whether a collection took the margin."""
+    decision that overran on the CPU says whether a collection took the margin.
 
-    def __init__(self, bot: SearchBot) -> None:
+    With ``limit`` (seconds), a decision whose CPU time passes it is also caught where it is:
+    from then on a CPU timer (``ITIMER_PROF``) samples the bot's Python stack every
+    :data:`OVERRUN_SAMPLE` seconds (:attr:`stacks`), so a rare overrun that no replay of random
+    positions reproduces is found in the run where it happened. Decisions within the limit never
+    take a sample; a compiled function in the engine shows as the Python frame that called it,
+    sampled when it returns."""
+
+    def __init__(self, bot: SearchBot, limit: float | None = None) -> None:
         self.times: list[tuple[float, float]] = []
         """(wall seconds, CPU seconds) per decision since the last :meth:`take`."""
         self.details: list[tuple[str, float, int]] = []
         """(the method's name, seconds in the garbage collector, its oldest generation
         collected, -1 for none) per decision, beside :attr:`times`."""
+        self.stacks: list[list[tuple[float, tuple[str, ...]]]] = []
+        """Per decision, beside :attr:`times`: (CPU seconds into the decision, the stack's
+        innermost frames first) for each sample taken past the limit; empty within it."""
         self._collecting = 0.0
         self._gc_seconds = 0.0
         self._oldest = -1
+        self._began_cpu = 0.0
+        self._samples: list[tuple[float, tuple[str, ...]]] = []
+        self.limit = limit if limit is not None and hasattr(signal, "setitimer") else None
+        if self.limit is not None:
+            self._previous_handler = signal.signal(signal.SIGPROF, self._on_sample)
         method_for = bot.method_for
         bot.method_for = lambda request: self._timed(method_for(request))  # type: ignore[method-assign]
         gc.callbacks.append(self._on_gc)
@@ -237,25 +259,58 @@ class DecisionTimer:
             self._gc_seconds += time.perf_counter() - self._collecting
             self._oldest = max(self._oldest, info["generation"])
 
+    def _on_sample(self, signum: int, frame: FrameType | None) -> None:
+        where: list[str] = []
+        while frame is not None and len(where) < STACK_DEPTH:
+            code = frame.f_code
+            where.append(f"{Path(code.co_filename).stem}:{frame.f_lineno} {code.co_name}")
+            frame = frame.f_back
+        self._samples.append((time.process_time() - self._began_cpu, tuple(where)))
+
     def _timed(self, method: Callable[..., Any]) -> Callable[..., Any]:
         def timed(*args: Any) -> Any:
             self._gc_seconds, self._oldest = 0.0, -1
+            self._samples = []
             wall, cpu = time.perf_counter(), time.process_time()
+            self._began_cpu = cpu
+            if self.limit is not None:
+                signal.setitimer(signal.ITIMER_PROF, self.limit, OVERRUN_SAMPLE)
             try:
                 return method(*args)
             finally:
+                if self.limit is not None:
+                    signal.setitimer(signal.ITIMER_PROF, 0)
                 self.times.append((time.perf_counter() - wall, time.process_time() - cpu))
                 self.details.append(
                     (getattr(method, "__name__", "decide"), self._gc_seconds, self._oldest))
+                self.stacks.append(self._samples)
         return timed
 
-    def take(self) -> list[tuple[tuple[float, float], tuple[str, float, int]]]:
-        taken = list(zip(self.times, self.details, strict=True))
-        self.times, self.details = [], []
+    def take(self) -> list[tuple[tuple[float, float], tuple[str, float, int],
+                                 list[tuple[float, tuple[str, ...]]]]]:
+        taken = list(zip(self.times, self.details, self.stacks, strict=True))
+        self.times, self.details, self.stacks = [], [], []
         return taken
 
     def close(self) -> None:
         gc.callbacks.remove(self._on_gc)
+        if self.limit is not None:
+            signal.setitimer(signal.ITIMER_PROF, 0)
+            signal.signal(signal.SIGPROF, self._previous_handler)
+
+
+def overrun_summary(
+    samples: list[tuple[float, tuple[str, ...]]],
+) -> list[dict[str, object]]:
+    """A decision's samples past the limit, one entry per distinct stack in the order first
+    seen: how many samples, from when to when (CPU ms into the decision), the stack."""
+    seen: dict[tuple[str, ...], dict[str, Any]] = {}
+    for at, stack in samples:
+        entry = seen.setdefault(stack, {"samples": 0, "from_ms": round(at * 1000, 1),
+                                        "stack": list(stack)})
+        entry["samples"] += 1
+        entry["to_ms"] = round(at * 1000, 1)
+    return list(seen.values())
 
 
 def interval_figures(values: list[float]) -> dict[str, object]:
@@ -288,13 +343,15 @@ def run_level(
     label: str, bot: SearchBot, boards: int, players: int, seed: int,
     time_control: TimeControl, first_board: int = 0,
 ) -> dict[str, object]:
-    timer = DecisionTimer(bot)
+    timer = DecisionTimer(bot, time_control.per_decision if bot.timed else None)
     stall = {"max": 0.0, "timeouts_off_cpu": 0}
     cpu_use = {"max": 0.0, "over_limit": 0, "full_collections": 0}
     """The search bot's own work per decision, whatever the machine's load: its longest CPU
     time, the decisions whose CPU time alone passed the limit, and those with a full garbage
     collection inside (the bot's own, at a forced card, or the collector's)."""
     late: list[dict[str, object]] = []
+    overruns: list[dict[str, object]] = []
+    """The decisions past the limit on the CPU, with where their stacks were meanwhile."""
 
     deals: list[dict[str, Any]] = []
 
@@ -307,11 +364,17 @@ def run_level(
         # With two players the defender also decides for the dummy (seat 2).
         defender = players == 2 and seat != outcome.state.taker
         mine = [d for d in outcome.decisions if d.seat == seat or (defender and d.seat == 2)]
-        for decision, ((wall, cpu), (kind, in_gc, oldest)) in zip(mine, times, strict=True):
+        for decision, ((wall, cpu), (kind, in_gc, oldest), samples) in zip(
+                mine, times, strict=True):
             stall["max"] = max(stall["max"], wall - cpu)
             cpu_use["max"] = max(cpu_use["max"], cpu)
             cpu_use["over_limit"] += cpu > time_control.per_decision
             cpu_use["full_collections"] += oldest == 2
+            if samples:
+                overruns.append({
+                    "board": plan.board, "seat": seat, "decision": kind,
+                    "cpu_ms": round(cpu * 1000, 1), "wall_ms": round(wall * 1000, 1),
+                    "gc_ms": round(in_gc * 1000, 1), "stacks": overrun_summary(samples)})
             infraction = decision.infraction
             if infraction is None or infraction.kind is not InfractionKind.TIMEOUT:
                 continue
@@ -367,6 +430,7 @@ def run_level(
         "decisions_over_limit_on_cpu": cpu_use["over_limit"],
         "decisions_with_a_full_collection": cpu_use["full_collections"],
         "timeouts": late,
+        "overruns": overruns,
         "seconds": round(wall, 1),
         "first_board": first_board,
         "values": values,
@@ -384,6 +448,13 @@ def run_level(
           file=sys.stderr, flush=True)
     for timeout in late:
         print(f"{'':>14}search timeout: {timeout}", file=sys.stderr, flush=True)
+    for overrun in overruns:
+        print(f"{'':>14}past the limit on the CPU: board {overrun['board']}, seat "
+              f"{overrun['seat']}, {overrun['decision']}, {overrun['cpu_ms']} ms on the CPU",
+              file=sys.stderr)
+        for stack in overrun["stacks"]:  # type: ignore[attr-defined]
+            print(f"{'':>16}{stack['samples']} samples {stack['from_ms']}-{stack['to_ms']} ms: "
+                  + " < ".join(stack["stack"]), file=sys.stderr)
     return figures
 
 

@@ -1,14 +1,17 @@
 """The search bot's bench: runs of a level on boards that follow one another, pooled by
-``--combine``, pair board by board with a run of them all (``--paired``)."""
+``--combine``, pair board by board with a run of them all (``--paired``); a decision past its
+limit on the CPU is caught where it spends its time."""
 
 from __future__ import annotations
 
 import json
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from bench.bots import combine, paired_runs
+from bench.bots import DecisionTimer, combine, overrun_summary, paired_runs
 
 
 def run(path: Path, level: str, first_board: int, values: list[float]) -> str:
@@ -36,3 +39,36 @@ def test_pooled_runs_with_a_gap_do_not_pair(tmp_path: Path) -> None:
     pooled.write_text(json.dumps(combine(parts)) + "\n")
     with pytest.raises(SystemExit, match="missing"):
         paired_runs(whole, str(pooled))
+
+
+class Burner:
+    """A stand-in for the search bot: its one decision method spends ``cpu`` seconds of CPU."""
+
+    def __init__(self, cpu: float) -> None:
+        self.cpu = cpu
+
+    def method_for(self, request: object) -> Callable[[], str]:
+        return self.spin
+
+    def spin(self) -> str:
+        until = time.process_time() + self.cpu
+        while time.process_time() < until:
+            pass
+        return "done"
+
+
+def test_a_decision_past_its_limit_on_the_cpu_is_caught_where_it_spends_it() -> None:
+    bot = Burner(0.08)
+    timer = DecisionTimer(bot, limit=0.02)  # type: ignore[arg-type]
+    try:
+        assert bot.method_for(None)() == "done"
+        bot.cpu = 0.0
+        bot.method_for(None)()
+    finally:
+        timer.close()
+    [(_, _, over), (_, _, within)] = timer.take()
+    assert within == []
+    assert over and all(at >= 0.02 for at, _ in over)
+    [entry] = overrun_summary(over)
+    assert entry["samples"] == len(over)
+    assert str(entry["stack"][0]).endswith(" spin")  # type: ignore[index]
