@@ -61,6 +61,7 @@ The last line printed is a JSON object of the figures.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import gc
 import json
 import math
@@ -80,10 +81,10 @@ from arena.games.french_tarot import Bid, GameState, Phase, TableOptions, apply,
 from arena.games.french_tarot.deal import HAND_SIZES
 from arena.games.french_tarot.simulate import copy_state
 from arena.table import TableOutcome, TimeControl
-from arena.table.messages import InfractionKind
+from arena.table.messages import DecisionRequest, InfractionKind
 from clients.heuristic_bot import HeuristicBot
 from clients.local import play_plans
-from clients.sdk import solve
+from clients.sdk import TableView, solve
 from clients.sdk.solver import cards_left
 from clients.search_bidding import DECISIONS
 from clients.search_bot import (
@@ -96,6 +97,7 @@ from clients.search_bot import (
     finish,
     rollout_card,
 )
+from clients.search_collector import COLLECTOR
 from clients.search_timing import TimedSearch
 from tournaments.duplicate.scoring import Entry
 from tournaments.duplicate.seatings import TablePlan
@@ -105,6 +107,9 @@ OVERRUN_SAMPLE = 0.001
 """CPU seconds between two samples of a decision's stack once it is past its limit."""
 STACK_DEPTH = 12
 """Frames kept per sample, the innermost first."""
+CPU_CLOCK_RUNNER_LIMIT = 60.0
+"""With ``--cpu-clock``, the runner's own limit per decision, seconds: the bot keeps its time
+on the CPU clock, and only a decision that hangs is timed out."""
 
 
 def gauntlet_plans(boards: int, players: int, first_board: int = 0) -> list[TablePlan]:
@@ -260,12 +265,15 @@ class DecisionTimer:
             self._oldest = max(self._oldest, info["generation"])
 
     def _on_sample(self, signum: int, frame: FrameType | None) -> None:
+        at = time.process_time() - self._began_cpu
+        if self.limit is None or at < self.limit:
+            return  # the kernel's CPU timer runs ahead of the process's clock under load
         where: list[str] = []
         while frame is not None and len(where) < STACK_DEPTH:
             code = frame.f_code
             where.append(f"{Path(code.co_filename).stem}:{frame.f_lineno} {code.co_name}")
             frame = frame.f_back
-        self._samples.append((time.process_time() - self._began_cpu, tuple(where)))
+        self._samples.append((at, tuple(where)))
 
     def _timed(self, method: Callable[..., Any]) -> Callable[..., Any]:
         def timed(*args: Any) -> Any:
@@ -339,10 +347,34 @@ def search_rates(bot: TimedSearch) -> dict[str, object]:
     }
 
 
+def on_cpu_clock(bot: SearchBot, limit: float) -> None:
+    """The bot's time kept on the process's CPU clock (``--cpu-clock``): each request's view has
+    its deadline ``limit`` CPU seconds after the decision begins, and the bot's clocks, its
+    collector's included, read :func:`time.process_time`. A search then makes as many draws as
+    its CPU gives it in ``limit``, whatever waits for a CPU the machine's other work adds (the
+    runner's own limit must then be generous: a stall is no longer the bot's to absorb)."""
+    bot.clock = bot.tre.clock = COLLECTOR.clock = time.process_time
+    method_for = bot.method_for
+
+    def on_cpu(request: DecisionRequest) -> Callable[[TableView, DecisionRequest], Any]:
+        method = method_for(request)
+
+        def decide(view: TableView, request: DecisionRequest) -> Any:
+            return method(dataclasses.replace(view, deadline=time.process_time() + limit),
+                          dataclasses.replace(request, time_limit=limit))
+        decide.__name__ = getattr(method, "__name__", "decide")
+        return decide
+    bot.method_for = on_cpu  # type: ignore[method-assign]
+
+
 def run_level(
     label: str, bot: SearchBot, boards: int, players: int, seed: int,
-    time_control: TimeControl, first_board: int = 0,
+    time_control: TimeControl, first_board: int = 0, cpu_clock: bool = False,
 ) -> dict[str, object]:
+    runner_control = time_control
+    if cpu_clock and bot.timed:
+        on_cpu_clock(bot, time_control.per_decision)
+        runner_control = TimeControl(per_decision=CPU_CLOCK_RUNNER_LIMIT)
     timer = DecisionTimer(bot, time_control.per_decision if bot.timed else None)
     stall = {"max": 0.0, "timeouts_off_cpu": 0}
     cpu_use = {"max": 0.0, "over_limit": 0, "full_collections": 0}
@@ -389,7 +421,7 @@ def run_level(
         entries = play_plans(
             gauntlet_plans(boards, players, first_board),
             {"search": bot, "heuristic": HeuristicBot()},
-            seed=seed, options=TableOptions(players=players), time_control=time_control,
+            seed=seed, options=TableOptions(players=players), time_control=runner_control,
             strict=False, on_table=on_table,
         )
     finally:
@@ -404,6 +436,7 @@ def run_level(
             kinds[key] = kinds.get(key, 0) + 1
     figures: dict[str, object] = {
         "level": label,
+        "cpu_clock": cpu_clock and bot.timed,
         **interval_figures(values),
         **search_rates(bot),
         "decision_draws": bot.decision_draws,
@@ -884,7 +917,7 @@ def compare_variants(args: argparse.Namespace) -> None:
                         taker_shift=args.taker_shift, **bid_options(args))
         level = f"{samples} draws" if samples else f"{ms} ms"
         figures = run_level(f"{spec} {level}", bot, boards, args.players, args.seed,
-                            time_control, args.first_board)
+                            time_control, args.first_board, args.cpu_clock)
         figures["variant"] = spec
         values = figures["values"]
         assert isinstance(values, list)
@@ -972,6 +1005,11 @@ def main() -> None:
                         help="where the search bot's time and draws go (see the docstring)")
     parser.add_argument("--rollout-bias", type=int, default=None, metavar="DEALS",
                         help="measure the rollout's bias for the taker (3, 4 and 5 players)")
+    parser.add_argument("--cpu-clock", action="store_true",
+                        help="the search bot keeps its time per decision on the process's CPU "
+                             "clock: as many draws as on an idle machine, whatever the load "
+                             "(a decision past the limit on the CPU is then the infraction to "
+                             "count; the runner times out only a hung one)")
     parser.add_argument("--rollout", default="quick", choices=sorted(ROLLOUTS),
                         help="the policy --rollout-bias measures (default: the card search's)")
     args = parser.parse_args()
@@ -1031,7 +1069,8 @@ def main() -> None:
                             decision_samples=args.decision_samples,
                             taker_shift=args.taker_shift, **knobs)
             played.append(run_level(name, bot, boards, args.players, args.seed,
-                                    TimeControl(per_decision=seconds), args.first_board))
+                                    TimeControl(per_decision=seconds), args.first_board,
+                                    args.cpu_clock))
         levels.extend(played)
         for other in played[1:]:
             comparisons.append(paired(played[0], other))
