@@ -22,9 +22,19 @@ wall time spent waiting for a CPU: the machine busy elsewhere) counts in ``timeo
 would cause itself (its own work past the limit) shows as a timeout not off CPU; whatever the
 load, ``decisions_over_limit_on_cpu`` counts the decisions whose CPU time alone passed the limit
 (``cpu_ms_max``: the longest), and ``decisions_with_a_full_collection`` those in which a full
-garbage collection ran (``clients/search_collector.py`` moves them to forced cards).
+garbage collection ran (``clients/search_collector.py`` moves them to forced cards). Each
+decision past the limit on the CPU is also caught where it spends that time: from the limit on,
+a CPU timer samples the bot's stack every millisecond, and the run prints the stacks (the JSON's
+``overruns``), so that a rare overrun is found in the run where it happened.
+
+``--cpu-clock`` keeps the search bot's time on the process's CPU clock instead (the view's
+deadline the limit's CPU seconds after the decision begins): on a loaded machine it makes about
+the draws an idle one would, so a strength figure is not the load's. The runner then times out
+only a hung decision; a decision past the limit on the CPU is what would have been late on an
+idle machine. Figures so taken say so (``cpu_clock``); the issue's are on the wall clock.
 
     python -m bench.bots [--quick] [--levels 20,100,500] [--boards N] [--players 2|3|4|5]
+                         [--first-board B] [--cpu-clock]
     (make bench-bots; the issue's full run: --boards 200 at 20, 100 and 500 ms; it takes hours)
 
 Comparing versions of the search bot, PAIRED on the same boards (the heuristic's reference and

@@ -1,17 +1,21 @@
 """The search bot's bench: runs of a level on boards that follow one another, pooled by
 ``--combine``, pair board by board with a run of them all (``--paired``); a decision past its
-limit on the CPU is caught where it spends its time."""
+limit on the CPU is caught where it spends its time; on the CPU clock a decision has its limit
+of CPU time."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
+import types
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from bench.bots import DecisionTimer, combine, overrun_summary, paired_runs
+from bench.bots import DecisionTimer, combine, on_cpu_clock, overrun_summary, paired_runs
+from clients.search_collector import COLLECTOR
 
 
 def run(path: Path, level: str, first_board: int, values: list[float]) -> str:
@@ -72,3 +76,43 @@ def test_a_decision_past_its_limit_on_the_cpu_is_caught_where_it_spends_it() -> 
     [entry] = overrun_summary(over)
     assert entry["samples"] == len(over)
     assert str(entry["stack"][0]).endswith(" spin")  # type: ignore[index]
+
+
+@dataclasses.dataclass(frozen=True)
+class Asked:
+    """The fields of a view and of a request that the CPU clock sets."""
+
+    deadline: float | None = None
+    time_limit: float = 60.0
+
+
+class Recorder:
+    """A stand-in for the search bot that keeps what its decision method was given."""
+
+    def __init__(self) -> None:
+        self.clock: Callable[[], float] = time.perf_counter
+        self.tre = types.SimpleNamespace(clock=time.perf_counter)
+        self.given: list[tuple[Asked, Asked, float]] = []
+
+    def method_for(self, request: object) -> Callable[[Asked, Asked], str]:
+        return self.decide
+
+    def decide(self, view: Asked, request: Asked) -> str:
+        self.given.append((view, request, time.process_time()))
+        return "done"
+
+
+def test_on_the_cpu_clock_a_decision_has_its_limit_of_cpu_from_when_it_begins(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(COLLECTOR, "clock", COLLECTOR.clock)  # put back after the test
+    bot = Recorder()
+    on_cpu_clock(bot, 0.1)  # type: ignore[arg-type]
+    assert bot.clock is bot.tre.clock is COLLECTOR.clock is time.process_time
+    method = bot.method_for(None)
+    assert method.__name__ == "decide"  # type: ignore[attr-defined]
+    before = time.process_time()
+    assert method(Asked(deadline=1e9), Asked(time_limit=60.0)) == "done"
+    [(view, request, began)] = bot.given
+    assert request.time_limit == 0.1
+    assert view.deadline is not None and before + 0.1 <= view.deadline <= began + 0.1
