@@ -27,11 +27,16 @@ decision past the limit on the CPU is also caught where it spends that time: fro
 a CPU timer samples the bot's stack every millisecond, and the run prints the stacks (the JSON's
 ``overruns``), so that a rare overrun is found in the run where it happened.
 
+The machine's steal time during each decision (``/proc/stat``: the hypervisor running something
+else on this virtual machine's CPUs) is printed with every overrun and timeout: a guest that
+does not take it out of its tasks' time counts it as the bot's own CPU time.
+
 ``--cpu-clock`` keeps the search bot's time on the process's CPU clock instead (the view's
-deadline the limit's CPU seconds after the decision begins): on a loaded machine it makes about
-the draws an idle one would, so a strength figure is not the load's. The runner then times out
-only a hung decision; a decision past the limit on the CPU is what would have been late on an
-idle machine. Figures so taken say so (``cpu_clock``); the issue's are on the wall clock.
+deadline the limit's CPU seconds after the decision begins): on a loaded machine the waits for a
+CPU no longer eat the bot's time. A CPU second there still does less work than on an idle
+machine (the cores' caches and pipelines shared), so compare ``draws_per_second``: such a figure
+is not an idle machine's. The runner then times out only a hung decision; a decision past the
+limit on the CPU is what would have been late. Figures so taken say so (``cpu_clock``).
 
     python -m bench.bots [--quick] [--levels 20,100,500] [--boards N] [--players 2|3|4|5]
                          [--first-board B] [--cpu-clock]
@@ -75,6 +80,7 @@ import dataclasses
 import gc
 import json
 import math
+import os
 import platform
 import random
 import signal
@@ -117,6 +123,8 @@ OVERRUN_SAMPLE = 0.001
 """CPU seconds between two samples of a decision's stack once it is past its limit."""
 STACK_DEPTH = 12
 """Frames kept per sample, the innermost first."""
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+"""``/proc/stat``'s unit of time, per second."""
 CPU_CLOCK_RUNNER_LIMIT = 60.0
 """With ``--cpu-clock``, the runner's own limit per decision, seconds: the bot keeps its time
 on the CPU clock, and only a decision that hangs is timed out."""
@@ -255,6 +263,9 @@ class DecisionTimer:
         self.stacks: list[list[tuple[float, tuple[str, ...]]]] = []
         """Per decision, beside :attr:`times`: (CPU seconds into the decision, the stack's
         innermost frames first) for each sample taken past the limit; empty within it."""
+        self.stolen: list[float] = []
+        """Per decision, beside :attr:`times`: the machine's steal time meanwhile
+        (:func:`stolen_seconds`)."""
         self._collecting = 0.0
         self._gc_seconds = 0.0
         self._oldest = -1
@@ -289,6 +300,7 @@ class DecisionTimer:
         def timed(*args: Any) -> Any:
             self._gc_seconds, self._oldest = 0.0, -1
             self._samples = []
+            stolen = stolen_seconds()
             wall, cpu = time.perf_counter(), time.process_time()
             self._began_cpu = cpu
             if self.limit is not None:
@@ -302,12 +314,13 @@ class DecisionTimer:
                 self.details.append(
                     (getattr(method, "__name__", "decide"), self._gc_seconds, self._oldest))
                 self.stacks.append(self._samples)
+                self.stolen.append(stolen_seconds() - stolen)
         return timed
 
     def take(self) -> list[tuple[tuple[float, float], tuple[str, float, int],
-                                 list[tuple[float, tuple[str, ...]]]]]:
-        taken = list(zip(self.times, self.details, self.stacks, strict=True))
-        self.times, self.details, self.stacks = [], [], []
+                                 list[tuple[float, tuple[str, ...]]], float]]:
+        taken = list(zip(self.times, self.details, self.stacks, self.stolen, strict=True))
+        self.times, self.details, self.stacks, self.stolen = [], [], [], []
         return taken
 
     def close(self) -> None:
@@ -315,6 +328,19 @@ class DecisionTimer:
         if self.limit is not None:
             signal.setitimer(signal.ITIMER_PROF, 0)
             signal.signal(signal.SIGPROF, self._previous_handler)
+
+
+def stolen_seconds() -> float:
+    """The machine's steal time so far, all CPUs, in seconds (``/proc/stat``; 0 where it is not
+    kept): time the hypervisor ran something else on this virtual machine's CPUs. Where the guest
+    does not take it out of its tasks' time, a decision stolen from counts it as its own CPU
+    time, so an overrun on the CPU with as much stolen meanwhile was the host's, not the bot's."""
+    try:
+        with open("/proc/stat", "rb") as stat:
+            fields = stat.readline().split()
+        return int(fields[8]) / CLOCK_TICKS
+    except (OSError, IndexError, ValueError):
+        return 0.0
 
 
 def overrun_summary(
@@ -387,7 +413,7 @@ def run_level(
         runner_control = TimeControl(per_decision=CPU_CLOCK_RUNNER_LIMIT)
     timer = DecisionTimer(bot, time_control.per_decision if bot.timed else None)
     stall = {"max": 0.0, "timeouts_off_cpu": 0}
-    cpu_use = {"max": 0.0, "over_limit": 0, "full_collections": 0}
+    cpu_use = {"max": 0.0, "over_limit": 0, "full_collections": 0, "stolen_max": 0.0}
     """The search bot's own work per decision, whatever the machine's load: its longest CPU
     time, the decisions whose CPU time alone passed the limit, and those with a full garbage
     collection inside (the bot's own, at a forced card, or the collector's)."""
@@ -406,17 +432,19 @@ def run_level(
         # With two players the defender also decides for the dummy (seat 2).
         defender = players == 2 and seat != outcome.state.taker
         mine = [d for d in outcome.decisions if d.seat == seat or (defender and d.seat == 2)]
-        for decision, ((wall, cpu), (kind, in_gc, oldest), samples) in zip(
+        for decision, ((wall, cpu), (kind, in_gc, oldest), samples, stolen) in zip(
                 mine, times, strict=True):
             stall["max"] = max(stall["max"], wall - cpu)
             cpu_use["max"] = max(cpu_use["max"], cpu)
             cpu_use["over_limit"] += cpu > time_control.per_decision
             cpu_use["full_collections"] += oldest == 2
-            if samples:
+            cpu_use["stolen_max"] = max(cpu_use["stolen_max"], stolen)
+            if samples or cpu > time_control.per_decision:
                 overruns.append({
                     "board": plan.board, "seat": seat, "decision": kind,
                     "cpu_ms": round(cpu * 1000, 1), "wall_ms": round(wall * 1000, 1),
-                    "gc_ms": round(in_gc * 1000, 1), "stacks": overrun_summary(samples)})
+                    "gc_ms": round(in_gc * 1000, 1), "stolen_ms": round(stolen * 1000),
+                    "stacks": overrun_summary(samples)})
             infraction = decision.infraction
             if infraction is None or infraction.kind is not InfractionKind.TIMEOUT:
                 continue
@@ -424,7 +452,7 @@ def run_level(
                 stall["timeouts_off_cpu"] += 1
             late.append({"decision": kind, "wall_ms": round(wall * 1000, 1),
                          "cpu_ms": round(cpu * 1000, 1), "gc_ms": round(in_gc * 1000, 1),
-                         "gc_oldest_generation": oldest})
+                         "gc_oldest_generation": oldest, "stolen_ms": round(stolen * 1000)})
 
     start = time.perf_counter()
     try:
@@ -472,6 +500,7 @@ def run_level(
         "cpu_ms_max": round(cpu_use["max"] * 1000, 1),
         "decisions_over_limit_on_cpu": cpu_use["over_limit"],
         "decisions_with_a_full_collection": cpu_use["full_collections"],
+        "stolen_ms_max": round(cpu_use["stolen_max"] * 1000),
         "timeouts": late,
         "overruns": overruns,
         "seconds": round(wall, 1),
@@ -487,14 +516,15 @@ def run_level(
           f"infractions {kinds or 'none'} ({stall['timeouts_off_cpu']} search timeouts off "
           f"CPU, longest wait for a CPU {stall['max'] * 1000:.1f} ms; longest decision on the "
           f"CPU {cpu_use['max'] * 1000:.1f} ms, {cpu_use['over_limit']} over the limit on the "
-          f"CPU, {cpu_use['full_collections']} with a full collection); {wall:.0f} s",
+          f"CPU, {cpu_use['full_collections']} with a full collection; most stolen by the host "
+          f"in a decision {cpu_use['stolen_max'] * 1000:.0f} ms); {wall:.0f} s",
           file=sys.stderr, flush=True)
     for timeout in late:
         print(f"{'':>14}search timeout: {timeout}", file=sys.stderr, flush=True)
     for overrun in overruns:
         print(f"{'':>14}past the limit on the CPU: board {overrun['board']}, seat "
-              f"{overrun['seat']}, {overrun['decision']}, {overrun['cpu_ms']} ms on the CPU",
-              file=sys.stderr)
+              f"{overrun['seat']}, {overrun['decision']}, {overrun['cpu_ms']} ms on the CPU, "
+              f"{overrun['stolen_ms']} ms stolen by the host meanwhile", file=sys.stderr)
         for stack in overrun["stacks"]:  # type: ignore[attr-defined]
             print(f"{'':>16}{stack['samples']} samples {stack['from_ms']}-{stack['to_ms']} ms: "
                   + " < ".join(stack["stack"]), file=sys.stderr)

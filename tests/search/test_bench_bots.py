@@ -70,7 +70,8 @@ def test_a_decision_past_its_limit_on_the_cpu_is_caught_where_it_spends_it() -> 
         bot.method_for(None)()
     finally:
         timer.close()
-    [(_, _, over), (_, _, within)] = timer.take()
+    [(_, _, over, stolen), (_, _, within, _)] = timer.take()
+    assert stolen >= 0  # the host's steal time meanwhile, 0 where the machine keeps none
     assert within == []
     assert over and all(at >= 0.02 for at, _ in over)
     [entry] = overrun_summary(over)
