@@ -390,6 +390,7 @@ def on_cpu_clock(bot: SearchBot, limit: float) -> None:
     its CPU gives it in ``limit``, whatever waits for a CPU the machine's other work adds (the
     runner's own limit must then be generous: a stall is no longer the bot's to absorb)."""
     bot.clock = bot.tre.clock = COLLECTOR.clock = time.process_time
+    bot.cpu_clock = bot.tre.cpu_clock = None  # the clock is a CPU clock: no stall to measure
     method_for = bot.method_for
 
     def on_cpu(request: DecisionRequest) -> Callable[[TableView, DecisionRequest], Any]:

@@ -8,9 +8,12 @@ less what the SDK measured the transport to take, so that a decision which waite
 knows the time it lost), or for a view that has none, the time the decision began plus the
 limit. The margin is a share of the limit (it grows by a quarter with each timeout the arena
 reports, since the arena's clock sees what the bot's does not, and decays back over the next
-decisions), plus how far recent decisions overran the time they planned (a decaying maximum).
-Within it, no draw starts once the slowest draw of the decision so far would end past it, and a
-draw the clock overtakes is dropped.
+decisions), plus how far recent decisions overran the time they planned (a decaying maximum),
+plus the longest the machine lately held the search's thread off its CPU in the middle of a
+draw (its wall time less its CPU time, a decaying maximum: on a loaded machine the same wait
+after the last draw would make the answer late, and the waits are seen in every draw long
+before one lands at the end; at most half the limit). Within it, no draw starts once the slowest
+draw of the decision so far would end past it, and a draw the clock overtakes is dropped.
 
 With a fixed number of draws (``samples``) the same deadline holds: the decision makes its
 draws, or fewer when the deadline comes first (answering with the draws done, the heuristic's
@@ -40,6 +43,10 @@ MARGIN_DECAY = 0.99
 decisions. The SDK measures the transport itself now (``TableView.deadline``), so a margin
 grown for good by each rare timeout would only cost a long tournament its searches' time."""
 MAX_MARGIN_SHARE = 0.5
+STALL_DECAY = 0.98
+"""How much of the longest stall kept is still held after each decision: halved in about 35
+decisions, so a load that has gone costs the search little for long, while a machine still
+loaded shows its waits again in the next draws."""
 MIN_MARGIN = 0.002
 """Seconds of each time limit always left unused, however short the limit."""
 EXACT_STEPS_PER_SECOND = 10_000
@@ -61,6 +68,7 @@ class TimedSearch:
         max_samples: int = 2000,
         margin_share: float = 0.15,
         clock: Callable[[], float] = time.perf_counter,
+        cpu_clock: Callable[[], float] | None = None,
         turns: SearchTurns | None = None,
     ) -> None:
         if samples is not None and samples < 1:
@@ -74,6 +82,13 @@ class TimedSearch:
         self.base_margin_share = margin_share
         """The margin's share as set: what a grown one decays back to."""
         self.clock = clock
+        if cpu_clock is None and clock is time.perf_counter:
+            cpu_clock = time.thread_time
+        self.cpu_clock = cpu_clock
+        """The searching thread's CPU clock: a draw's time on ``clock`` less its time on this
+        one is how long the machine held the thread off its CPU meanwhile (by default the
+        thread's CPU time beside the wall clock; None beside any other clock, a test's fake
+        one say: no stall is measured)."""
         COLLECTOR.measure()
         self.turns = turns if turns is not None else SearchTurns()
         """The bot's queue of searches (:mod:`clients.search_turns`), one table at a time."""
@@ -82,6 +97,10 @@ class TimedSearch:
         self.overrun = 0.0
         """How far decisions went past the time they planned, in seconds: the latest overrun,
         or a decaying share of an earlier, larger one."""
+        self.stall = 0.0
+        """The longest the machine held the search's thread off its CPU within one draw, in
+        seconds: the latest such wait, or a decaying share (:data:`STALL_DECAY`) of an earlier,
+        longer one. Kept in hand before the deadline."""
         self.timeouts = 0
         """Timeouts (and late answers) the arena has reported to this bot."""
         self.per_card = 0.0
@@ -109,10 +128,12 @@ class TimedSearch:
 
     def deadline(self, table: TableView, request: DecisionRequest, start: float) -> float:
         """When this decision must stop searching (see the module docstring): the view's
-        deadline, else ``start`` plus the limit, less the margin; with fixed samples too."""
-        due = table.deadline if table.deadline is not None else start + request.time_limit
-        margin = max(self.margin_share * request.time_limit, MIN_MARGIN)
-        return due - margin - self.overrun
+        deadline, else ``start`` plus the limit, less the margin, the overrun and the stall kept
+        (at most half the limit); with fixed samples too."""
+        limit = request.time_limit
+        due = table.deadline if table.deadline is not None else start + limit
+        margin = max(self.margin_share * limit, MIN_MARGIN)
+        return due - margin - self.overrun - min(self.stall, MAX_MARGIN_SHARE * limit)
 
     def exact_limit(self, deadline: float | None) -> int:
         """The steps the sampler's exact count may take for a search ending at ``deadline``:
@@ -125,9 +146,10 @@ class TimedSearch:
     def answered(self, deadline: float | None) -> None:
         """After a decision: keep its overrun, a decaying maximum (a stall of the machine
         shortens the next few decisions, not every decision after it); a grown margin decays
-        back (:data:`MARGIN_DECAY`)."""
+        back (:data:`MARGIN_DECAY`), and so does the stall kept (:data:`STALL_DECAY`)."""
         if deadline is not None:
             self.overrun = max(self.clock() - deadline, self.overrun * OVERRUN_DECAY, 0.0)
+        self.stall *= STALL_DECAY
         base = self.base_margin_share
         self.margin_share = base + (self.margin_share - base) * MARGIN_DECAY
 
@@ -144,7 +166,7 @@ class TimedSearch:
         """``draw`` repeated ``wanted`` times (default ``samples``, else up to ``max_samples``)
         while the deadline allows; ``candidates``: the rollouts one draw plays. Each complete
         draw's scores, in order; empty when the deadline passed before a draw."""
-        clock = self.clock
+        clock, cpu_clock = self.clock, self.cpu_clock
         draws: list[list[int]] = []
         if wanted is None:
             wanted = self.samples if self.samples is not None else self.max_samples
@@ -163,11 +185,14 @@ class TimedSearch:
                     self.per_card *= OVERRUN_DECAY
                 break
             tick = clock()
+            spent = cpu_clock() if cpu_clock is not None else 0.0
             scores = draw(deadline)
+            took = clock() - tick
+            if cpu_clock is not None:
+                self.stall = max(self.stall, took - (cpu_clock() - spent))
             if scores is None:
                 break  # a stalled machine: drop this draw rather than answer late
             draws.append(scores)
-            took = clock() - tick
             slowest = max(slowest, took) if done else took
             self.per_card += 0.1 * (took / candidates - self.per_card)
             self.longest_draw = max(self.longest_draw, took)

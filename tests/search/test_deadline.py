@@ -172,3 +172,38 @@ def test_a_bid_by_simulation_stops_at_the_deadline_with_the_draws_done() -> None
     answer = decide(late, state, received=late.clock.now - 1.0)  # its second spent waiting
     assert late.decision_draws == 0 and answer == rules_bid(state)
     assert first in legal_actions(state)
+
+
+class HeldCpuClock:
+    """The searching thread's CPU clock beside a :class:`JumpClock`: the wall clock less its
+    jump once it has happened (the machine held the thread off its CPU for the jump)."""
+
+    def __init__(self, wall: JumpClock) -> None:
+        self.wall = wall
+
+    def __call__(self) -> float:
+        return self.wall.now - (self.wall.jump if self.wall.readings >= self.wall.at else 0.0)
+
+
+def test_a_wait_for_the_cpu_in_a_draw_is_kept_in_hand_before_the_next_deadlines() -> None:
+    state = search_position()
+    wall = JumpClock(0.0002, at=40, jump=0.02)
+    bot = SearchBot(seed=3, clock=wall)
+    bot.cpu_clock = HeldCpuClock(wall)
+    decide(bot, state, time_limit=0.1)
+    assert 0.019 < bot.stall < 0.021  # the wait, less its share of one decision's decay
+    request = request_of(state, 0.1)
+    view = view_of(state, request.player).with_request(request, 5.0)
+    margin = 0.15 * 0.1
+    assert bot.deadline(view, request, 5.0) == 5.0 + 0.1 - margin - bot.overrun - bot.stall
+    kept = bot.stall
+    for _ in range(35):
+        bot.answered(None)
+    assert kept / 2.2 < bot.stall < kept / 1.8  # a load that has gone costs little for long
+
+
+def test_a_fake_clock_alone_sees_no_wait_for_the_cpu() -> None:
+    wall = JumpClock(0.0002, at=40, jump=0.02)
+    bot = SearchBot(seed=3, clock=wall)
+    decide(bot, search_position(), time_limit=0.1)
+    assert bot.stall == 0.0
