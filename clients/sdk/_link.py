@@ -71,25 +71,21 @@ async def serve_until(stop: asyncio.Event) -> None:
 MAX_BATCH = 256
 
 
-def _together(
-    first: pb.BotMessage, outbox: asyncio.Queue[pb.BotMessage | None]
-) -> tuple[pb.BotMessage, bool]:
-    """``first`` and the decisions queued after it as one message; True if the queue ended.
-
-    Only decisions are batched: a queue holds nothing else after the Hello."""
-    decisions = [first.decision]
-    end = False
-    while not outbox.empty() and len(decisions) < MAX_BATCH:
-        message = outbox.get_nowait()
-        if message is None:
-            end = True
-            break
-        decisions.append(message.decision)
-    if len(decisions) == 1:
-        return first, end
-    batch = pb.BotMessage()  # filled in place: a DecisionBatch built apart is copied again
-    batch.decisions.decisions.extend(decisions)
-    return batch, end
+def _batched(messages: list[pb.BotMessage]) -> list[pb.BotMessage]:
+    """``messages`` (decisions: nothing else is sent after the Hello) as DecisionBatch
+    messages of at most :data:`MAX_BATCH` decisions each; a lone decision as it is."""
+    if len(messages) == 1:
+        return messages
+    batches = []
+    for start in range(0, len(messages), MAX_BATCH):
+        chunk = messages[start:start + MAX_BATCH]
+        if len(chunk) == 1:
+            batches.append(chunk[0])
+            continue
+        batch = pb.BotMessage()  # filled in place: a DecisionBatch built apart is copied again
+        batch.decisions.decisions.extend([message.decision for message in chunk])
+        batches.append(batch)
+    return batches
 
 
 class Stream:
@@ -97,8 +93,9 @@ class Stream:
     trio.
 
     ``messages`` yields ``pb.ArenaMessage`` items in order and then exactly one
-    :class:`StreamEnded`. ``send`` never blocks: messages queue on the asyncio side and a single
-    writer task writes them after the Hello.
+    :class:`StreamEnded`. ``send`` never blocks: messages queue in a list that a single writer
+    task on the asyncio side empties after the Hello, all it holds at once (an
+    ``asyncio.Queue`` in between cost a put, a get and a future per decision).
     """
 
     def __init__(
@@ -114,11 +111,14 @@ class Stream:
         self._bridge = bridge
         self._inbox, self.messages = trio.open_memory_channel[Any](math.inf)
         self._done = trio.Event()
-        self._outbox: asyncio.Queue[pb.BotMessage | None] | None = None
         self._sending: list[pb.BotMessage] = []
         self._sending_lock = threading.Lock()
         """``_sending`` is filled in trio and emptied in asyncio: on the thread bridge the two
         run at once (uncontended on the stepped bridge, where they share a thread)."""
+        self._ending = False
+        """No more messages: the writer half-closes once ``_sending`` is empty (asyncio side)."""
+        self._writer_idle: asyncio.Future[None] | None = None
+        """What the writer awaits while ``_sending`` is empty (asyncio side)."""
         self.batch_decisions = False
         """Send decisions queued together as one DecisionBatch (once the arena agreed)."""
         self._task: asyncio.Task[None] | None = None
@@ -128,21 +128,20 @@ class Stream:
 
     # ------------------------------------------------------------------------- trio side
     def send(self, message: pb.BotMessage) -> None:
-        """Queue ``message``. What is sent before the asyncio side next runs crosses to the
-        writer in one hand-over (on the stepped bridge, the loop runs once the trio tasks that
-        are ready have run), so that the answers to one batch of requests can leave as one
-        DecisionBatch instead of racing the writer one by one."""
+        """Queue ``message``. What is sent before the asyncio side next runs is written in one
+        go (on the stepped bridge, the loop runs once the trio tasks that are ready have run),
+        so that the answers to one batch of requests can leave as one DecisionBatch instead of
+        racing the writer one by one."""
         with self._sending_lock:
             self._sending.append(message)
             first = len(self._sending) == 1
         if first:
-            self._bridge.to_asyncio(self._hand_over)
+            self._bridge.to_asyncio(self._wake_writer)
 
     async def aclose(self, grace: float) -> None:
         """Half-close (the arena then ends the call with OK); cancel after ``grace`` seconds."""
         bridge = self._bridge
-        bridge.to_asyncio(self._hand_over)  # what was sent goes first
-        bridge.to_asyncio(self._put, None)
+        bridge.to_asyncio(self._end)  # the writer writes what was sent first
         with trio.move_on_after(grace):
             await self._done.wait()
         if not self._done.is_set():
@@ -153,18 +152,16 @@ class Stream:
 
     # ---------------------------------------------------------------------- asyncio side
     def _start(self, target: str, hello: pb.BotMessage, options: list[tuple[str, Any]]) -> None:
-        self._outbox = asyncio.Queue()
         self._task = asyncio.get_running_loop().create_task(self._run(target, hello, options))
 
-    def _hand_over(self) -> None:
-        with self._sending_lock:
-            messages, self._sending = self._sending, []
-        for message in messages:
-            self._put(message)
+    def _wake_writer(self) -> None:
+        idle = self._writer_idle
+        if idle is not None and not idle.done():
+            idle.set_result(None)
 
-    def _put(self, message: pb.BotMessage | None) -> None:
-        if self._outbox is not None:
-            self._outbox.put_nowait(message)
+    def _end(self) -> None:
+        self._ending = True
+        self._wake_writer()
 
     def _cancel(self) -> None:
         if self._task is not None:
@@ -202,22 +199,27 @@ class Stream:
             to_trio(self._done.set)
 
     async def _write(self, call: Any, hello: pb.BotMessage) -> None:
-        assert self._outbox is not None
+        """The Hello, then everything :meth:`send` queues, until :meth:`aclose` (then the
+        call is half-closed)."""
+        loop = asyncio.get_running_loop()
+        lock = self._sending_lock
         try:
             await call.write(hello)
-            outbox = self._outbox
             while True:
-                message = await outbox.get()
-                if message is not None and self.batch_decisions and not outbox.empty():
-                    message, end = _together(message, outbox)
-                    await call.write(message)
-                    if not end:
-                        continue
-                    message = None
-                if message is None:
+                with lock:
+                    messages, self._sending = self._sending, []
+                if messages:
+                    for message in (_batched(messages) if self.batch_decisions else messages):
+                        await call.write(message)
+                    continue
+                if self._ending:
                     await call.done_writing()
                     return
-                await call.write(message)
+                self._writer_idle = loop.create_future()
+                try:
+                    await self._writer_idle
+                finally:
+                    self._writer_idle = None
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # the call is over: the reader reports why

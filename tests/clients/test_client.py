@@ -3,7 +3,6 @@ stopping."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import random
 import threading
@@ -23,7 +22,7 @@ from clients.sdk import (
     TableEnd,
     TableView,
 )
-from clients.sdk._link import _together
+from clients.sdk._link import MAX_BATCH, _batched
 
 from .conftest import FAST_BACKOFF, Arena, CuttableProxy, RecordingBot, eventually
 
@@ -263,24 +262,14 @@ def test_backoff_grows_to_its_cap_with_jitter_below_the_nominal_delay() -> None:
 
 
 def test_decisions_queued_together_leave_as_one_decision_batch() -> None:
-    """What the SDK's writer sends when several answers are ready at once (``_together``)."""
+    """What the SDK's writer sends when several answers are ready at once (``_batched``)."""
 
     def decision(request_id: int) -> pb.BotMessage:
         return pb.BotMessage(decision=pb.Decision(table_id="t", request_id=request_id,
                                                   action=pb.Action(play=request_id)))
 
-    async def scenario() -> None:
-        queue: asyncio.Queue[pb.BotMessage | None] = asyncio.Queue()
-        for request_id in (2, 3):
-            queue.put_nowait(decision(request_id))
-        message, end = _together(decision(1), queue)
-        assert not end and queue.empty()
-        assert [d.request_id for d in message.decisions.decisions] == [1, 2, 3]
-        alone, end = _together(decision(4), queue)
-        assert alone == decision(4) and not end
-        queue.put_nowait(decision(6))
-        queue.put_nowait(None)  # the stream ends after what was queued
-        message, end = _together(decision(5), queue)
-        assert end and [d.request_id for d in message.decisions.decisions] == [5, 6]
-
-    asyncio.run(scenario())
+    [message] = _batched([decision(1), decision(2), decision(3)])
+    assert [d.request_id for d in message.decisions.decisions] == [1, 2, 3]
+    assert _batched([decision(4)]) == [decision(4)]
+    many = _batched([decision(n) for n in range(MAX_BATCH + 1)])
+    assert len(many[0].decisions.decisions) == MAX_BATCH and many[1] == decision(MAX_BATCH)
