@@ -366,12 +366,18 @@ class ArenaClient:
         run: list[tuple[int, Any]] = []
         """Events of one seat in a row, not folded yet: a bot that does not hear events gets
         its view folded once per run (a trick's cards and its end, say), not once per event."""
+        reader_table: str | None = None
+        reader: Callable[[pb.TableEvent], Any] | None = None
+        """The event reader of the last event's table: events come in runs of one table, and
+        looking the reader up per event was a tenth of this method."""
         for part in convert.unbatch(item):
             kind = part.WhichOneof("kind")
-            if run and kind != "event":
-                assert run_key is not None
-                self._fold(run_key, run)
-                run = []
+            if kind != "event":
+                reader_table = None  # a TableStart may tell a table's game
+                if run:
+                    assert run_key is not None
+                    self._fold(run_key, run)
+                    run = []
             if kind == "table_end" and not self._hears_ends:
                 self._on_unheard_end(part.table_end)
                 continue
@@ -379,7 +385,10 @@ class ArenaClient:
                 if kind == "event":
                     event = part.event
                     table_id = event.table_id
-                    decoded = self._event_reader(table_id)(event)
+                    if table_id != reader_table or reader is None:
+                        reader = self._event_reader(table_id)
+                        reader_table = table_id
+                    decoded = reader(event)
                 elif kind == "request":
                     request = convert.request_from_pb(
                         part.request, self._game_of(part.request.table_id))
