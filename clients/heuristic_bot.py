@@ -58,6 +58,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import cache
 
 from arena.games.french_tarot import (
     ANNOUNCE_CHELEM,
@@ -275,8 +276,8 @@ class Knowledge:
         self.played = played
         self.taker_followed = followed
         out = mask_of(seen.discarded_trumps)
-        if view.is_taker:
-            out |= mask_of(view.discard)
+        if taker is not None and taker == me:  # view.is_taker and view.discard, inline
+            out |= mask_of(seen.discard or ())
         unseen = self.unseen = FULL_DECK & ~hand & ~played & ~out
         size = HAND_SIZES[n]
         remaining = self.remaining = [size - counts[s] for s in range(n)]
@@ -431,9 +432,8 @@ def _sides(view: TableView, know: Knowledge) -> tuple[frozenset[int], frozenset[
     """(friends including this seat, known opponents, whether the sides are known). With 5
     players, a seat whose side is not known yet is in neither."""
     me, n, taker = view.seat, view.options.players, view.taker
-    everyone = frozenset(range(n))
     if taker is None:
-        return frozenset({me}), everyone - {me}, True
+        return _side_sets(n, me, None, None, True)
     partner: int | None = None
     partner_known = n < 5
     if n == 5:
@@ -454,6 +454,18 @@ def _sides(view: TableView, know: Knowledge) -> tuple[frozenset[int], frozenset[
             for seat, card in view.current_trick:
                 if card == called:
                     partner, partner_known = (None if seat == taker else seat), True
+    return _side_sets(n, me, taker, partner, partner_known)
+
+
+@cache
+def _side_sets(
+    n: int, me: int, taker: int | None, partner: int | None, partner_known: bool
+) -> tuple[frozenset[int], frozenset[int], bool]:
+    """:func:`_sides` once the taker's partner is worked out: a few dozen answers in all,
+    kept, since every reply of the card search asks again."""
+    everyone = frozenset(range(n))
+    if taker is None:
+        return frozenset({me}), everyone - {me}, True
     attack = frozenset({taker} if partner is None else {taker, partner})
     if me in attack:
         friends = attack
