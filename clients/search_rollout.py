@@ -87,9 +87,23 @@ def rollout_card(state: GameState, side: int | None = None) -> Card:
     if not state.trick or best < 0:
         master = _master(state, plain, seat, side, mine)
         return _lead(plain) if master is None else master
-    later = ((seat + k) % n for k in range(1, n - len(state.trick)))
-    rivals = [state.hands[s] for s in later if (side >> s & 1) != mine]  # opponents still to play
-    suit_top, trump_top = _threats(rivals, led)
+    # _threats of the opponents still to play, inline: most of a rollout's cards follow.
+    hands = state.hands
+    suit = SUIT_MASKS[led] if led < 4 else 0
+    suit_top = trump_top = -1
+    later = seat
+    for _ in range(n - 1 - len(state.trick)):
+        later = later + 1 if later + 1 < n else 0
+        if (side >> later & 1) != mine:
+            held = hands[later]
+            if held & suit:
+                top = (held & suit).bit_length() - 1
+                if top > suit_top:
+                    suit_top = top
+            elif held & TRUMP_MASK:
+                top = (held & TRUMP_MASK).bit_length() - 1
+                if top > trump_top:
+                    trump_top = top
     winner = (state.trick_leader + best_pos) % n
     if (side >> winner & 1) == mine and _keeps(best, suit_top, trump_top):
         return _charge(plain)

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import random
 
-from arena.games.french_tarot import Phase
+from arena.games.french_tarot import GameState, Phase
 from arena.games.french_tarot.cards import (
     EXCUSE,
+    EXCUSE_BIT,
     HALF_POINTS,
     PETIT,
     SUIT_MASKS,
@@ -18,8 +19,24 @@ from arena.games.french_tarot.cards import (
     Hand,
     cards_of,
 )
-from arena.games.french_tarot.simulate import playable, taker_side
-from clients.search_rollout import _charge, _cheapest, _master
+from arena.games.french_tarot.simulate import (
+    copy_state,
+    play_unchecked,
+    playable,
+    taker_side,
+    trick_status,
+)
+from arena.games.french_tarot.tricks import beating_mask
+from clients.search_rollout import (
+    _charge,
+    _cheapest,
+    _keeps,
+    _lead,
+    _live,
+    _master,
+    _threats,
+    rollout_card,
+)
 
 from .positions import random_position
 
@@ -54,6 +71,48 @@ def reference_master(hands: list[Hand], mask: Hand, side: int, mine: int) -> Car
                 h & SUIT_MASKS[suit] or not h & TRUMP_MASK for h in rivals):
             best = top
     return best
+
+
+def reference_rollout_card(state: GameState, side: int) -> Card:
+    """The rollout policy as it read before its picks were worked out by tiers."""
+    seat = state.to_act
+    assert seat is not None
+    mask = playable(state)
+    if mask & (mask - 1) == 0:
+        return mask.bit_length() - 1
+    if mask & EXCUSE_BIT and state.hands[seat].bit_count() <= 2:
+        return EXCUSE
+    plain = mask & ~EXCUSE_BIT
+    led, best, best_pos = trick_status(state)
+    n = state.seats
+    mine = side >> seat & 1
+    if not state.trick or best < 0:
+        master = reference_master(list(state.hands), plain, side, mine)
+        return _lead(plain) if master is None else master
+    later = ((seat + k) % n for k in range(1, n - len(state.trick)))
+    rivals = [state.hands[s] for s in later if (side >> s & 1) != mine]
+    suit_top, trump_top = _threats(rivals, led)
+    winner = (state.trick_leader + best_pos) % n
+    if (side >> winner & 1) == mine and _keeps(best, suit_top, trump_top):
+        return reference_charge(plain)
+    winners = beating_mask(plain, led, best)
+    bits = winners
+    while bits:
+        low = bits & -bits
+        card = low.bit_length() - 1
+        bits ^= low
+        if card == PETIT and bits:
+            continue
+        if _keeps(card, suit_top, trump_top):
+            return card
+    if (side >> winner & 1) != mine or not winners:
+        return reference_cheapest(plain, _live(state))
+    low = winners & -winners
+    card = low.bit_length() - 1
+    if card == PETIT and winners != low:
+        rest = winners ^ low
+        card = (rest & -rest).bit_length() - 1
+    return card if card != PETIT else reference_cheapest(plain, _live(state))
 
 
 def random_hand(rng: random.Random) -> Hand:
@@ -98,3 +157,21 @@ def test_the_master_card_led_is_the_reference_one() -> None:
                     == reference_master(hands, mask, side, mine))
             checked += 1
     assert checked > 1000
+
+
+def test_every_card_of_the_rollouts_is_the_reference_policys() -> None:
+    """Deals played out by the policy from random positions (3 to 5 players): every card, in
+    every seat, leads and follows alike."""
+    checked = 0
+    for number in range(400):
+        state = random_position(7100 + number, 3 + number % 3)
+        if state.phase is not Phase.PLAYING or state.to_act is None:
+            continue
+        state = copy_state(state)
+        side = taker_side(state)
+        while state.to_act is not None:
+            card = rollout_card(state, side)
+            assert card == reference_rollout_card(state, side)
+            play_unchecked(state, card)
+            checked += 1
+    assert checked > 5000
