@@ -48,7 +48,13 @@ each set of SearchBot options at every level and prints each one's per-board dif
 the first (a value that is not a number is passed as a word: ``rollout=rules``); ``--paired
 A.json B.json`` does the same for two runs already made (two versions of the code at the same
 seed, or two variants run in their own processes, one core each). ``--speed`` times a rollout
-of the quick policy and an exact solve of the last tricks from the same positions.
+of the quick policy and an exact solve of the last tricks from the same positions, the merging
+of equivalent cards, and the taker's draws; ``--taker-speed [PASSES]`` only the last: a taker's
+card decisions (``--boards`` random positions, default 40, at the first ``--samples`` value,
+default 20; each ``--bot-options`` variant, e.g. ``default replies=0``), in draws per CPU
+second, the best of PASSES passes (default 3). Under ``valgrind --tool=callgrind``,
+``--taker-speed 1`` and ``--taker-speed 2`` differ by one pass: its instructions over its
+draws are a draw's, whatever the machine's load.
 
 Variants of the search bot's decisions before the card play, compared PAIRED on the same boards:
 ``--decision-variants rules,bid,bid+discard``
@@ -94,6 +100,7 @@ from types import FrameType
 from typing import Any
 
 from arena.games.french_tarot import Bid, GameState, Phase, TableOptions, apply, legal_actions
+from arena.games.french_tarot.cards import Card
 from arena.games.french_tarot.deal import HAND_SIZES
 from arena.games.french_tarot.simulate import copy_state
 from arena.table import TableOutcome, TimeControl
@@ -761,6 +768,63 @@ def merge_speed(players: int, seed: int, samples: int = 20,
     return figures
 
 
+def taker_views(players: int, count: int, seed: int) -> list[tuple[TableView, list[Card]]]:
+    """The taker's card decisions of :func:`card_positions` (a position whose seat to act is
+    not the taker is skipped), each as the view and the legal cards the search bot is given."""
+    from arena.games.french_tarot import Play, observe
+    from arena.table import PlayerInfo, TableStart
+
+    infos = tuple(PlayerInfo(s, f"b{s}", f"b{s}") for s in range(players))
+    asked: list[tuple[TableView, list[Card]]] = []
+    number = 0
+    while len(asked) < count:
+        for state in card_positions(players, count, seed + 1000 * number):
+            seat = state.to_act
+            if seat is None or seat != state.taker or len(asked) == count:
+                continue
+            view = TableView.from_start(TableStart("speed", seat, state.options, state.dealer,
+                                                   infos, observe(state, seat)))
+            request = DecisionRequest("speed", seat, 1, state.phase, legal_actions(state),
+                                      600.0, 0.0, view.hand)
+            cards = [a.card for a in request.legal_actions if isinstance(a, Play)]
+            asked.append((view.with_request(request), cards))
+        number += 1
+    return asked
+
+
+def taker_speed(players: int, seed: int, passes: int = 3, samples: int = 20, count: int = 40,
+                variants: list[dict[str, Any]] | None = None) -> dict[str, object]:
+    """The taker's card decisions of ``count`` random positions at ``samples`` draws each, in
+    draws per CPU second (the best of ``passes`` passes), for each variant of SearchBot options
+    (default: the bot's own, which with 4 players plays the heuristic's replies there). Why:
+    the replies cost most of a taker's draw, and in time mode the draws a decision makes are
+    the search's strength; CPU time, since a shared machine's wall clock says more about its
+    load than about the code."""
+    asked = taker_views(players, count, seed)
+    figures: dict[str, object] = {"players": players, "positions": len(asked),
+                                  "samples": samples, "passes": passes}
+    results: list[dict[str, object]] = []
+    for options in variants or [{}]:
+        bot = SearchBot(samples, seed=seed, **options)
+        best = math.inf
+        draws = 0
+        for _ in range(passes):
+            start = time.process_time()
+            draws = sum(len(bot.evaluate(view, cards, None)) for view, cards in asked)
+            best = min(best, time.process_time() - start)
+        rate = round(draws / best, 1) if best > 0 else None
+        replies = bool(asked) and bot.replying(asked[0][0])
+        results.append({"options": options, "replies": replies, "draws": draws,
+                        "cpu_seconds": round(best, 3), "draws_per_cpu_second": rate})
+        named = ",".join(f"{key}={value}" for key, value in options.items()) or "default"
+        print(f"{players} players, the taker's card decisions, {named} "
+              f"({'with' if replies else 'without'} the heuristic's replies; {len(asked)} "
+              f"positions at {samples} draws, best of {passes} passes): {rate} draws per CPU "
+              "second", file=sys.stderr, flush=True)
+    figures["variants"] = results
+    return figures
+
+
 def per_call(work: Callable[[GameState], object], positions: list[GameState]) -> float:
     """Microseconds per call, the best of three passes over the positions (a busy machine
     only ever adds time)."""
@@ -1015,6 +1079,13 @@ def main() -> None:
     parser.add_argument("--speed", action="store_true",
                         help="time a rollout and an exact solve of the last tricks, instead of "
                              "playing")
+    parser.add_argument("--taker-speed", type=int, nargs="?", const=3, default=None,
+                        metavar="PASSES",
+                        help="the taker's card decisions in draws per CPU second (the "
+                             "heuristic's replies by default with 4 players; --boards "
+                             "positions, default 40, at --samples draws, default 20, each "
+                             "--bot-options variant), the best of PASSES passes (default 3), "
+                             "instead of playing")
     parser.add_argument("--combine", nargs="+", metavar="JSON", default=None,
                         help="pool runs' printed JSON (files) of the same level on different "
                              "boards into one interval, instead of playing")
@@ -1074,7 +1145,14 @@ def main() -> None:
         return
     if args.speed:
         print(json.dumps({**speed(args.players, args.seed),
-                          "merging": merge_speed(args.players, args.seed)}))
+                          "merging": merge_speed(args.players, args.seed),
+                          "taker": taker_speed(args.players, args.seed)}))
+        return
+    if args.taker_speed is not None:
+        samples = int(args.samples.split(",")[0]) if args.samples else 20
+        variants = [parse_options(text) for text in args.bot_options or ["default"]]
+        print(json.dumps(taker_speed(args.players, args.seed, args.taker_speed, samples,
+                                     args.boards or 40, variants)))
         return
     if args.breakdown:
         print(json.dumps(breakdowns(args.breakdown)))

@@ -58,6 +58,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import cache
 
 from arena.games.french_tarot import (
     ANNOUNCE_CHELEM,
@@ -73,6 +74,7 @@ from arena.games.french_tarot import (
     HideTrump,
     Play,
     TableOptions,
+    Trick,
 )
 from arena.games.french_tarot.cards import (
     BOUTS_MASK,
@@ -167,6 +169,58 @@ def wanted_contract(hand: Sequence[Card], players: int) -> Contract | None:
 
 
 # ------------------------------------------------------------------------- card counting
+@dataclass(frozen=True, slots=True)
+class History:
+    """What the finished tricks of a deal show, for every seat: the same for every seat's
+    decision until the current trick ends.
+
+    Why apart from :class:`Knowledge`: the card search asks the heuristic for the replies to
+    each card it tries in each deal it draws (:mod:`clients.search_reply`), every time after the
+    same finished tricks; read once per decision, they are not read again in every reply.
+    """
+
+    tricks: int
+    """How many finished tricks it was read from (a check that it fits the view it is given
+    with)."""
+    taker: int | None
+    """The taker's seat it counted :attr:`taker_followed` for."""
+    voids: tuple[int, ...]
+    """Per seat, the suits shown void (bits 0..3, and :data:`TRUMPS` for trumps)."""
+    caps: tuple[int, ...]
+    """Per seat, the exclusive upper bound of the trumps it may still hold."""
+    counts: tuple[int, ...]
+    """Per seat, the cards it played."""
+    played: int
+    """The cards played, a mask."""
+    taker_followed: int
+    """The suits the taker played a card of (bits 0..3)."""
+
+    @classmethod
+    def of(cls, tricks: Sequence[Trick], players: int, taker: int | None) -> History:
+        """What ``tricks`` show, at a table of ``players`` where ``taker`` takes."""
+        voids = [0] * players
+        caps = [EXCUSE] * players
+        counts = [0] * players
+        played = followed = 0
+        for trick in tricks:
+            plays = trick.played_by()
+            _infer(plays, voids, caps)
+            for seat, card in plays:
+                played |= 1 << card
+                counts[seat] += 1
+                if seat == taker and card < 56:
+                    followed |= 1 << (card // 14)
+        return cls(len(tricks), taker, tuple(voids), tuple(caps), tuple(counts), played,
+                   followed)
+
+
+_SUIT_VOIDS = tuple(
+    sum(SUIT_MASKS[suit] for suit in range(4) if voids >> suit & 1) for voids in range(16)
+)
+"""The cards of the suits of each set of voids (bits 0..3): a seat's excluded suit cards
+looked up at once rather than suit by suit."""
+
+
 class Knowledge:
     """What one seat can work out about where the unseen cards are, for one play decision.
 
@@ -175,6 +229,12 @@ class Knowledge:
     else shared among the hands that may hold it (not void in its suit, not shown unable to
     overtrump it) and the hidden cards (a chien nobody saw, or the taker's discard, which holds
     no King, bout or trump), in proportion to their unknown cards.
+
+    The probabilities are worked out once per class of cards that no seat, and not the hidden
+    cards, tells apart (the same seats may hold them, or know them held): a handful of classes
+    where there are up to 60 cards. Each card's chances are still exactly what a computation
+    card by card gives (tests/clients/test_heuristic_knowledge.py), so that the heuristic's
+    choices do not move.
     """
 
     __slots__ = (
@@ -184,46 +244,45 @@ class Knowledge:
     )
 
     def __init__(
-        self, view: TableView, shown: Mapping[int, Sequence[Card]] | None = None
+        self, view: TableView, shown: Mapping[int, Sequence[Card]] | None = None,
+        history: History | None = None,
     ) -> None:
         """``shown``: hands this seat sees besides its own (with the dummy: the dummy's, or the
-        defender's own when it plays the dummy), by seat."""
+        defender's own when it plays the dummy), by seat. ``history``: what the view's finished
+        tricks show, when the caller has it already (:class:`History`; read from the view when
+        it is not given, or was read from another number of tricks)."""
         seen = view.observation  # its fields directly: this runs at every decision
         n = self.n = seen.options.players
         me = self.seat = view.seat
-        self.taker = seen.taker
-        self.contract = seen.contract
+        taker = self.taker = seen.taker
+        contract = self.contract = seen.contract
         hand = self.hand = mask_of(seen.hand)
-        counts = [0] * n
-        voids = [0] * n
-        caps = [EXCUSE] * n  # exclusive upper bound of the trumps a seat may still hold
-        followed = 0
-        plays: list[tuple[int, Card]] = []
-        for trick in seen.tricks:
-            plays_of = trick.played_by()
-            _infer(plays_of, voids, caps)
-            plays.extend(plays_of)
-        _infer(seen.current_trick, voids, caps)
-        plays.extend(seen.current_trick)
-        played = 0
-        taker_seat = seen.taker
-        for seat, card in plays:
-            played |= 1 << card
-            counts[seat] += 1
-            if seat == taker_seat and card < 56:
-                followed |= 1 << (card // 14)
+        tricks = seen.tricks
+        if history is None or history.tricks != len(tricks) or history.taker != taker:
+            history = History.of(tricks, n, taker)
+        voids = list(history.voids)
+        caps = list(history.caps)  # exclusive upper bound of the trumps a seat may still hold
+        counts = list(history.counts)
+        played = history.played
+        followed = history.taker_followed
+        current = seen.current_trick
+        if current:
+            _infer(current, voids, caps)
+            for seat, card in current:
+                played |= 1 << card
+                counts[seat] += 1
+                if seat == taker and card < 56:
+                    followed |= 1 << (card // 14)
         self.played = played
         self.taker_followed = followed
         out = mask_of(seen.discarded_trumps)
-        if view.is_taker:
-            out |= mask_of(view.discard)
+        if taker is not None and taker == me:  # view.is_taker and view.discard, inline
+            out |= mask_of(seen.discard or ())
         unseen = self.unseen = FULL_DECK & ~hand & ~played & ~out
         size = HAND_SIZES[n]
         remaining = self.remaining = [size - counts[s] for s in range(n)]
         remaining[me] = len(seen.hand)
         known = [0] * n
-        taker = seen.taker
-        contract = seen.contract
         chien_shown = contract is not None and contract.chien_shown
         if taker is not None and taker != me and chien_shown and seen.chien is not None:
             known[taker] |= mask_of(seen.chien) & (TRUMP_MASK | (1 << EXCUSE) | KINGS_MASK)
@@ -239,35 +298,42 @@ class Knowledge:
         self.known = known
         self.voids = voids
         others = [s for s in range(n) if s != me]
-        slots = {s: max(0, remaining[s] - known[s].bit_count()) for s in others}
+        slots = [max(0, remaining[s] - known[s].bit_count()) for s in range(n)]
         hidden = max(0, unseen.bit_count() - sum(remaining[s] for s in others))
         hidden_excludes = 0
-        if chien_shown and taker != me:
+        if hidden and chien_shown and taker != me:
             hidden_excludes = TRUMP_MASK | (1 << EXCUSE) | KINGS_MASK | BOUTS_MASK
-        excluded = {}
-        for s in others:
-            mask = TRUMP_MASK & ~((1 << caps[s]) - 1)
-            for suit in range(4):
-                if voids[s] >> suit & 1:
-                    mask |= SUIT_MASKS[suit]
-            excluded[s] = mask
+        excluded = [
+            TRUMP_MASK & ~((1 << caps[s]) - 1) | _SUIT_VOIDS[voids[s] & 15] for s in others
+        ]
         loc: dict[Card, tuple[float, ...]] = {}
         zero = (0.0,) * n
-        pool = unseen & ~any_known
-        for card in cards_of(unseen):
-            bit = 1 << card
-            if not pool & bit:
-                loc[card] = tuple([1.0 if known[s] & bit else 0.0 for s in range(n)])
+        # The cards no seat knows held, split by who may hold them: each class's chances are
+        # one card's. The weights are summed seat by seat as a card's would be, so the floats
+        # are the same to the last bit.
+        classes = [unseen & ~any_known]
+        for mask in (*excluded, hidden_excludes):
+            if mask:
+                classes = [part for whole in classes
+                           for part in (whole & mask, whole & ~mask) if part]
+        for members in classes:
+            if not members:
                 continue
-            weights = [0.0] * n
+            bit = members & -members
+            weights: list[float] = [0.0] * n
             total = 0.0
-            for s in others:
-                if not excluded[s] & bit:
+            for s, mask in zip(others, excluded, strict=True):
+                if not mask & bit:
                     weights[s] = slots[s]
                     total += slots[s]
             if hidden and not hidden_excludes & bit:
                 total += hidden
-            loc[card] = tuple([w / total for w in weights]) if total else zero
+            chances = tuple([w / total for w in weights]) if total else zero
+            loc.update(dict.fromkeys(cards_of(members), chances))
+        if any_known:
+            for card in cards_of(any_known):
+                bit = 1 << card
+                loc[card] = tuple([1.0 if known[s] & bit else 0.0 for s in range(n)])
         self.loc = loc
         self._any: dict[tuple[int, int], float] = {}
         self._voids: dict[tuple[int, int], float] = {}
@@ -366,9 +432,8 @@ def _sides(view: TableView, know: Knowledge) -> tuple[frozenset[int], frozenset[
     """(friends including this seat, known opponents, whether the sides are known). With 5
     players, a seat whose side is not known yet is in neither."""
     me, n, taker = view.seat, view.options.players, view.taker
-    everyone = frozenset(range(n))
     if taker is None:
-        return frozenset({me}), everyone - {me}, True
+        return _side_sets(n, me, None, None, True)
     partner: int | None = None
     partner_known = n < 5
     if n == 5:
@@ -389,6 +454,18 @@ def _sides(view: TableView, know: Knowledge) -> tuple[frozenset[int], frozenset[
             for seat, card in view.current_trick:
                 if card == called:
                     partner, partner_known = (None if seat == taker else seat), True
+    return _side_sets(n, me, taker, partner, partner_known)
+
+
+@cache
+def _side_sets(
+    n: int, me: int, taker: int | None, partner: int | None, partner_known: bool
+) -> tuple[frozenset[int], frozenset[int], bool]:
+    """:func:`_sides` once the taker's partner is worked out: a few dozen answers in all,
+    kept, since every reply of the card search asks again."""
+    everyone = frozenset(range(n))
+    if taker is None:
+        return frozenset({me}), everyone - {me}, True
     attack = frozenset({taker} if partner is None else {taker, partner})
     if me in attack:
         friends = attack
@@ -604,15 +681,16 @@ def sure_chelem(table: TableView) -> bool:
 
 # ------------------------------------------------------------------------ card choice
 def choose_card(
-    view: TableView, plays: Sequence[Card], shown: Mapping[int, Sequence[Card]] | None = None
+    view: TableView, plays: Sequence[Card], shown: Mapping[int, Sequence[Card]] | None = None,
+    history: History | None = None,
 ) -> Card:
-    """The card to play among ``plays`` (at least two legal cards); ``shown`` as for
-    :class:`Knowledge`.
+    """The card to play among ``plays`` (at least two legal cards); ``shown`` and ``history``
+    as for :class:`Knowledge`.
 
     Values are in half-points of (our side's points - the other side's), so that a card played
     into a lost trick costs twice its points.
     """
-    know = Knowledge(view, shown)
+    know = Knowledge(view, shown, history)
     trick = _trick_of(view)
     hand_left = len(view.hand)
     chelem_lead = view.chelem_announced and view.is_taker

@@ -100,7 +100,7 @@ from clients.search_bidding import (
 )
 from clients.search_collector import COLLECTOR
 from clients.search_inference import agreeing_sample, bid_ranges, disagreements
-from clients.search_reply import reply_to_trick
+from clients.search_reply import Replies
 from clients.search_rollout import Policy, equivalent_classes, rules_card
 
 # The rollout policy lives in its own module (the bidding search plays it out too); its names
@@ -504,6 +504,7 @@ class SearchBot(TimedSearch, HeuristicBot):
         # players the dummy's (whose hand is shown when it plays).
         own = (seat, DUMMY) if table.options.has_dummy else (seat,)
         tried = self.card_classes(table, cards)
+        answers = Replies() if replies else None  # one per decision: its tricks are the same
         weights: list[float] = []
         self.weights = weights
         sampler = Sampler(table, seed=self.decision_seed(table),
@@ -539,8 +540,8 @@ class SearchBot(TimedSearch, HeuristicBot):
                     return None  # a stalled machine: drop this draw rather than answer late
                 state = copy_state(base)
                 play_unchecked(state, card)
-                if replies:
-                    reply_to_trick(state, seat)
+                if answers is not None:
+                    answers.to_trick(state, seat)
                 if exact:
                     score = solve(state, first=rollout_card)[seat]
                 else:

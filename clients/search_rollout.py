@@ -9,11 +9,18 @@ from collections.abc import Callable
 
 from arena.games.french_tarot import GameState
 from arena.games.french_tarot.cards import (
+    BOUTS_MASK,
+    CAVALIER,
     EXCUSE,
     EXCUSE_BIT,
     HALF_POINTS,
+    JACK,
+    KINGS_MASK,
+    MONDE,
     PETIT,
     PETIT_BIT,
+    QUEEN,
+    RANK_MASKS,
     SUIT_MASKS,
     TRUMP_MASK,
     Card,
@@ -22,6 +29,27 @@ from arena.games.french_tarot.cards import (
 )
 from arena.games.french_tarot.simulate import play_unchecked, playable, taker_side, trick_status
 from arena.games.french_tarot.tricks import beating_mask
+
+_FACES = RANK_MASKS[JACK] | RANK_MASKS[CAVALIER] | RANK_MASKS[QUEEN] | KINGS_MASK
+"""The face cards of the four suits."""
+_PIPS = ((1 << 56) - 1) & ~_FACES
+"""The suit cards worth half a point (Ace to 10)."""
+_BY_POINTS = (KINGS_MASK | EXCUSE_BIT, RANK_MASKS[QUEEN], RANK_MASKS[CAVALIER], RANK_MASKS[JACK],
+              _PIPS)
+"""The cards that are not trumps by half-points, the richest first (the Excuse is worth a
+King's)."""
+_CHEAPEST_TIERS: tuple[tuple[Hand, bool], ...] = (
+    (_PIPS, True),
+    (TRUMP_MASK & ~BOUTS_MASK, False),
+    (RANK_MASKS[JACK], True),
+    (RANK_MASKS[CAVALIER], True),
+    (RANK_MASKS[QUEEN], True),
+    (KINGS_MASK, True),
+    ((1 << MONDE) | EXCUSE_BIT, False),
+    (PETIT_BIT, False),
+)
+""":func:`_cheapest`'s order in tiers, the cheapest first: (the cards, whether they are suit
+cards, ordered by the cards of their suit still held below them; otherwise the lowest goes)."""
 
 Policy = Callable[[GameState, int | None], Card]
 """A rollout policy: the card for the seat to act of a drawn deal, given the taker's side."""
@@ -59,9 +87,23 @@ def rollout_card(state: GameState, side: int | None = None) -> Card:
     if not state.trick or best < 0:
         master = _master(state, plain, seat, side, mine)
         return _lead(plain) if master is None else master
-    later = ((seat + k) % n for k in range(1, n - len(state.trick)))
-    rivals = [state.hands[s] for s in later if (side >> s & 1) != mine]  # opponents still to play
-    suit_top, trump_top = _threats(rivals, led)
+    # _threats of the opponents still to play, inline: most of a rollout's cards follow.
+    hands = state.hands
+    suit = SUIT_MASKS[led] if led < 4 else 0
+    suit_top = trump_top = -1
+    later = seat
+    for _ in range(n - 1 - len(state.trick)):
+        later = later + 1 if later + 1 < n else 0
+        if (side >> later & 1) != mine:
+            held = hands[later]
+            if held & suit:
+                top = (held & suit).bit_length() - 1
+                if top > suit_top:
+                    suit_top = top
+            elif held & TRUMP_MASK:
+                top = (held & TRUMP_MASK).bit_length() - 1
+                if top > trump_top:
+                    trump_top = top
     winner = (state.trick_leader + best_pos) % n
     if (side >> winner & 1) == mine and _keeps(best, suit_top, trump_top):
         return _charge(plain)
@@ -110,6 +152,8 @@ def _keeps(card: Card, suit_top: Card, trump_top: Card) -> bool:
 def _master(state: GameState, mask: Hand, seat: int, side: int, mine: int) -> Card | None:
     """The richest suit card this seat can lead and keep: the highest of its suit still in
     play, with every opponent holding that suit or no trump (so none can take it)."""
+    if not mask & _FACES:
+        return None  # only a face card is worth leading so (3 half-points or more)
     hands = state.hands
     rivals = [hands[s] for s in range(state.seats) if (side >> s & 1) != mine]
     live = 0
@@ -118,7 +162,7 @@ def _master(state: GameState, mask: Hand, seat: int, side: int, mine: int) -> Ca
     best: Card | None = None
     for suit in range(4):
         cards = mask & SUIT_MASKS[suit]
-        if not cards:
+        if not cards & _FACES:
             continue
         top = (live & SUIT_MASKS[suit]).bit_length() - 1
         if not cards >> top & 1 or HALF_POINTS[top] < 3:
@@ -130,10 +174,14 @@ def _master(state: GameState, mask: Hand, seat: int, side: int, mine: int) -> Ca
 
 
 def _charge(mask: Hand) -> Card:
-    """The richest card that is not a trump (a trump only when nothing else is left)."""
+    """The richest card that is not a trump (a trump only when nothing else is left): the
+    highest card of the richest rank held, as ``max`` by (half-points, card) would pick it."""
     suits = mask & ~TRUMP_MASK
     if suits:
-        return max(cards_of(suits), key=lambda c: (HALF_POINTS[c], c))
+        for richest in _BY_POINTS:
+            cards = suits & richest
+            if cards:
+                return cards.bit_length() - 1
     return _cheapest(mask)
 
 
@@ -146,13 +194,23 @@ def _cheapest(mask: Hand, live: Hand = 0) -> Card:
     cards of a hand with nothing still held between them then play alike in every rollout
     (the card search tries one of them for both, :func:`equivalent_classes`). The printed
     rank (a 2 of one suit before a 5 of another) told apart cards whose lower neighbours were
-    gone, and so broke that."""
-    choices = cards_of(mask)
-    if len(choices) == 1:
-        return choices[0]
-    return min(choices, key=lambda c: (
-        c == PETIT, HALF_POINTS[c], c >= 56,
-        (live & SUIT_MASKS[c // 14] & ((1 << c) - 1)).bit_count() if c < 56 else 0, c))
+    gone, and so broke that.
+
+    Worked out tier by tier of that order (:data:`_CHEAPEST_TIERS`) rather than by a key for
+    every card: the rollouts call it at most of their cards."""
+    for tier, plain in _CHEAPEST_TIERS:
+        cards = mask & tier
+        if not cards:
+            continue
+        if not plain or not live or cards & (cards - 1) == 0:
+            return (cards & -cards).bit_length() - 1
+        best, fewest = -1, 99
+        for card in cards_of(cards):  # ascending: the first of the fewest is the lowest
+            below = (live & SUIT_MASKS[card // 14] & ((1 << card) - 1)).bit_count()
+            if below < fewest:
+                best, fewest = card, below
+        return best
+    raise ValueError("no card to choose from")
 
 
 def _live(state: GameState) -> Hand:

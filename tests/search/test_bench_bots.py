@@ -1,7 +1,7 @@
 """The search bot's bench: runs of a level on boards that follow one another, pooled by
 ``--combine``, pair board by board with a run of them all (``--paired``); a decision past its
 limit on the CPU is caught where it spends its time; on the CPU clock a decision has its limit
-of CPU time."""
+of CPU time; ``--taker-speed`` times the taker's card decisions."""
 
 from __future__ import annotations
 
@@ -14,7 +14,15 @@ from pathlib import Path
 
 import pytest
 
-from bench.bots import DecisionTimer, combine, on_cpu_clock, overrun_summary, paired_runs
+from bench.bots import (
+    DecisionTimer,
+    combine,
+    main,
+    on_cpu_clock,
+    overrun_summary,
+    paired_runs,
+    taker_views,
+)
 from clients.search_collector import COLLECTOR
 
 
@@ -117,3 +125,24 @@ def test_on_the_cpu_clock_a_decision_has_its_limit_of_cpu_from_when_it_begins(
     [(view, request, began)] = bot.given
     assert request.time_limit == 0.1
     assert view.deadline is not None and before + 0.1 <= view.deadline <= began + 0.1
+
+
+def test_the_takers_speed_is_its_card_decisions_draws_per_cpu_second(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--taker-speed``: the taker's own card decisions only, each variant on the same ones,
+    the bot's own replies (with 4 players, the heuristic's) when no option is given."""
+    views = taker_views(4, 3, 2026)
+    assert len(views) == 3
+    for view, cards in views:
+        assert view.seat == view.taker and len(cards) >= 2
+    monkeypatch.setattr("sys.argv", ["bench.bots", "--taker-speed", "1", "--boards", "2",
+                                     "--samples", "3", "--bot-options", "default", "replies=0"])
+    main()
+    figures = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert figures["positions"] == 2 and figures["samples"] == 3 and figures["passes"] == 1
+    with_replies, without = figures["variants"]
+    assert with_replies["options"] == {} and with_replies["replies"] is True
+    assert without["options"] == {"replies": 0} and without["replies"] is False
+    for variant in (with_replies, without):
+        assert variant["draws"] == 6 and variant["draws_per_cpu_second"] > 0

@@ -4,9 +4,10 @@ the heuristic plays from that seat's view of the drawn deal, and the trick ends 
 from __future__ import annotations
 
 from arena.games.french_tarot import Phase, Play, legal_actions
+from arena.games.french_tarot.cards import cards_of
 from arena.games.french_tarot.simulate import copy_state, play_unchecked, playable
 from clients.heuristic_bot import choose_card
-from clients.search_reply import heuristic_reply, reply_to_trick
+from clients.search_reply import Replies, heuristic_reply, reply_to_trick
 
 from .positions import random_position, view_of
 
@@ -48,3 +49,26 @@ def test_no_replies_at_the_dummys_table() -> None:
             assert state.history == before
             return
     raise AssertionError("no position to test")
+
+
+def test_one_decisions_replies_share_what_the_finished_tricks_show() -> None:
+    """A card decision's :class:`Replies` answers every card tried as replies read alone do,
+    reading the finished tricks once."""
+    checked = 0
+    for number in range(60):
+        state = random_position(4500 + number, 3 + number % 3, min_cards=1)
+        if state.phase is not Phase.PLAYING or state.to_act is None:
+            continue
+        seat = state.to_act
+        answers = Replies()
+        for card in cards_of(playable(state)):
+            shared, alone = copy_state(state), copy_state(state)
+            play_unchecked(shared, card)
+            play_unchecked(alone, card)
+            answers.to_trick(shared, seat)
+            reply_to_trick(alone, seat)
+            assert shared.history == alone.history
+            checked += 1
+        if answers.history is not None:
+            assert answers.history.tricks == len(state.tricks)
+    assert checked > 100
