@@ -7,7 +7,7 @@ guess, never ducks a trick it cannot see is lost. The replies to the card search
 decides its value most, and the opponents the search bot meets most are heuristics: so the rest
 of the trick is played by :func:`~clients.heuristic_bot.choose_card`, each seat seeing only its
 own hand of the drawn deal and what is public, and only then the quick policy takes over. A
-heuristic card costs about 60 microseconds (docs/search-bot.md, "Issue 28, session 17") against
+heuristic card costs about 60 microseconds (docs/search-bot.md, "Issue 28, ninth session") against
 a few for a quick one: only a few are played per rollout, and what the finished tricks show is
 read once per decision (:class:`Replies`).
 """
