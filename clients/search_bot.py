@@ -146,7 +146,9 @@ REPLIES_BY_PLAYERS: dict[int, bool | str] = {4: "taker"}
 """The heuristic's replies to each card tried (``replies``) by default, by the number of
 players: with 4, in the taker's own card decisions (docs/search-bot.md, "Issue 28, seventh
 session": paired on 500 boards at 20 draws, +2.85 per board, 95 % +0.17 to +5.53, all of it in
-the taker's part); elsewhere none (not measured)."""
+the taker's part); elsewhere none: paired at 20 draws (docs/search-bot.md, "Issue 28, ninth
+session"), with 3 players +0.05 (-5.79 to +5.88, 100 boards), with 5 +1.84 (-3.13 to +6.82,
+300 boards), for 1.3 to 1.7 times the CPU."""
 BID_SAMPLES = 150
 """Draws for a bid by simulation (fewer when the deadline comes first), in either mode."""
 BID_WINDOW: float | None = None
