@@ -203,15 +203,28 @@ class History:
         counts = [0] * players
         played = followed = 0
         for trick in tricks:
-            plays = trick.played_by()
-            _infer(plays, voids, caps)
-            for seat, card in plays:
-                played |= 1 << card
-                counts[seat] += 1
-                if seat == taker and card < 56:
-                    followed |= 1 << (card // 14)
+            cards, suits = _read_plays(trick.played_by(), taker, voids, caps, counts)
+            played |= cards
+            followed |= suits
         return cls(len(tricks), taker, tuple(voids), tuple(caps), tuple(counts), played,
                    followed)
+
+
+def _read_plays(
+    plays: Sequence[tuple[int, Card]], taker: int | None,
+    voids: list[int], caps: list[int], counts: list[int],
+) -> tuple[int, int]:
+    """One trick's plays read into each seat's voids, trump ceiling and count of cards played
+    (in place): the cards played (a mask) and the suits the taker played (bits 0..3). A
+    finished trick is read once per decision (:class:`History`), the current one at each."""
+    _infer(plays, voids, caps)
+    played = followed = 0
+    for seat, card in plays:
+        played |= 1 << card
+        counts[seat] += 1
+        if seat == taker and card < 56:
+            followed |= 1 << (card // 14)
+    return played, followed
 
 
 _SUIT_VOIDS = tuple(
@@ -267,12 +280,9 @@ class Knowledge:
         followed = history.taker_followed
         current = seen.current_trick
         if current:
-            _infer(current, voids, caps)
-            for seat, card in current:
-                played |= 1 << card
-                counts[seat] += 1
-                if seat == taker and card < 56:
-                    followed |= 1 << (card // 14)
+            cards, suits = _read_plays(current, taker, voids, caps, counts)
+            played |= cards
+            followed |= suits
         self.played = played
         self.taker_followed = followed
         out = mask_of(seen.discarded_trumps)
