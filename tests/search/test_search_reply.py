@@ -3,7 +3,9 @@ the heuristic plays from that seat's view of the drawn deal, and the trick ends 
 
 from __future__ import annotations
 
-from arena.games.french_tarot import Phase, Play, legal_actions
+from collections.abc import Iterator
+
+from arena.games.french_tarot import GameState, Phase, Play, legal_actions
 from arena.games.french_tarot.cards import cards_of
 from arena.games.french_tarot.simulate import copy_state, play_unchecked, playable
 from clients.heuristic_bot import choose_card
@@ -12,13 +14,17 @@ from clients.search_reply import Replies, heuristic_reply, reply_to_trick
 from .positions import random_position, view_of
 
 
+def card_play_positions(first_seed: int, count: int) -> Iterator[tuple[GameState, int]]:
+    """Random positions of 3 to 5 players in the card play, with the seat to act."""
+    for number in range(count):
+        state = random_position(first_seed + number, 3 + number % 3, min_cards=1)
+        if state.phase is Phase.PLAYING and state.to_act is not None:
+            yield state, state.to_act
+
+
 def test_the_replies_are_the_heuristics_cards_to_the_end_of_the_trick() -> None:
     checked = 0
-    for number in range(40):
-        state = random_position(4100 + number, 3 + number % 3, min_cards=1)
-        if state.phase is not Phase.PLAYING or state.to_act is None:
-            continue
-        seat = state.to_act
+    for state, seat in card_play_positions(4100, 40):
         mask = playable(state)
         play_unchecked(state, (mask & -mask).bit_length() - 1)
         if not state.trick or state.to_act is None:
@@ -55,11 +61,7 @@ def test_one_decisions_replies_share_what_the_finished_tricks_show() -> None:
     """A card decision's :class:`Replies` answers every card tried as replies read alone do,
     reading the finished tricks once."""
     checked = 0
-    for number in range(60):
-        state = random_position(4500 + number, 3 + number % 3, min_cards=1)
-        if state.phase is not Phase.PLAYING or state.to_act is None:
-            continue
-        seat = state.to_act
+    for state, seat in card_play_positions(4500, 60):
         answers = Replies()
         for card in cards_of(playable(state)):
             shared, alone = copy_state(state), copy_state(state)
