@@ -17,7 +17,14 @@ plays a fixed number of draws per decision. The figures: mean per board and its 
 
 Where a timeout's time went: each decision of the search bot is timed on the wall clock and on
 the process's CPU clock. A timeout whose decision used less CPU than the limit (the rest of the
-wall time spent waiting for a CPU: the machine busy elsewhere) counts in ``timeouts_off_cpu``;
+wall time spent waiting for a CPU: the machine busy elsewhere) counts in ``timeouts_off_cpu``.
+Where Linux keeps the thread's scheduler statistics, a decision's time off its CPU is split in
+two: ``waited_ms``, in this machine's queue for a CPU, and ``held_by_host_ms``, the hypervisor
+pausing the virtual CPU while the thread ran on it. A paused virtual CPU also holds up the
+threads queued on it, so a timeout's ``host_ms`` is its hold plus at most the machine's steal
+time meanwhile (``stolen_ms``) of its wait: what the host may have cost it (no program inside a
+virtual machine answers in time through a pause longer than its margin). A timeout still late
+without it counts in ``timeouts_of_its_own``;
 ``stall_ms_max`` is the longest such wait in any decision, timed out or not. A timeout the bot
 would cause itself (its own work past the limit) shows as a timeout not off CPU; whatever the
 load, ``decisions_over_limit_on_cpu`` counts the decisions whose CPU time alone passed the limit
@@ -273,6 +280,10 @@ class DecisionTimer:
         self.stolen: list[float] = []
         """Per decision, beside :attr:`times`: the machine's steal time meanwhile
         (:func:`stolen_seconds`)."""
+        self.schedule: list[tuple[float, float] | None] = []
+        """Per decision, beside :attr:`times`: (seconds the deciding thread waited for a CPU of
+        this machine, seconds the host held it off while it ran), from the thread's own
+        scheduler statistics (:func:`thread_schedule`); None where the system keeps none."""
         self._collecting = 0.0
         self._gc_seconds = 0.0
         self._oldest = -1
@@ -308,6 +319,7 @@ class DecisionTimer:
             self._gc_seconds, self._oldest = 0.0, -1
             self._samples = []
             stolen = stolen_seconds()
+            schedule = thread_schedule()
             wall, cpu = time.perf_counter(), time.process_time()
             self._began_cpu = cpu
             if self.limit is not None:
@@ -317,7 +329,14 @@ class DecisionTimer:
             finally:
                 if self.limit is not None:
                     signal.setitimer(signal.ITIMER_PROF, 0)
-                self.times.append((time.perf_counter() - wall, time.process_time() - cpu))
+                took = time.perf_counter() - wall
+                self.times.append((took, time.process_time() - cpu))
+                after = thread_schedule()
+                if schedule is None or after is None:
+                    self.schedule.append(None)
+                else:
+                    ran, waited = after[0] - schedule[0], after[1] - schedule[1]
+                    self.schedule.append((waited, max(0.0, took - ran - waited)))
                 self.details.append(
                     (getattr(method, "__name__", "decide"), self._gc_seconds, self._oldest))
                 self.stacks.append(self._samples)
@@ -325,9 +344,11 @@ class DecisionTimer:
         return timed
 
     def take(self) -> list[tuple[tuple[float, float], tuple[str, float, int],
-                                 list[tuple[float, tuple[str, ...]]], float]]:
-        taken = list(zip(self.times, self.details, self.stacks, self.stolen, strict=True))
-        self.times, self.details, self.stacks, self.stolen = [], [], [], []
+                                 list[tuple[float, tuple[str, ...]]], float,
+                                 tuple[float, float] | None]]:
+        taken = list(zip(self.times, self.details, self.stacks, self.stolen, self.schedule,
+                         strict=True))
+        self.times, self.details, self.stacks, self.stolen, self.schedule = [], [], [], [], []
         return taken
 
     def close(self) -> None:
@@ -348,6 +369,23 @@ def stolen_seconds() -> float:
         return int(fields[8]) / CLOCK_TICKS
     except (OSError, IndexError, ValueError):
         return 0.0
+
+
+def thread_schedule() -> tuple[float, float] | None:
+    """The calling thread's (seconds on a CPU, seconds waiting for one) so far, from Linux's
+    ``/proc/thread-self/schedstat``; None where it is not kept.
+
+    Its time on a CPU leaves out what the host stole meanwhile (the guest's task clock does,
+    where it accounts steal time), and its wait counts only this machine's queue. So over a
+    decision, wall time less both is how long the host held the thread off while it ran: a
+    pause of the whole virtual machine, which no program inside it can answer in time through,
+    told apart from a wait behind this machine's other work, which the bot must allow for."""
+    try:
+        with open("/proc/thread-self/schedstat", "rb") as stat:
+            ran, waited = stat.read().split()[:2]
+        return int(ran) / 1e9, int(waited) / 1e9
+    except (OSError, ValueError):
+        return None
 
 
 def overrun_summary(
@@ -420,7 +458,8 @@ def run_level(
         on_cpu_clock(bot, time_control.per_decision)
         runner_control = TimeControl(per_decision=CPU_CLOCK_RUNNER_LIMIT)
     timer = DecisionTimer(bot, time_control.per_decision if bot.timed else None)
-    stall = {"max": 0.0, "timeouts_off_cpu": 0}
+    stall = {"max": 0.0, "timeouts_off_cpu": 0, "timeouts_of_its_own": 0, "held_max": 0.0,
+             "waited_max": 0.0}
     cpu_use = {"max": 0.0, "over_limit": 0, "full_collections": 0, "stolen_max": 0.0}
     """The search bot's own work per decision, whatever the machine's load: its longest CPU
     time, the decisions whose CPU time alone passed the limit, and those with a full garbage
@@ -440,9 +479,12 @@ def run_level(
         # With two players the defender also decides for the dummy (seat 2).
         defender = players == 2 and seat != outcome.state.taker
         mine = [d for d in outcome.decisions if d.seat == seat or (defender and d.seat == 2)]
-        for decision, ((wall, cpu), (kind, in_gc, oldest), samples, stolen) in zip(
+        for decision, ((wall, cpu), (kind, in_gc, oldest), samples, stolen, schedule) in zip(
                 mine, times, strict=True):
             stall["max"] = max(stall["max"], wall - cpu)
+            waited, held = schedule if schedule is not None else (wall - cpu, 0.0)
+            stall["waited_max"] = max(stall["waited_max"], waited)
+            stall["held_max"] = max(stall["held_max"], held)
             cpu_use["max"] = max(cpu_use["max"], cpu)
             cpu_use["over_limit"] += cpu > time_control.per_decision
             cpu_use["full_collections"] += oldest == 2
@@ -458,9 +500,19 @@ def run_level(
                 continue
             if cpu < time_control.per_decision:
                 stall["timeouts_off_cpu"] += 1
+            # Late even had the host not held the machine: the bot's own lateness, its work or
+            # its allowance for this machine's load short (schedule None: all counted its own).
+            # The host's share: its hold while the thread ran, and at most the machine's steal
+            # meanwhile while it waited (a paused virtual CPU holds up the threads queued on it).
+            host = min(held + waited, max(held, stolen))
+            own = wall - host > time_control.per_decision
+            stall["timeouts_of_its_own"] += own
             late.append({"decision": kind, "wall_ms": round(wall * 1000, 1),
                          "cpu_ms": round(cpu * 1000, 1), "gc_ms": round(in_gc * 1000, 1),
-                         "gc_oldest_generation": oldest, "stolen_ms": round(stolen * 1000)})
+                         "gc_oldest_generation": oldest, "stolen_ms": round(stolen * 1000),
+                         "waited_ms": round(waited * 1000, 1),
+                         "held_by_host_ms": round(held * 1000, 1),
+                         "host_ms": round(host * 1000, 1), "its_own": own})
 
     start = time.perf_counter()
     try:
@@ -504,7 +556,10 @@ def run_level(
         "decision_rollout": bot.decision_rollout,
         "infractions": kinds,
         "timeouts_off_cpu": stall["timeouts_off_cpu"],
+        "timeouts_of_its_own": stall["timeouts_of_its_own"],
         "stall_ms_max": round(stall["max"] * 1000, 1),
+        "waited_ms_max": round(stall["waited_max"] * 1000, 1),
+        "held_by_host_ms_max": round(stall["held_max"] * 1000, 1),
         "cpu_ms_max": round(cpu_use["max"] * 1000, 1),
         "decisions_over_limit_on_cpu": cpu_use["over_limit"],
         "decisions_with_a_full_collection": cpu_use["full_collections"],
@@ -522,7 +577,10 @@ def run_level(
           f"{figures['draws_per_second']} draws/s, {figures['rollouts_per_second']} rollouts/s "
           f"({bot.merged_rollouts} saved by merging equivalent cards); "
           f"infractions {kinds or 'none'} ({stall['timeouts_off_cpu']} search timeouts off "
-          f"CPU, longest wait for a CPU {stall['max'] * 1000:.1f} ms; longest decision on the "
+          f"CPU, {stall['timeouts_of_its_own']} late even without the host's holds; longest "
+          f"wait for a CPU {stall['max'] * 1000:.1f} ms, of it at most "
+          f"{stall['waited_max'] * 1000:.1f} ms behind this machine's work and "
+          f"{stall['held_max'] * 1000:.1f} ms held by the host; longest decision on the "
           f"CPU {cpu_use['max'] * 1000:.1f} ms, {cpu_use['over_limit']} over the limit on the "
           f"CPU, {cpu_use['full_collections']} with a full collection; most stolen by the host "
           f"in a decision {cpu_use['stolen_max'] * 1000:.0f} ms); {wall:.0f} s",

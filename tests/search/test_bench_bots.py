@@ -22,6 +22,7 @@ from bench.bots import (
     overrun_summary,
     paired_runs,
     taker_views,
+    thread_schedule,
 )
 from clients.search_collector import COLLECTOR
 
@@ -78,8 +79,10 @@ def test_a_decision_past_its_limit_on_the_cpu_is_caught_where_it_spends_it() -> 
         bot.method_for(None)()
     finally:
         timer.close()
-    [(_, _, over, stolen), (_, _, within, _)] = timer.take()
+    [(_, _, over, stolen, schedule), (_, _, within, _, _)] = timer.take()
     assert stolen >= 0  # the host's steal time meanwhile, 0 where the machine keeps none
+    if schedule is not None:  # Linux: the thread's wait for a CPU and the host's hold
+        assert min(schedule) >= 0
     assert within == []
     assert over and all(at >= 0.02 for at, _ in over)
     [entry] = overrun_summary(over)
@@ -146,3 +149,18 @@ def test_the_takers_speed_is_its_card_decisions_draws_per_cpu_second(
     assert without["options"] == {"replies": 0} and without["replies"] is False
     for variant in (with_replies, without):
         assert variant["draws"] == 6 and variant["draws_per_cpu_second"] > 0
+
+
+def test_the_threads_schedule_counts_its_time_on_a_cpu_and_not_its_sleep() -> None:
+    before = thread_schedule()
+    if before is None:
+        pytest.skip("no scheduler statistics per thread on this system")
+    wall = time.perf_counter()
+    Burner(0.05).spin()
+    time.sleep(0.05)  # asleep: neither on a CPU nor waiting for one
+    took = time.perf_counter() - wall
+    after = thread_schedule()
+    assert after is not None
+    ran, waited = after[0] - before[0], after[1] - before[1]
+    assert 0.045 <= ran <= took - 0.045
+    assert 0 <= waited <= took - ran
