@@ -10,9 +10,9 @@ order. Two bridges implement it:
   iteration at a time and waits for its file descriptors in trio. No second thread means no GIL
   hand-over and no cross-thread wake-up per message: with the same batching on both sides,
   ``bench/arena.py`` at 16 tables went from 0.41-0.45 of the echo floor (thread) to 0.48-0.50
-  (stepped) when it was built; ``--bridge`` measures both today (README, "Measured"): the
-  thread bridge spends 6-24 % more server CPU per decision. It needs what asyncio does
-  not make public: ``BaseEventLoop._run_once``, ``_ready``, ``_scheduled`` and
+  (stepped) when it was built; ``--bridge`` measures both today (docs/measurements.md, "Arena
+  over gRPC"): the thread bridge spends 6-24 % more server CPU per decision. It needs what
+  asyncio does not make public: ``BaseEventLoop._run_once``, ``_ready``, ``_scheduled`` and
   ``asyncio.events._set_running_loop`` (there since Python 3.5), and a selector with a file
   descriptor trio can wait on (epoll, kqueue). Its price: trio code that blocks the thread (it
   never should) also holds up gRPC's reads, writes and keepalives.
