@@ -24,7 +24,8 @@ pausing the virtual CPU while the thread ran on it. A paused virtual CPU also ho
 threads queued on it, so a timeout's ``host_ms`` is its hold plus at most the machine's steal
 time meanwhile (``stolen_ms``) of its wait: what the host may have cost it (no program inside a
 virtual machine answers in time through a pause longer than its margin). A timeout still late
-without it counts in ``timeouts_of_its_own``;
+without it, with no wait in this machine's queue as long as half the limit (the most the bot
+keeps in hand for waits), counts in ``timeouts_of_its_own``;
 ``stall_ms_max`` is the longest such wait in any decision, timed out or not. A timeout the bot
 would cause itself (its own work past the limit) shows as a timeout not off CPU; whatever the
 load, ``decisions_over_limit_on_cpu`` counts the decisions whose CPU time alone passed the limit
@@ -128,7 +129,7 @@ from clients.search_bot import (
     rollout_card,
 )
 from clients.search_collector import COLLECTOR
-from clients.search_timing import TimedSearch
+from clients.search_timing import MAX_MARGIN_SHARE, TimedSearch
 from tournaments.duplicate.scoring import Entry
 from tournaments.duplicate.seatings import TablePlan
 from tournaments.duplicate.stats import mean_interval
@@ -388,6 +389,25 @@ def thread_schedule() -> tuple[float, float] | None:
         return None
 
 
+def lateness(wall: float, cpu: float, stolen: float, schedule: tuple[float, float] | None,
+             limit: float) -> dict[str, Any]:
+    """Where a late decision's time went (seconds in, milliseconds out), and whether it was the
+    bot's own lateness (``its_own``): still late without the host's share, and no wait in this
+    machine's queue as long as half the limit, the most a search keeps in hand for waits
+    (:data:`clients.search_timing.MAX_MARGIN_SHARE`). The host's share is its hold while the
+    thread ran, plus at most the machine's steal time meanwhile of its wait: a paused virtual
+    CPU holds up the threads queued on it. Without the thread's statistics (``schedule``
+    None), all its time off the CPU counts as waiting."""
+    waited, held = schedule if schedule is not None else (wall - cpu, 0.0)
+    host = min(held + waited, max(held, stolen))
+    queued = waited - (host - held)
+    own = wall - host > limit and queued < MAX_MARGIN_SHARE * limit
+    return {"wall_ms": round(wall * 1000, 1), "cpu_ms": round(cpu * 1000, 1),
+            "stolen_ms": round(stolen * 1000), "waited_ms": round(waited * 1000, 1),
+            "held_by_host_ms": round(held * 1000, 1), "host_ms": round(host * 1000, 1),
+            "its_own": own}
+
+
 def overrun_summary(
     samples: list[tuple[float, tuple[str, ...]]],
 ) -> list[dict[str, object]]:
@@ -500,19 +520,10 @@ def run_level(
                 continue
             if cpu < time_control.per_decision:
                 stall["timeouts_off_cpu"] += 1
-            # Late even had the host not held the machine: the bot's own lateness, its work or
-            # its allowance for this machine's load short (schedule None: all counted its own).
-            # The host's share: its hold while the thread ran, and at most the machine's steal
-            # meanwhile while it waited (a paused virtual CPU holds up the threads queued on it).
-            host = min(held + waited, max(held, stolen))
-            own = wall - host > time_control.per_decision
-            stall["timeouts_of_its_own"] += own
-            late.append({"decision": kind, "wall_ms": round(wall * 1000, 1),
-                         "cpu_ms": round(cpu * 1000, 1), "gc_ms": round(in_gc * 1000, 1),
-                         "gc_oldest_generation": oldest, "stolen_ms": round(stolen * 1000),
-                         "waited_ms": round(waited * 1000, 1),
-                         "held_by_host_ms": round(held * 1000, 1),
-                         "host_ms": round(host * 1000, 1), "its_own": own})
+            why = lateness(wall, cpu, stolen, schedule, time_control.per_decision)
+            stall["timeouts_of_its_own"] += why["its_own"]
+            late.append({"decision": kind, "gc_ms": round(in_gc * 1000, 1),
+                         "gc_oldest_generation": oldest, **why})
 
     start = time.perf_counter()
     try:
@@ -577,7 +588,7 @@ def run_level(
           f"{figures['draws_per_second']} draws/s, {figures['rollouts_per_second']} rollouts/s "
           f"({bot.merged_rollouts} saved by merging equivalent cards); "
           f"infractions {kinds or 'none'} ({stall['timeouts_off_cpu']} search timeouts off "
-          f"CPU, {stall['timeouts_of_its_own']} late even without the host's holds; longest "
+          f"CPU, {stall['timeouts_of_its_own']} of its own (see lateness()); longest "
           f"wait for a CPU {stall['max'] * 1000:.1f} ms, of it at most "
           f"{stall['waited_max'] * 1000:.1f} ms behind this machine's work and "
           f"{stall['held_max'] * 1000:.1f} ms held by the host; longest decision on the "

@@ -37,6 +37,7 @@ import random
 import sys
 import time
 from collections.abc import Callable
+from typing import Any
 
 import trio
 
@@ -50,7 +51,7 @@ from arena.games.tre_e_venticinque import (
     observe,
 )
 from arena.table import TimeControl
-from bench.bots import interval_figures, search_rates
+from bench.bots import DecisionTimer, interval_figures, lateness, search_rates
 from clients.local import LocalArena
 from clients.tre_bots import TreHeuristicBot, TreSearchBot
 from clients.tre_heuristic import heuristic_choice, random_choice
@@ -91,15 +92,18 @@ def board_margin(board: int) -> float:
 
 
 async def search_gauntlet(
-    bot: TreSearchBot, boards: int, seed: int, time_control: TimeControl, first_board: int = 0
+    bot: TreSearchBot, boards: int, seed: int, time_control: TimeControl,
+    late: list[dict[str, Any]], first_board: int = 0,
 ) -> tuple[list[float], dict[str, int]]:
     """Each board's value (see the module docstring) and the infractions, by bot and kind;
     each board's value is printed as it is known (a long run shared between processes can be
-    pooled, or read when cut short)."""
+    pooled, or read when cut short). The search bot's decisions past the limit by its own
+    timing go to ``late``, each with where its time went (:func:`bench.bots.lateness`)."""
     arena = LocalArena({"search": bot, "heuristic": TreHeuristicBot()}, strict=False)
     options = TableOptions()
     values: list[float] = []
     kinds: dict[str, int] = {}
+    timer = DecisionTimer(bot)  # type: ignore[arg-type]
     for board in range(first_board, first_board + boards):
         dealer = board % 3
         deal_seed = board_seed(seed, board)
@@ -113,9 +117,16 @@ async def search_gauntlet(
             for infraction in outcome.infractions:
                 key = f"{ids[infraction.seat]}:{infraction.kind.value}"
                 kinds[key] = kinds.get(key, 0) + 1
+            for (wall, cpu), _, _, stolen, schedule in timer.take():
+                if wall > time_control.per_decision:
+                    why = lateness(wall, cpu, stolen, schedule, time_control.per_decision)
+                    late.append(why)
+                    print(f"board {board}: past the limit by the bot's own timing: {why}",
+                          file=sys.stderr, flush=True)
         reference = points["None"]
         values.append(sum(points[str(s)][s] - reference[s] for s in range(3)) / 3 / 3)
         print(f"board {board}: {values[-1]:+.3f}", file=sys.stderr, flush=True)
+    timer.close()
     return values, kinds
 
 
@@ -124,7 +135,8 @@ def run_search_level(
     first_board: int = 0,
 ) -> dict[str, object]:
     start = time.perf_counter()
-    values, kinds = trio.run(search_gauntlet, bot, boards, seed, time_control, first_board)
+    late: list[dict[str, Any]] = []
+    values, kinds = trio.run(search_gauntlet, bot, boards, seed, time_control, late, first_board)
     wall = time.perf_counter() - start
     interval = mean_interval(values)
     low, high = interval.mean - interval.half_width, interval.mean + interval.half_width
@@ -133,12 +145,16 @@ def run_search_level(
         **interval_figures(values),
         **search_rates(bot),
         "infractions": kinds,
+        "late": late,
+        "late_of_its_own": sum(why["its_own"] for why in late),
         "seconds": round(wall, 1),
         "board_values": [round(v, 3) for v in values],
     }
     print(f"{label:>12}: {interval.mean:+7.2f} points per board, 95% [{low:+.2f}, {high:+.2f}] "
           f"over {len(values)} boards; {figures['draws_per_second']} draws/s, "
-          f"{figures['rollouts_per_second']} rollouts/s; infractions {kinds or 'none'}; "
+          f"{figures['rollouts_per_second']} rollouts/s; infractions {kinds or 'none'} "
+          f"({len(late)} decisions past the limit by the bot's own timing, "
+          f"{figures['late_of_its_own']} of its own); "
           f"{wall:.0f} s", file=sys.stderr, flush=True)
     return figures
 

@@ -17,6 +17,7 @@ import pytest
 from bench.bots import (
     DecisionTimer,
     combine,
+    lateness,
     main,
     on_cpu_clock,
     overrun_summary,
@@ -164,3 +165,22 @@ def test_the_threads_schedule_counts_its_time_on_a_cpu_and_not_its_sleep() -> No
     ran, waited = after[0] - before[0], after[1] - before[1]
     assert 0.045 <= ran <= took - 0.045
     assert 0 <= waited <= took - ran
+
+
+def test_a_late_decision_is_the_bots_own_only_when_neither_the_host_nor_a_long_wait_explains_it(
+) -> None:
+    limit = 0.1
+    # The host paused the virtual CPU 100 ms while the thread ran on it.
+    assert not lateness(0.13, 0.03, 0.1, (0.0, 0.1), limit)["its_own"]
+    # It paused the virtual CPU the thread was queued on: the wait is the host's, up to the steal.
+    assert not lateness(0.12, 0.005, 0.1, (0.115, 0.0), limit)["its_own"]
+    # A wait in this machine's queue as long as half the limit: more than the bot keeps in hand.
+    assert not lateness(0.11, 0.05, 0.0, (0.06, 0.0), limit)["its_own"]
+    # Its own work past the limit, or a short wait it should have kept in hand: its own.
+    assert lateness(0.104, 0.104, 0.0, (0.0, 0.0), limit)["its_own"]
+    assert lateness(0.11, 0.08, 0.0, (0.03, 0.0), limit)["its_own"]
+    # A wait longer than the steal: the rest of it was this machine's queue.
+    why = lateness(0.28, 0.07, 0.1, (0.17, 0.04), limit)
+    assert why["host_ms"] == 100.0 and not why["its_own"]  # 110 ms queued beyond the host's
+    # Without the thread's statistics all its time off the CPU counts as waiting.
+    assert lateness(0.11, 0.08, 0.0, None, limit)["its_own"]
