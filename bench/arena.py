@@ -664,28 +664,29 @@ def parent(args: argparse.Namespace) -> dict[str, Any]:
             children.stop()
 
         # -------------------------------------------------------------------------- memory
-        server, bots = start_arena(children, hold=True)
-        time.sleep(0.5)
-        idle, _ = sample_rss(server.pid, 5, 0.1)
-        figures["rss_mb_idle"] = round(idle, 1)
-        server.send({"cmd": "hold", "tables": hold_tables})
-        opened = server.receive(180)
-        time.sleep(1.0)  # let the requests reach the bots
-        busy, hwm = sample_rss(server.pid, 10, 0.1)
-        figures[f"rss_mb_{hold_tables}_tables"] = round(busy, 1)
-        figures["rss_mb_hwm_hold"] = round(hwm, 1)
-        figures["hold_seconds_to_open"] = opened["seconds"]
-        figures["rss_kb_per_table"] = round((busy - idle) * 1024 / hold_tables, 1)
-        log(f"arena server RSS: idle {idle:.1f} MB, {hold_tables} tables open {busy:.1f} MB "
-            f"({(busy - idle) * 1024 / hold_tables:.0f} kB per table; all {hold_tables} asking "
-            f"after {opened['seconds']:.1f} s)")
-        server.send({"cmd": "release"})
-        server.receive(60)
-        server.send({"cmd": "quit"})
-        held = bot_counts(bots)
-        figures["hold_requests_received_by_bots"] = int(held.get("requests", 0))
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            server.wait(15)
+        if hold_tables > 0:  # 0: no memory figure
+            server, bots = start_arena(children, hold=True)
+            time.sleep(0.5)
+            idle, _ = sample_rss(server.pid, 5, 0.1)
+            figures["rss_mb_idle"] = round(idle, 1)
+            server.send({"cmd": "hold", "tables": hold_tables})
+            opened = server.receive(180)
+            time.sleep(1.0)  # let the requests reach the bots
+            busy, hwm = sample_rss(server.pid, 10, 0.1)
+            figures[f"rss_mb_{hold_tables}_tables"] = round(busy, 1)
+            figures["rss_mb_hwm_hold"] = round(hwm, 1)
+            figures["hold_seconds_to_open"] = opened["seconds"]
+            figures["rss_kb_per_table"] = round((busy - idle) * 1024 / hold_tables, 1)
+            log(f"arena server RSS: idle {idle:.1f} MB, {hold_tables} tables open {busy:.1f} MB "
+                f"({(busy - idle) * 1024 / hold_tables:.0f} kB per table; all {hold_tables} asking "
+                f"after {opened['seconds']:.1f} s)")
+            server.send({"cmd": "release"})
+            server.receive(60)
+            server.send({"cmd": "quit"})
+            held = bot_counts(bots)
+            figures["hold_requests_received_by_bots"] = int(held.get("requests", 0))
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                server.wait(15)
     finally:
         children.stop()
     figures["ratio_16_target"] = RATIO_16_TARGET
@@ -739,7 +740,8 @@ def main() -> None:
     parser.add_argument("--echo-seconds", type=float, default=0.0,
                         help="seconds per echo level (default 4, quick 1.5)")
     parser.add_argument("--hold-tables", type=int, default=HOLD_TABLES,
-                        help=f"tables open at once for the memory figure (default {HOLD_TABLES})")
+                        help="tables open at once for the memory figure "
+                             f"(default {HOLD_TABLES}; 0: no memory figure)")
     parser.add_argument("--no-shaped-echo", dest="shaped_echo", action="store_false",
                         help="skip the echo with 5 events per request (the protocol's shape)")
     parser.add_argument("--profile", metavar="FILE", default=None,
