@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import functools
 import inspect
 import logging
 import random
@@ -152,6 +153,7 @@ class _Answer:
 
 
 _OUTCOMES: Final = frozenset(pb.DealOutcome.values())
+_HOOKS: Final = ("on_table_start", "on_event", "on_notice", "on_table_end")
 _NO_ANSWERS: Final[Mapping[int, _Answer]] = MappingProxyType({})
 """The answers of a table that has none (read only)."""
 
@@ -245,6 +247,12 @@ class ArenaClient:
         self._hears_ends = _has_own(bot, "on_table_end")
         """The bot has an ``on_table_end`` of its own: else a TableEnd's deal record, read
         for nothing, is not read (an eighth of the SDK's decoding at 16 tables)."""
+        self._reads_at_once = not any(_has_own(bot, hook) for hook in _HOOKS)
+        """The bot has no hook of its own, so reading a stream message never waits: each is
+        read in the bridge's call that brings it (:meth:`_read_at_once`), not by the
+        receiving task woken for it."""
+        self._woke = False
+        """A task was started since :meth:`_read_at_once` last looked."""
         self._queued: list[tuple[TableView, DecisionRequest, _Answer, Any]] = []
         """Requests for a plain, unthreaded bot, waiting for :meth:`_decide_queued`."""
         self._async_functions: dict[Any, bool] = {}
@@ -350,12 +358,37 @@ class ArenaClient:
                     break
                 except (trio.EndOfChannel, trio.ClosedResourceError):
                     return StreamEnded(grpc.StatusCode.CANCELLED, "closed by the client")
+            if self._reads_at_once and stream.reader is None:
+                # Nothing is left in the channel: the next messages are read as they come.
+                stream.reader = functools.partial(self._read_at_once, stream)
             if self._queued:
                 # Everything read so far is in: decide what it asked, here rather than in a
                 # task of its own (a task and a trio round per stream message), so that the
                 # answers leave together, in one hand-over to the writer.
                 self._decide_queued()
         return StreamEnded(grpc.StatusCode.CANCELLED, "closed by the client")
+
+    def _read_at_once(self, stream: Stream, item: pb.ArenaMessage) -> bool:
+        """Read ``item`` and decide what it asks, in the bridge's call that brought it (the
+        stream's ``reader``, for a bot without hooks of its own); False when that started no
+        trio task (a plain bot's decisions are made here), so that the bridge writes the
+        answers without giving trio a round first.
+
+        :meth:`_read` is a coroutine only for the hooks it awaits, and the SDK's own hooks
+        return None: without the bot's own, it never suspends, so it runs to its end in one
+        ``send``, exactly as the receiving task would have run it."""
+        reading = self._read(stream, item, trio.TASK_STATUS_IGNORED)
+        try:
+            reading.send(None)
+        except StopIteration:
+            pass
+        else:  # nothing it awaits suspends without the bot's own hooks
+            reading.close()
+            raise RuntimeError("reading a stream message waited outside the receiving task")
+        if self._queued:
+            self._decide_queued()
+        woke, self._woke = self._woke, False
+        return woke
 
     async def _read(self, stream: Stream, item: pb.ArenaMessage, task_status: Any) -> None:
         """One stream message. Events and requests, nearly all of it, are read here by their
@@ -437,6 +470,7 @@ class ArenaClient:
             task_status.started(welcome)
         elif self.tables:
             assert self._nursery is not None
+            self._woke = True
             self._nursery.start_soon(self._forget_unresumed, stream, set(self.tables))
 
     async def _forget_unresumed(self, stream: Stream, keys: set[tuple[str, int]]) -> None:
@@ -606,6 +640,7 @@ class ArenaClient:
         method = self.bot.method_for(request)
         assert self._nursery is not None
         if self.bot.threaded or self._is_async(method):
+            self._woke = True
             self._nursery.start_soon(self._decide, view, request, answer, method)
             return
         # A plain method that runs in trio holds up the connection wherever it runs, so the
@@ -634,6 +669,7 @@ class ArenaClient:
                     continue
                 if inspect.isawaitable(result):  # a plain method that returned a coroutine
                     assert self._nursery is not None
+                    self._woke = True
                     self._nursery.start_soon(self._await_decision, view, request, answer,
                                              result)
                     continue

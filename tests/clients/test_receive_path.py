@@ -9,6 +9,7 @@ from typing import Any
 
 import grpc
 import trio
+import trio.testing
 
 from arena import games
 from arena.games.french_tarot import GameState, TableOptions, observe, seeded_deal
@@ -94,3 +95,86 @@ async def test_the_receive_loop_leaves_the_views_and_answers_of_the_generic_read
     assert read.tables == generic.tables and list(read.tables) == [("t", seat)]
     assert read.tables["t", seat].next_sequence > 20
     assert [m.decision for m in read_stream.sent] == [m.decision for m in generic_stream.sent]
+
+
+class LiveStream(FakeStream):
+    """A stream whose messages come while the client reads: through its channel until the
+    client sets ``reader``, then (as ``Stream._deliver`` does) to the reader."""
+
+    def __init__(self) -> None:
+        super().__init__(1)
+        self.to_channel, self.messages = trio.open_memory_channel[Any](math.inf)
+
+    def deliver(self, item: Any) -> bool:
+        if self.reader is not None and not isinstance(item, StreamEnded):
+            woke: bool = self.reader(item)
+            return woke
+        self.to_channel.send_nowait(item)
+        return True
+
+
+class Hooked(Counting):
+    def on_table_end(self, table: Any, end: Any) -> None:
+        pass
+
+
+class Threaded(Counting):
+    threaded = True
+
+
+async def test_a_bot_without_hooks_reads_each_message_in_the_call_that_brings_it() -> None:
+    """Once its channel is empty, a hookless bot's stream messages are read (and a plain bot's
+    requests decided) in the bridge's call that brings them, which says it woke no trio task:
+    the same views and answers as the receive loop's, in order."""
+    seat = 2
+    encoded = a_seat_of_a_deal(seat, 40)
+    messages = [pb.ArenaMessage.FromString(m) for m in encoded]
+    reference_bot = Counting()
+    reference = client_of(reference_bot)
+    reference_stream = ChannelStream(messages)
+    bot = Counting()
+    client = client_of(bot)
+    stream = LiveStream()
+    async with trio.open_nursery() as nursery:
+        reference._nursery = client._nursery = nursery
+        reference._stream = reference_stream  # type: ignore[assignment]
+        await reference._receive(reference_stream, trio.TASK_STATUS_IGNORED)  # type: ignore[arg-type]
+        client._stream = stream  # type: ignore[assignment]
+        ended: list[StreamEnded] = []
+
+        async def receive() -> None:
+            ended.append(await client._receive(stream,  # type: ignore[arg-type]
+                                               trio.TASK_STATUS_IGNORED))
+
+        nursery.start_soon(receive)
+        assert stream.deliver(messages[0]) is True  # the TableStart, through the channel
+        await trio.testing.wait_all_tasks_blocked()
+        assert stream.reader is not None
+        assert [stream.deliver(m) for m in messages[1:]] == [False] * (len(messages) - 1)
+        stream.deliver(StreamEnded(grpc.StatusCode.OK, ""))
+    assert ended[0].code is grpc.StatusCode.OK
+    assert len(bot.asked) > 5 and bot.asked == reference_bot.asked
+    assert client.tables == reference.tables
+    assert [m.decision for m in stream.sent] == [m.decision for m in reference_stream.sent]
+
+
+async def test_a_bot_with_hooks_is_read_by_its_receiving_task_and_a_threaded_one_wakes_it(
+) -> None:
+    messages = [pb.ArenaMessage.FromString(m) for m in a_seat_of_a_deal(1, 8)]
+    for bot, reads_at_once in ((Hooked(), False), (Threaded(), True)):
+        client = client_of(bot)
+        stream = LiveStream()
+        async with trio.open_nursery() as nursery:
+            client._nursery = nursery
+            client._stream = stream  # type: ignore[assignment]
+            nursery.start_soon(client._receive, stream,  # type: ignore[arg-type]
+                               trio.TASK_STATUS_IGNORED)
+            stream.deliver(messages[0])
+            await trio.testing.wait_all_tasks_blocked()
+            assert (stream.reader is not None) == reads_at_once
+            woke = [stream.deliver(m) for m in messages[1:]]
+            if reads_at_once:  # a threaded decision is a task of its own
+                assert True in woke
+            await trio.testing.wait_all_tasks_blocked()
+            stream.deliver(StreamEnded(grpc.StatusCode.OK, ""))
+        assert len(bot.asked) >= 1
