@@ -178,3 +178,52 @@ async def test_a_bot_with_hooks_is_read_by_its_receiving_task_and_a_threaded_one
             await trio.testing.wait_all_tasks_blocked()
             stream.deliver(StreamEnded(grpc.StatusCode.OK, ""))
         assert len(bot.asked) >= 1
+
+
+class ByKind(Counting):
+    """Plays by its own ``play``, returning a coroutine from a plain method for the bids."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.played = 0
+
+    def play(self, table: Any, request: DecisionRequest) -> Any:
+        self.played += 1
+        return request.legal_actions[0]
+
+    def bid(self, table: Any, request: DecisionRequest) -> Any:
+        async def later() -> Any:
+            self.asked.append(request)
+            return request.legal_actions[-1]
+
+        return later()
+
+
+class OwnMethodFor(Counting):
+    def __init__(self) -> None:
+        super().__init__()
+        self.looked_up = 0
+
+    def method_for(self, request: DecisionRequest) -> Any:
+        self.looked_up += 1
+        return self.decide
+
+
+async def test_each_request_gets_the_method_of_its_kind() -> None:
+    """The client finds the method of each kind of decision once (by the bot's class), asks a
+    bot's own ``method_for`` at every request, and awaits a coroutine a plain method returns."""
+    messages = [pb.ArenaMessage.FromString(m) for m in a_seat_of_a_deal(0, 60)]
+    requests = sum(m.WhichOneof("kind") == "request" for m in messages)
+    by_kind = ByKind()
+    own = OwnMethodFor()
+    for bot in (by_kind, own):
+        client = client_of(bot)
+        stream = ChannelStream(messages)
+        async with trio.open_nursery() as nursery:
+            client._nursery = nursery
+            client._stream = stream  # type: ignore[assignment]
+            await client._receive(stream, trio.TASK_STATUS_IGNORED)  # type: ignore[arg-type]
+        assert len(stream.sent) == requests
+    assert by_kind.played >= 1 and len(by_kind.asked) >= 1
+    assert by_kind.played + len(by_kind.asked) == requests
+    assert own.looked_up == requests
