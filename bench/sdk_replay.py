@@ -12,11 +12,13 @@ does that in the transport), and each repeat starts from a fresh client.
     python -m bench.sdk_replay FILE [--tables 16] [--repeat N]
 
 It prints the decisions and the CPU time per decision. For instructions, run it under
-callgrind twice and take the difference, which leaves out the imports and the interpreter's
-start and exit::
+callgrind twice and take the difference, which leaves out the imports, the first replay's
+warm-up and the interpreter's start and exit::
 
-    valgrind --tool=callgrind --callgrind-out-file=/dev/null python -m bench.sdk_replay FILE --repeat 0
-    valgrind --tool=callgrind --callgrind-out-file=/dev/null python -m bench.sdk_replay FILE --repeat 2
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+        python -m bench.sdk_replay FILE --repeat 1
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+        python -m bench.sdk_replay FILE --repeat 3
 
 (the totals are on the last lines, "Collected"): (second - first) / (2 x decisions).
 """

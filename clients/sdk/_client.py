@@ -62,7 +62,7 @@ from arena.transport.bridge import Bridge, open_bridge
 from arena.transport.convert import Goodbye, GoodbyeReason, Welcome
 
 from ._bot import Bot, as_action
-from ._link import Stream, StreamEnded, serve_until
+from ._link import ReadFailed, Stream, StreamEnded, serve_until
 from ._transport_time import TransportTime
 from ._view import TableView
 from .tls import ClientTls, as_client_tls, diagnose
@@ -359,6 +359,8 @@ class ArenaClient:
                 if isinstance(item, StreamEnded):
                     self._decide_queued()  # answers kept for a resumed stream
                     return item
+                if isinstance(item, ReadFailed):  # read in the bridge's call: raised here
+                    raise item.error
                 await self._read(stream, item, task_status)
                 try:
                     item = messages.receive_nowait()

@@ -42,6 +42,14 @@ class StreamEnded:
     details: str
 
 
+@dataclass(frozen=True, slots=True)
+class ReadFailed:
+    """An item of a stream's channel: :attr:`Stream.reader` raised ``error`` (a bug), which the
+    task reading the channel raises, as it would have had it read the message itself."""
+
+    error: Exception
+
+
 def quiet_late_completions(loop: asyncio.AbstractEventLoop) -> None:
     """Quiet, on ``loop``, grpc.aio's completions for another loop already closed.
 
@@ -238,7 +246,11 @@ class Stream:
         ``contextlib.suppress`` object each time)."""
         reader = self.reader
         if reader is not None and not isinstance(item, StreamEnded):
-            return reader(item)
+            try:
+                return reader(item)
+            except Exception as error:
+                self.reader = None
+                item = ReadFailed(error)
         try:  # noqa: SIM105 (see above)
             self._inbox.send_nowait(item)
         except (trio.ClosedResourceError, trio.BrokenResourceError):

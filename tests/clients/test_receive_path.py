@@ -4,10 +4,12 @@ reading, message by message through ``arena_message_from_pb`` and the client's d
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
 import grpc
+import pytest
 import trio
 import trio.testing
 
@@ -17,7 +19,7 @@ from arena.proto_gen.tarot_arena.v1 import arena_pb2 as pb
 from arena.table import DecisionRequest, TableEvent, TableStart
 from arena.transport import convert, wire
 from clients.sdk import ArenaClient
-from clients.sdk._link import StreamEnded
+from clients.sdk._link import Stream, StreamEnded
 from tests.clients.test_client_attempts import Counting, FakeStream
 from tests.table.fakes import players_of
 
@@ -97,20 +99,22 @@ async def test_the_receive_loop_leaves_the_views_and_answers_of_the_generic_read
     assert [m.decision for m in read_stream.sent] == [m.decision for m in generic_stream.sent]
 
 
-class LiveStream(FakeStream):
-    """A stream whose messages come while the client reads: through its channel until the
-    client sets ``reader``, then (as ``Stream._deliver`` does) to the reader."""
+class _NoBridge:
+    def to_asyncio(self, fn: Any, *args: Any) -> None:
+        pass
+
+
+class LiveStream(Stream):
+    """The SDK's stream without its call: messages handed to it as the bridge does (``deliver``
+    is ``Stream._deliver``: to its ``reader`` once set, else through its channel)."""
 
     def __init__(self) -> None:
-        super().__init__(1)
-        self.to_channel, self.messages = trio.open_memory_channel[Any](math.inf)
+        super().__init__("127.0.0.1:1", pb.BotMessage(), bridge=_NoBridge())  # type: ignore[arg-type]
+        self.sent: list[pb.BotMessage] = []
+        self.deliver = self._deliver
 
-    def deliver(self, item: Any) -> bool:
-        if self.reader is not None and not isinstance(item, StreamEnded):
-            woke: bool = self.reader(item)
-            return woke
-        self.to_channel.send_nowait(item)
-        return True
+    def send(self, message: pb.BotMessage) -> None:
+        self.sent.append(message)
 
 
 class Hooked(Counting):
@@ -227,3 +231,25 @@ async def test_each_request_gets_the_method_of_its_kind() -> None:
     assert by_kind.played >= 1 and len(by_kind.asked) >= 1
     assert by_kind.played + len(by_kind.asked) == requests
     assert own.looked_up == requests
+
+
+async def test_an_error_reading_in_the_bridges_call_is_raised_by_the_receiving_task() -> None:
+    """A bug met reading a message in the bridge's call ends the client as it did when the
+    receiving task read every message: the error goes to that task, and the channel takes the
+    messages after it."""
+    messages = [pb.ArenaMessage.FromString(m) for m in a_seat_of_a_deal(0, 8)]
+    client = client_of(Counting())
+    stream = LiveStream()
+    client._stream = stream  # type: ignore[assignment]
+    stream.reader = functools.partial(client._read_at_once, stream)
+    assert stream.deliver(messages[0]) is False  # the TableStart, read at once
+
+    def broken(stream: Any, request: Any) -> None:
+        raise RuntimeError("a bug")
+
+    client._on_request = broken  # type: ignore[method-assign]
+    request = next(m for m in messages if m.WhichOneof("kind") == "request")
+    assert stream.deliver(request) is True
+    assert stream.reader is None
+    with pytest.raises(RuntimeError, match="a bug"):
+        await client._receive(stream, trio.TASK_STATUS_IGNORED)

@@ -152,8 +152,7 @@ def test_the_compiled_update_rules_make_plain_observations() -> None:
     import dataclasses
 
     import arena.games.french_tarot.observation as rules
-    from arena.games.french_tarot import Observation, observation_asked, observe
-    from arena.games.french_tarot import observation_value
+    from arena.games.french_tarot import Observation, observation_asked, observation_value, observe
 
     assert (rules.__file__ or "").endswith(
         tuple(importlib.machinery.EXTENSION_SUFFIXES)) == native.COMPILED_NOW
