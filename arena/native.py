@@ -38,6 +38,7 @@ COMPILED: Final = (
     "arena.games.frozen",
     "arena.games.registry",
     "arena.games.french_tarot.game",
+    "arena.games.french_tarot.observation",
     "arena.games.french_tarot.scoring_core",
     "arena.games.french_tarot.simulate",
     "arena.games.tre_e_venticinque.game",

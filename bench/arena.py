@@ -34,7 +34,7 @@ at the end (and dies with this process).
 
     python -m bench.arena [--quick] [--deals-1 N] [--deals-16 N] [--deals-64 N]
                           [--bot-impl aio|sync|sdk] [--one-by-one] [--py-spy FILE]
-                          [--profile FILE] [--profile-bots PREFIX]
+                          [--profile FILE] [--profile-bots PREFIX] [--record-bots PREFIX]
                           [--bridge auto|stepped|thread] [--tls]
 """
 
@@ -436,6 +436,7 @@ def make_certificates(folder: Path) -> Path:
 def start_arena(
     children: Children, hold: bool, profile: str | None = None, impl: str = "aio",
     one_by_one: bool = False, tls_dir: Path | None = None, profile_bots: str | None = None,
+    record_bots: str | None = None,
 ) -> tuple[Child, list[Child]]:
     args = [*SELF, "--role", "arena-server"]
     if profile:
@@ -452,7 +453,9 @@ def start_arena(
                                     *(["--one-by-one"] if one_by_one else []),
                                     *(["--tls-ca", str(tls_dir / "ca.pem")] if tls_dir else []),
                                     *(["--profile", f"{profile_bots}-bot{i}.prof"]
-                                      if profile_bots else [])])
+                                      if profile_bots else []),
+                                    *(["--record", f"{record_bots}-bot{i}.rec"]
+                                      if record_bots else [])])
         for i, token in enumerate(hello["tokens"])
     ]
     server.receive(60)  # ready: every bot connected
@@ -605,7 +608,8 @@ def parent(args: argparse.Namespace) -> dict[str, Any]:
         # ---------------------------------------------------------- throughput and the floor
         server, bots = start_arena(children, hold=False, profile=args.profile,
                                    impl=args.bot_impl, one_by_one=args.one_by_one,
-                                   profile_bots=args.profile_bots)
+                                   profile_bots=args.profile_bots,
+                                   record_bots=args.record_bots)
         figures["bridge"] = server.bridge
         log(f"arena server pid {server.pid} ({server.bridge} bridge), {len(bots)} bot processes "
             "connected")
@@ -749,6 +753,10 @@ def main() -> None:
     parser.add_argument("--profile-bots", metavar="PREFIX", default=None,
                         help="cProfile each bot of the levels in CPU time "
                              "(PREFIX-bot0.prof, ...; the SDK's bots: --bot-impl sdk)")
+    parser.add_argument("--record-bots", metavar="PREFIX", default=None,
+                        help="record every stream message each SDK bot of the levels receives "
+                             "(PREFIX-bot0.rec, ...; --bot-impl sdk): bench/sdk_replay.py "
+                             "replays them through the SDK's receive path")
     parser.add_argument("--py-spy", metavar="FILE", default=None,
                         help="record the arena server with py-spy during the levels (GIL "
                              "holder, raw collapsed stacks); needs `pip install py-spy`")

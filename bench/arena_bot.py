@@ -11,7 +11,7 @@ Echo mode (``--echo N``): N streams to bench/arena.py's bare echo server; every 
 is answered at once.
 
     python -m bench.arena_bot --port P --token T [--max-tables 1024] [--hold] [--impl aio|sync|sdk]
-                              [--one-by-one] [--tls-ca FILE] [--profile FILE]
+                              [--one-by-one] [--tls-ca FILE] [--profile FILE] [--record FILE]
 
 ``--tls-ca``: connect over TLS, trusting that CA (bench/arena.py's ``--tls`` comparison).
     python -m bench.arena_bot --port P --echo N
@@ -164,9 +164,13 @@ def play_sync(
     return counts
 
 
-def play_sdk(port: int, token: str, max_tables: int) -> dict[str, float]:
+def play_sdk(port: int, token: str, max_tables: int, record: Path | None = None
+             ) -> dict[str, float]:
     """The same choices made by a bot written with the Python SDK (``clients.sdk``), which
     decodes every message into a table view: what a Python bot author gets. Runs until SIGTERM.
+
+    ``record``: every stream message received is written there as it came
+    (:mod:`bench.sdk_replay` replays them without the transport).
     """
     from arena.games.french_tarot import Bid, Contract, Phase
     from clients.sdk import Bot, ClientTls, DecisionRequest, TableView, run_bot
@@ -187,9 +191,34 @@ def play_sdk(port: int, token: str, max_tables: int) -> dict[str, float]:
                         return action
             return legal[0]
 
-    run_bot(FirstLegal(), f"{HOST}:{port}", token, max_tables=max_tables,
-            tls=ClientTls(ca=TLS_CA) if TLS_CA is not None else False)
+    recorder = contextlib.nullcontext() if record is None else recording(record)
+    with recorder:
+        run_bot(FirstLegal(), f"{HOST}:{port}", token, max_tables=max_tables,
+                tls=ClientTls(ca=TLS_CA) if TLS_CA is not None else False)
     return counts
+
+
+@contextlib.contextmanager
+def recording(path: Path) -> Iterator[None]:
+    """Every ``pb.ArenaMessage`` the SDK's streams hand to trio, kept as received and written
+    to ``path`` at the end (:func:`bench.sdk_replay.write_recording`)."""
+    from bench.sdk_replay import write_recording
+    from clients.sdk import _link
+
+    kept: list[bytes] = []
+    deliver = _link.Stream._deliver
+
+    def keeping(stream: _link.Stream, item: object) -> None:
+        if isinstance(item, pb.ArenaMessage):
+            kept.append(item.SerializeToString())
+        deliver(stream, item)
+
+    _link.Stream._deliver = keeping  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        _link.Stream._deliver = deliver  # type: ignore[method-assign]
+        write_recording(path, kept)
 
 
 async def echo(port: int, streams: int) -> int:
@@ -236,6 +265,9 @@ def main() -> None:
                         help="connect over TLS, trusting this CA (PEM)")
     parser.add_argument("--profile", default=None, metavar="FILE",
                         help="cProfile the bot's main thread in CPU time (a .prof file)")
+    parser.add_argument("--record", type=Path, default=None, metavar="FILE",
+                        help="--impl sdk: write every stream message received to FILE "
+                             "(bench/sdk_replay.py replays it)")
     args = parser.parse_args()
     global TLS_CA
     TLS_CA = args.tls_ca
@@ -251,7 +283,7 @@ def main() -> None:
                 profiler = cProfile.Profile(time.thread_time)
                 profiler.enable()
             if args.impl == "sdk":
-                counts = play_sdk(args.port, args.token, args.max_tables)
+                counts = play_sdk(args.port, args.token, args.max_tables, args.record)
             elif args.impl == "sync":
                 counts = play_sync(args.port, args.token, args.max_tables, args.hold,
                                    args.one_by_one)

@@ -96,7 +96,10 @@ class Bridge(abc.ABC):
     def to_trio(self, fn: Callable[..., Any], *args: Any) -> None:
         """Run ``fn(*args)`` in trio soon, after the calls queued before it (from asyncio).
 
-        Its errors are logged, not raised: one bad hand-over must not take the server down."""
+        Its errors are logged, not raised: one bad hand-over must not take the server down.
+        ``fn`` may return False to say that it did its work at once and woke no trio task:
+        the stepped bridge then steps on without giving trio rounds for such tasks to run
+        (what a call returns is otherwise ignored)."""
 
     @abc.abstractmethod
     def to_asyncio(self, fn: Callable[..., Any], *args: Any) -> None:
@@ -157,19 +160,25 @@ class Bridge(abc.ABC):
         self.to_asyncio(settle)
 
 
-def _run_calls(calls: list[tuple[Callable[..., Any], tuple[Any, ...]]], where: str) -> None:
+def _run_calls(calls: list[tuple[Callable[..., Any], tuple[Any, ...]]], where: str) -> bool:
     """Run queued calls in order; each one's errors are logged and the next runs (in trio, a
     raising ``run_sync_soon`` callback would crash the whole run: TRANSPORT.md, pitfall 2).
+    Whether any of them may have woken a task: all but those that returned False
+    (:meth:`Bridge.to_trio`).
 
     A few tracebacks per function every interval: a call that fails for every message a
     client sends must not write a traceback per message."""
+    woke = False
     for fn, args in calls:
         try:
-            fn(*args)
+            if fn(*args) is not False:
+                woke = True
         except Exception:
+            woke = True
             name = getattr(fn, "__qualname__", type(fn).__name__)
             _call_errors.exception(f"{where} {name}", "error in a call from the %s side (%s)",
                                    where, name)
+    return woke
 
 
 def _cancel_and_close(loop: asyncio.AbstractEventLoop, iterate: Callable[[], None]) -> None:
@@ -303,19 +312,20 @@ class SteppedBridge(Bridge):
     def _step(self) -> bool:
         """Loop iterations until nothing is ready (at most :data:`ITERATIONS_PER_STEP`), each
         followed by the calls it queued for trio (errors logged, not raised). True when any
-        call to trio ran."""
+        call to trio ran that may have woken a trio task (one that returned False did not:
+        what it posted back to asyncio is stepped at once, without trio rounds between)."""
         loop: Any = self.loop
         ready = loop._ready
-        called = False
+        woke = False
         for _ in range(ITERATIONS_PER_STEP):
             _one_iteration(loop)
             while self._trio_calls:
-                called = True
                 calls, self._trio_calls = self._trio_calls, []
-                _run_calls(calls, "gRPC")
+                if _run_calls(calls, "gRPC"):
+                    woke = True
             if not ready:
                 break
-        return called
+        return woke
 
     def to_trio(self, fn: Callable[..., Any], *args: Any) -> None:
         """See :meth:`Bridge.to_trio`: here, right after the current loop iteration."""

@@ -104,12 +104,17 @@ class Bot:
         """The bound method that answers ``request``: the decision's method if the bot defines
         it (the SDK's own are only defaults), else :meth:`decide` itself (so that an async
         ``decide`` is seen as async)."""
-        name = _METHOD_BY_KIND.get(request.kind, request.kind)
+        return getattr(self, self._method_name(request.kind))
+
+    def _method_name(self, kind: str) -> str:
+        """The name of the method that answers decisions of ``kind`` (by the bot's class: the
+        client asks once per kind, unless :meth:`method_for` is the bot's own)."""
+        name = _METHOD_BY_KIND.get(kind, kind)
         own = getattr(type(self), name, None) if name.isidentifier() else None
         if not callable(own) or own is getattr(Bot, name, None) or name.startswith("_") or (
                 name in _NOT_DECISIONS):
             name = "decide"
-        return getattr(self, name)
+        return name
 
     @property
     def display_name(self) -> str:

@@ -31,11 +31,13 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import functools
 import inspect
 import logging
 import random
 import signal
 import time
+import types
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -60,7 +62,7 @@ from arena.transport.bridge import Bridge, open_bridge
 from arena.transport.convert import Goodbye, GoodbyeReason, Welcome
 
 from ._bot import Bot, as_action
-from ._link import Stream, StreamEnded, serve_until
+from ._link import ReadFailed, Stream, StreamEnded, serve_until
 from ._transport_time import TransportTime
 from ._view import TableView
 from .tls import ClientTls, as_client_tls, diagnose
@@ -152,6 +154,7 @@ class _Answer:
 
 
 _OUTCOMES: Final = frozenset(pb.DealOutcome.values())
+_HOOKS: Final = ("on_table_start", "on_event", "on_notice", "on_table_end")
 _NO_ANSWERS: Final[Mapping[int, _Answer]] = MappingProxyType({})
 """The answers of a table that has none (read only)."""
 
@@ -245,10 +248,23 @@ class ArenaClient:
         self._hears_ends = _has_own(bot, "on_table_end")
         """The bot has an ``on_table_end`` of its own: else a TableEnd's deal record, read
         for nothing, is not read (an eighth of the SDK's decoding at 16 tables)."""
+        self._reads_at_once = not any(_has_own(bot, hook) for hook in _HOOKS)
+        """The bot has no hook of its own, so reading a stream message never waits: each is
+        read in the bridge's call that brings it (:meth:`_read_at_once`), not by the
+        receiving task woken for it."""
+        self._woke = False
+        """A task was started since :meth:`_read_at_once` last looked."""
         self._queued: list[tuple[TableView, DecisionRequest, _Answer, Any]] = []
         """Requests for a plain, unthreaded bot, waiting for :meth:`_decide_queued`."""
         self._async_functions: dict[Any, bool] = {}
         """Whether each of the bot's methods is a coroutine function (:meth:`_is_async`)."""
+        self._method_names: dict[str, str] | None = (
+            {} if getattr(type(bot), "method_for", None) is Bot.method_for else None)
+        """The name of the bot's method for each kind of decision, found once per kind
+        (finding it per request was 3 % of the SDK's receive path); None when the bot has a
+        ``method_for`` of its own, asked every time."""
+        self._plain_results: set[type] = set()
+        """Types of decision results known not to be awaitable (:meth:`_is_awaitable`)."""
         self._event_readers: dict[Game, Callable[[pb.TableEvent], Any]] = {}
         self._games: collections.OrderedDict[str, Game] = collections.OrderedDict()
         """The game of each table this bot was seated at lately (its TableStart said), to read
@@ -343,6 +359,8 @@ class ArenaClient:
                 if isinstance(item, StreamEnded):
                     self._decide_queued()  # answers kept for a resumed stream
                     return item
+                if isinstance(item, ReadFailed):  # read in the bridge's call: raised here
+                    raise item.error
                 await self._read(stream, item, task_status)
                 try:
                     item = messages.receive_nowait()
@@ -350,12 +368,37 @@ class ArenaClient:
                     break
                 except (trio.EndOfChannel, trio.ClosedResourceError):
                     return StreamEnded(grpc.StatusCode.CANCELLED, "closed by the client")
+            if self._reads_at_once and stream.reader is None:
+                # Nothing is left in the channel: the next messages are read as they come.
+                stream.reader = functools.partial(self._read_at_once, stream)
             if self._queued:
                 # Everything read so far is in: decide what it asked, here rather than in a
                 # task of its own (a task and a trio round per stream message), so that the
                 # answers leave together, in one hand-over to the writer.
                 self._decide_queued()
         return StreamEnded(grpc.StatusCode.CANCELLED, "closed by the client")
+
+    def _read_at_once(self, stream: Stream, item: pb.ArenaMessage) -> bool:
+        """Read ``item`` and decide what it asks, in the bridge's call that brought it (the
+        stream's ``reader``, for a bot without hooks of its own); False when that started no
+        trio task (a plain bot's decisions are made here), so that the bridge writes the
+        answers without giving trio a round first.
+
+        :meth:`_read` is a coroutine only for the hooks it awaits, and the SDK's own hooks
+        return None: without the bot's own, it never suspends, so it runs to its end in one
+        ``send``, exactly as the receiving task would have run it."""
+        reading = self._read(stream, item, trio.TASK_STATUS_IGNORED)
+        try:
+            reading.send(None)
+        except StopIteration:
+            pass
+        else:  # nothing it awaits suspends without the bot's own hooks
+            reading.close()
+            raise RuntimeError("reading a stream message waited outside the receiving task")
+        if self._queued:
+            self._decide_queued()
+        woke, self._woke = self._woke, False
+        return woke
 
     async def _read(self, stream: Stream, item: pb.ArenaMessage, task_status: Any) -> None:
         """One stream message. Events and requests, nearly all of it, are read here by their
@@ -437,6 +480,7 @@ class ArenaClient:
             task_status.started(welcome)
         elif self.tables:
             assert self._nursery is not None
+            self._woke = True
             self._nursery.start_soon(self._forget_unresumed, stream, set(self.tables))
 
     async def _forget_unresumed(self, stream: Stream, keys: set[tuple[str, int]]) -> None:
@@ -603,9 +647,17 @@ class ArenaClient:
             request, arrived, self.transport_time.kept(request.time_limit))
         answer = _Answer(request.player, arrived, request.time_limit + request.time_bank)
         answers[request.request_id] = answer
-        method = self.bot.method_for(request)
+        names = self._method_names
+        if names is None:
+            method = self.bot.method_for(request)
+        else:
+            name = names.get(request.kind)
+            if name is None:
+                name = names[request.kind] = self.bot._method_name(request.kind)
+            method = getattr(self.bot, name)
         assert self._nursery is not None
         if self.bot.threaded or self._is_async(method):
+            self._woke = True
             self._nursery.start_soon(self._decide, view, request, answer, method)
             return
         # A plain method that runs in trio holds up the connection wherever it runs, so the
@@ -632,12 +684,25 @@ class ArenaClient:
                 except Exception:
                     self._log_failure(request)
                     continue
-                if inspect.isawaitable(result):  # a plain method that returned a coroutine
+                if self._is_awaitable(result):  # a plain method that returned a coroutine
                     assert self._nursery is not None
+                    self._woke = True
                     self._nursery.start_soon(self._await_decision, view, request, answer,
                                              result)
                     continue
                 self._answer(view, request, answer, result)
+
+    def _is_awaitable(self, result: Any) -> bool:
+        """``inspect.isawaitable(result)``, asked once per type (a generator's answer is its
+        own): its ABC check was 3 % of the SDK's receive path, asked per decision."""
+        kind = type(result)
+        if kind in self._plain_results:
+            return False
+        if inspect.isawaitable(result):
+            return True
+        if kind is not types.GeneratorType:
+            self._plain_results.add(kind)
+        return False
 
     async def _decide(
         self, view: TableView, request: DecisionRequest, answer: _Answer, method: Any
@@ -685,7 +750,7 @@ class ArenaClient:
         """Send the decision ``result`` (an action or its notation) to ``request``."""
         legal = request.legal_actions
         try:
-            game = self._game_of(request.table_id)
+            game = view.game  # the table's (its TableStart's), as _game_of would say
             # A legal action needs no other check (an action of the table's game, surely).
             action = result if result in legal else as_action(result, game)
         except Exception:

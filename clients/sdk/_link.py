@@ -19,7 +19,7 @@ import itertools
 import logging
 import math
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,6 +40,14 @@ class StreamEnded:
 
     code: grpc.StatusCode
     details: str
+
+
+@dataclass(frozen=True, slots=True)
+class ReadFailed:
+    """An item of a stream's channel: :attr:`Stream.reader` raised ``error`` (a bug), which the
+    task reading the channel raises, as it would have had it read the message itself."""
+
+    error: Exception
 
 
 def quiet_late_completions(loop: asyncio.AbstractEventLoop) -> None:
@@ -121,6 +129,13 @@ class Stream:
         """What the writer awaits while ``_sending`` is empty (asyncio side)."""
         self.batch_decisions = False
         """Send decisions queued together as one DecisionBatch (once the arena agreed)."""
+        self.reader: Callable[[pb.ArenaMessage], bool] | None = None
+        """Set (in trio, by the one reading ``messages``, while nothing is left in it): every
+        later stream message is read by this call as it arrives, in the bridge's call to
+        trio, not put in ``messages`` for a task to wake up to (a task switch and two trio
+        rounds a stream message); it returns False when it woke no trio task (see
+        :meth:`~arena.transport.bridge.Bridge.to_trio`). ``messages`` then gets only the
+        :class:`StreamEnded`."""
         self._task: asyncio.Task[None] | None = None
         self._credentials = credentials
         """TLS (None: plaintext)."""
@@ -225,10 +240,19 @@ class Stream:
         except Exception as exc:  # the call is over: the reader reports why
             log.debug("stream %d: write failed: %r", self.id, exc)
 
-    def _deliver(self, item: Any) -> None:
-        """In trio (a call from the asyncio side), for every stream message: a plain ``try``
-        rather than a ``contextlib.suppress`` object each time."""
+    def _deliver(self, item: Any) -> bool:
+        """In trio (a call from the asyncio side), for every stream message: read by
+        :attr:`reader` if set, else put in ``messages`` (a plain ``try`` rather than a
+        ``contextlib.suppress`` object each time)."""
+        reader = self.reader
+        if reader is not None and not isinstance(item, StreamEnded):
+            try:
+                return reader(item)
+            except Exception as error:
+                self.reader = None
+                item = ReadFailed(error)
         try:  # noqa: SIM105 (see above)
             self._inbox.send_nowait(item)
         except (trio.ClosedResourceError, trio.BrokenResourceError):
             pass
+        return True

@@ -40,22 +40,36 @@ class TransportTime:
         if window < 1:
             raise ValueError(f"window must be at least 1, got {window}")
         self._measures: deque[float] = deque(maxlen=window)
+        self._largest = 0.0
+        """The largest of ``_measures``, kept as they come and go: every request reads it,
+        and taking the max of the window each time was 3 % of the SDK's receive path."""
 
     @property
     def estimate(self) -> float:
         """The largest of the last measures (0 before any)."""
-        return max(self._measures, default=0.0)
+        return self._largest
 
     def measured(self, arena_seconds: float, own_seconds: float) -> None:
         """One answer: the arena counted ``arena_seconds`` from its request to this answer, the
         SDK ``own_seconds`` from the request's arrival to the answer's hand-over."""
-        self._measures.append(max(0.0, arena_seconds - own_seconds))
+        measures = self._measures
+        measure = arena_seconds - own_seconds
+        if measure < 0.0:
+            measure = 0.0
+        leaving = measures[0] if len(measures) == measures.maxlen else None
+        measures.append(measure)
+        if measure >= self._largest:
+            self._largest = measure
+        elif leaving is not None and leaving >= self._largest:
+            self._largest = max(measures)
 
     def kept(self, limit: float) -> float:
         """The seconds of a ``limit`` to keep in hand for the transport."""
         if not self._measures:
             return limit * UNMEASURED_SHARE
-        return min(self.estimate, limit * MAX_SHARE)
+        largest = self._largest
+        most = limit * MAX_SHARE
+        return largest if largest < most else most
 
     def __repr__(self) -> str:
         return (f"TransportTime(estimate={self.estimate * 1000:.1f} ms, "

@@ -24,6 +24,7 @@ class FakeStream:
     def __init__(self, number: int) -> None:
         self.id = number
         self.sent: list[pb.BotMessage] = []
+        self.reader: Any = None
 
     def send(self, message: pb.BotMessage) -> None:
         self.sent.append(message)

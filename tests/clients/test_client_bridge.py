@@ -9,7 +9,7 @@ import threading
 
 import pytest
 
-from clients.sdk import DecisionRequest, TableView
+from clients.sdk import Bot, DecisionRequest, TableView
 
 from .conftest import Arena, RecordingBot, eventually
 
@@ -50,3 +50,30 @@ async def test_a_bot_user_is_not_told_which_bridge_the_client_took(
         await arena.client(Unthreaded(), max_tables=1)
     lines = [r for r in caplog.records if "gRPC <-> trio" in r.getMessage()]
     assert lines and all(r.levelno == logging.DEBUG for r in lines)
+
+
+class Hookless(Bot):
+    """No hook of its own: its messages are read in the bridge's calls that bring them."""
+
+    threaded = False
+
+    def __init__(self) -> None:
+        self.asked = 0
+
+    def decide(self, table: TableView, request: DecisionRequest) -> object:
+        self.asked += 1
+        return request.legal_actions[0]
+
+
+async def test_a_hookless_bot_plays_with_its_messages_read_in_the_bridges_calls(
+    arena: Arena,
+) -> None:
+    bots = [Hookless() for _ in range(4)]
+    clients = [await arena.client(bot, i, max_tables=2) for i, bot in enumerate(bots)]
+    outcomes = await arena.play_many(
+        [(f"h{k}", arena.ids(*[(k + s) % 4 for s in range(4)]), k) for k in range(2)])
+    assert all(outcome.infractions == [] for outcome in outcomes.values())
+    assert all(bot.asked > 0 for bot in bots)
+    assert sum(bot.asked for bot in bots) == sum(
+        len(outcome.decisions) for outcome in outcomes.values())
+    assert all(c._stream is not None and c._stream.reader is not None for c in clients)

@@ -36,6 +36,7 @@ class HeldStream:
     """What ``_receive`` reads: a channel of the arena's messages, then the stream's end."""
 
     id = 1
+    reader: Any = None
 
     def __init__(self, *messages: pb.ArenaMessage) -> None:
         send, self.messages = trio.open_memory_channel[Any](math.inf)

@@ -4,6 +4,7 @@ own) and keeps that much in hand in each request's deadline."""
 from __future__ import annotations
 
 import dataclasses
+import random
 
 import pytest
 import trio
@@ -37,6 +38,21 @@ def test_a_spike_is_forgotten_after_a_window_of_measures() -> None:
         assert transport.estimate == 1.0, n
     transport.measured(0.011, 0.010)
     assert transport.estimate == pytest.approx(0.001)
+
+
+def test_the_estimate_kept_as_measures_come_is_the_largest_of_the_window() -> None:
+    """The largest is kept as measures come and go, not taken over the window per request:
+    the same as the window's max at every step, ties and evictions of the largest included."""
+    rnd = random.Random(27)
+    for window in (1, 2, 3, 8):
+        transport = TransportTime(window=window)
+        last: list[float] = []
+        for _ in range(400):
+            measure = rnd.choice((0.0, 0.001, 0.002, 0.005, rnd.random() / 100))
+            transport.measured(measure, 0.0)
+            last = [*last, measure][-window:]
+            assert transport.estimate == max(last)
+            assert transport.kept(0.004) == min(max(last), 0.004 * MAX_SHARE)
 
 
 def test_what_is_kept_in_hand_starts_at_a_share_and_never_passes_half_the_limit() -> None:

@@ -143,3 +143,25 @@ def test_a_tre_e_venticinque_state_crosses_processes_as_it_is() -> None:
     while other.to_act is not None:
         tre_apply(other, tre_legal_actions(other)[0])
     assert other.result is not None and pickle.loads(pickle.dumps(other.result)) == other.result
+
+
+def test_the_compiled_update_rules_make_plain_observations() -> None:
+    """French Tarot's observation rules are compiled (a bot's view folds every event through
+    them), its Observation is not: the copies they make are the plain frozen dataclass, equal to
+    dataclasses.replace's, and they pickle as before."""
+    import dataclasses
+
+    import arena.games.french_tarot.observation as rules
+    from arena.games.french_tarot import Observation, observation_asked, observation_value, observe
+
+    assert (rules.__file__ or "").endswith(
+        tuple(importlib.machinery.EXTENSION_SUFFIXES)) == native.COMPILED_NOW
+    assert (observation_value.__file__ or "").endswith(".py")
+    state = _french_midway(4)
+    seat = state.to_act
+    assert seat is not None
+    view = observe(state, seat)
+    asked = observation_asked(view, view.phase, view.legal_actions, view.hand, seat)
+    assert type(asked) is Observation
+    assert asked == dataclasses.replace(view, hand=tuple(sorted(view.hand)))
+    assert pickle.loads(pickle.dumps(asked)) == asked

@@ -838,3 +838,33 @@ async def test_the_fallback_serves_grpc(
             assert isinstance(bridge, ThreadBridge)
             status = await bridge.drive(check_health(bridge))
     assert status == health_pb2.HealthCheckResponse.SERVING
+
+
+async def test_stepped_bridge_gives_no_trio_round_after_a_call_that_woke_no_trio_task(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A call to trio that returns False did its work at once (the SDK reading a message in the
+    call that brings it, its answers posted back to asyncio): once the loop has nothing ready,
+    the driver waits at once; after any other call it gives trio's woken tasks their rounds
+    first (checkpoints of the driver's)."""
+    checkpoints = 0
+    real_checkpoint = trio.lowlevel.checkpoint
+
+    async def counted() -> None:
+        nonlocal checkpoints
+        checkpoints += 1
+        await real_checkpoint()
+
+    monkeypatch.setattr(trio.lowlevel, "checkpoint", counted)
+
+    async def main(bridge: Bridge) -> list[int]:
+        seen = []
+        for quiet in (False, None, False):
+            before = checkpoints
+            bridge.to_trio(lambda quiet=quiet: quiet)
+            await asyncio.sleep(0.005)
+            seen.append(checkpoints - before)
+        return seen
+
+    quiet, other, quiet_again = await run_on(SteppedBridge, main)
+    assert quiet == quiet_again == 0
+    assert other >= 1

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, Final
 
 from ..frozen import twin
@@ -38,55 +37,12 @@ from .events import (
     TrickWon,
     TrumpDiscarded,
 )
-from .game import (
-    DealResult,
-    DealState,
-    Phase,
-    ShownPoignee,
-    TableOptions,
-    Trick,
-    legal_actions,
-)
+from .game import DealResult, DealState, Phase, legal_actions
+from .observation_value import Observation as Observation
 
-
-@dataclass(frozen=True, slots=True)
-class Observation:
-    seat: int
-    options: TableOptions
-    dealer: int
-    phase: Phase
-    to_act: int | None
-    hand: tuple[Card, ...]
-    legal_actions: tuple[Action, ...]
-    """Empty unless this seat decides now: it is to act, or (the defender, with the dummy) the
-    dummy it plays is; ``to_act`` says which."""
-    bids: tuple[tuple[int, Action], ...]
-    contract: Contract | None
-    taker: int | None
-    called_card: Card | None
-    partner: int | None
-    """The taker's partner once known to all (5 players); None while unknown or if alone."""
-    partner_known: bool
-    """Whether the table knows who partners the taker: the called card was played, or it lay in
-    the chien shown to all. With ``partner`` None it then means the taker plays alone."""
-    chien: tuple[Card, ...] | None
-    """The chien once shown to all (Petite, Garde)."""
-    discard: tuple[Card, ...] | None
-    """The taker's own discard; None for every other seat."""
-    discarded_trumps: tuple[Card, ...]
-    chelem_announced: bool
-    poignees: tuple[ShownPoignee, ...]
-    tricks: tuple[Trick, ...]
-    current_trick: tuple[tuple[int, Card], ...]
-    result: DealResult | None
-    deal: Deal | None
-    """The whole deal, revealed once it is over."""
-    dummy: tuple[Card, ...] | None = None
-    """With the dummy: its cards now, once shown to both players; None before (and at 3-5
-    player tables)."""
-
-
-_Draft, _become = twin(Observation)
+_TWIN: Final = twin(Observation)
+_Draft: Final[Any] = _TWIN[0]
+_become: Final[Callable[[Any], Observation]] = _TWIN[1]
 _KEEP: Final[Any] = object()
 _new: Final = object.__new__
 
