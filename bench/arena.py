@@ -19,7 +19,11 @@ Everything runs on loopback (127.0.0.1), each part in a process of its own:
   table's p50 round trip <= 1.5x the echo's, and with ``--bot-impl sdk`` the SDK bots' CPU
   <= 120 us per decision at 16 tables; the ratio's earlier target was 0.6). Also, once, the same
   echo with 5 small events before each request: the floor of the protocol's traffic shape (the
-  arena sends ~5.8 messages per decision);
+  arena sends ~5.8 messages per decision). With ``--rounds R`` each level and its echo are
+  played R times in turn and the round of the median ratio is reported, its figures together
+  (one table's p50 against the echo's and the bots' CPU: the medians of the rounds; each
+  round in the JSON's ``rounds_T``): these machines' speed drifts from one run to the next, by
+  a third at times, and a ratio read against the echo right after it is the steadier figure;
 * with ``--tls``, right after: a plaintext arena and one serving TLS only (a certificate for
   127.0.0.1 from a CA made for the run, ``trustme``), 4 bot processes each (over TLS to the
   second), up side by side; at each level they play in turn, 3 rounds, so that other work on
@@ -32,7 +36,7 @@ Human-readable lines go to stderr; the last line on stdout is one JSON object of
 A default run takes about a minute on 2 cores, ``--quick`` about 25 s. Every child is stopped
 at the end (and dies with this process).
 
-    python -m bench.arena [--quick] [--deals-1 N] [--deals-16 N] [--deals-64 N]
+    python -m bench.arena [--quick] [--deals-1 N] [--deals-16 N] [--deals-64 N] [--rounds R]
                           [--bot-impl aio|sync|sdk] [--one-by-one] [--py-spy FILE]
                           [--profile FILE] [--profile-bots PREFIX] [--record-bots PREFIX]
                           [--bridge auto|stepped|thread] [--tls]
@@ -50,6 +54,7 @@ import os
 import queue
 import shutil
 import signal
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -526,6 +531,27 @@ def bot_counts(bots: Sequence[Child]) -> dict[str, float]:
     return total
 
 
+def median_round(rounds: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The round (an arena level and the echo right after it) whose ratio is the median (the
+    lower of the two middle ones): its figures are reported together, as one run's."""
+    return sorted(rounds, key=lambda r: r["ratio"])[(len(rounds) - 1) // 2]
+
+
+def round_figures(one: dict[str, Any]) -> dict[str, Any]:
+    """One round's figures for the JSON: each is read against the echo right after it."""
+    level, echo = one["level"], one["echo"]
+    return {
+        "decisions_per_s": level["decisions_per_s"],
+        "round_trips_per_s": echo["round_trips_per_s"],
+        "ratio": round(one["ratio"], 3),
+        "p50_ms": level["p50_ms"], "echo_p50_ms": echo["p50_ms"],
+        "p50_to_echo": round(level["p50_ms"] / echo["p50_ms"], 2) if echo["p50_ms"] else 0.0,
+        "server_cpu_us_per_decision": level["server_cpu_us_per_decision"],
+        "bots_cpu_us_per_decision": round(
+            level["bots_cpu_s"] / max(1, level["decisions"]) * 1e6, 1),
+    }
+
+
 def play_level(server: Child, bots: Sequence[Child], tables: int, deals: int) -> dict[str, Any]:
     bots_cpu = cpu_seconds([b.pid for b in bots])
     server.send({"cmd": "level", "tables": tables, "deals": deals, "seed": 0})
@@ -618,23 +644,33 @@ def parent(args: argparse.Namespace) -> dict[str, Any]:
         spy = start_py_spy(server.pid, args.py_spy) if args.py_spy else None
         figures["echo"] = {}
         for tables in LEVELS:
-            level = play_level(server, bots, tables, deals[tables])
-            figures[f"tables_{tables}"] = level
-            log(f"arena {tables:3d} tables: {level['decisions_per_s']:7.0f} decisions/s "
-                f"{level['deals_per_s']:6.1f} deals/s  round trip p50 {level['p50_ms']:6.2f} ms "
-                f"p99 {level['p99_ms']:6.2f} ms  ({level['deals']} deals in "
-                f"{level['seconds']:.1f} s; CPU per decision: server "
-                f"{level['server_cpu_us_per_decision']:.0f} us, bots "
-                f"{level['bots_cpu_s'] / max(1, level['decisions']) * 1e6:.0f} us; "
-                f"{level['infractions']} infractions)")
-            echo = run_echo(children, tables, echo_seconds)
-            figures["echo"][f"streams_{tables}"] = echo
-            ratio = level["decisions_per_s"] / echo["round_trips_per_s"]
-            figures[f"ratio_{tables}"] = round(ratio, 3)
-            log(f"echo  {tables:3d} streams: {echo['round_trips_per_s']:7.0f} round trips/s"
-                f"                round trip p50 {echo['p50_ms']:6.2f} ms p99 "
-                f"{echo['p99_ms']:6.2f} ms  (server CPU {echo['server_cpu_us_per_round_trip']:.0f}"
-                f" us/round trip)  -> ratio {ratio:.2f}")
+            rounds: list[dict[str, Any]] = []
+            for _ in range(args.rounds):
+                level = play_level(server, bots, tables, deals[tables])
+                log(f"arena {tables:3d} tables: {level['decisions_per_s']:7.0f} decisions/s "
+                    f"{level['deals_per_s']:6.1f} deals/s  round trip p50 "
+                    f"{level['p50_ms']:6.2f} ms p99 {level['p99_ms']:6.2f} ms  "
+                    f"({level['deals']} deals in {level['seconds']:.1f} s; CPU per decision: "
+                    f"server {level['server_cpu_us_per_decision']:.0f} us, bots "
+                    f"{level['bots_cpu_s'] / max(1, level['decisions']) * 1e6:.0f} us; "
+                    f"{level['infractions']} infractions)")
+                echo = run_echo(children, tables, echo_seconds)
+                ratio = level["decisions_per_s"] / echo["round_trips_per_s"]
+                log(f"echo  {tables:3d} streams: {echo['round_trips_per_s']:7.0f} round trips/s"
+                    f"                round trip p50 {echo['p50_ms']:6.2f} ms p99 "
+                    f"{echo['p99_ms']:6.2f} ms  (server CPU "
+                    f"{echo['server_cpu_us_per_round_trip']:.0f} us/round trip)  -> ratio "
+                    f"{ratio:.2f}")
+                rounds.append({"level": level, "echo": echo, "ratio": ratio})
+            kept = median_round(rounds)
+            figures[f"tables_{tables}"] = kept["level"]
+            figures["echo"][f"streams_{tables}"] = kept["echo"]
+            figures[f"ratio_{tables}"] = round(kept["ratio"], 3)
+            if args.rounds > 1:
+                figures[f"rounds_{tables}"] = [round_figures(r) for r in rounds]
+                log(f"arena {tables:3d} tables over {args.rounds} rounds: ratios "
+                    + ", ".join(f"{r['ratio']:.2f}" for r in rounds)
+                    + f"; median {kept['ratio']:.2f}")
         stop_py_spy(spy, args.py_spy)
         figures["rss_mb_after_levels"] = round(rss_mb(server.pid)[0], 1)
         server.send({"cmd": "quit"})
@@ -697,13 +733,16 @@ def parent(args: argparse.Namespace) -> dict[str, Any]:
     figures["meets_ratio_16"] = figures.get("ratio_16", 0) >= RATIO_16_TARGET
     one, echo_one = figures.get("tables_1"), figures["echo"].get("streams_1")
     if one and echo_one and echo_one["p50_ms"] > 0:
-        figures["p50_1_to_echo"] = round(one["p50_ms"] / echo_one["p50_ms"], 2)
+        p50s = [r["p50_to_echo"] for r in figures.get("rounds_1", [])]
+        figures["p50_1_to_echo"] = (statistics.median(p50s) if p50s
+                                    else round(one["p50_ms"] / echo_one["p50_ms"], 2))
         figures["p50_1_target"] = P50_1_TARGET
         figures["meets_p50_1"] = figures["p50_1_to_echo"] <= P50_1_TARGET
     at_16 = figures.get("tables_16")
     if at_16 and at_16.get("decisions"):
-        figures["bots_cpu_us_per_decision_16"] = round(
-            at_16["bots_cpu_s"] / at_16["decisions"] * 1e6, 1)
+        cpus = [r["bots_cpu_us_per_decision"] for r in figures.get("rounds_16", [])]
+        figures["bots_cpu_us_per_decision_16"] = (statistics.median(cpus) if cpus else round(
+            at_16["bots_cpu_s"] / at_16["decisions"] * 1e6, 1))
         if args.bot_impl == "sdk":
             figures["sdk_cpu_16_target_us"] = SDK_CPU_16_TARGET_US
             figures["meets_sdk_cpu_16"] = (
@@ -743,6 +782,10 @@ def main() -> None:
                             help=f"deals at {tables} tables (default {DEFAULT_DEALS[tables]})")
     parser.add_argument("--echo-seconds", type=float, default=0.0,
                         help="seconds per echo level (default 4, quick 1.5)")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="each level and its echo played this many times in turn, the "
+                             "round of the median ratio reported (this machine's speed "
+                             "drifts between runs; default 1)")
     parser.add_argument("--hold-tables", type=int, default=HOLD_TABLES,
                         help="tables open at once for the memory figure "
                              f"(default {HOLD_TABLES}; 0: no memory figure)")
@@ -778,6 +821,10 @@ def main() -> None:
     parser.add_argument("--events", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--extra-tokens", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.rounds < 1:
+        parser.error(f"--rounds must be at least 1, got {args.rounds}")
+    if args.hold_tables < 0:
+        parser.error(f"--hold-tables cannot be negative, got {args.hold_tables}")
     if args.bot_impl == "sdk" and args.one_by_one:
         parser.error("--one-by-one is for the raw bots: the SDK decides how it sends")
     if args.bridge:  # the arena server child inherits it

@@ -1,0 +1,33 @@
+"""``bench.arena --rounds``: the round of the median ratio is reported, its figures together,
+each round's read against the echo right after it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bench.arena import median_round, round_figures
+
+
+def a_round(decisions: float, round_trips: float, p50: float = 0.5,
+            echo_p50: float = 0.25) -> dict[str, Any]:
+    level = {"decisions_per_s": decisions, "p50_ms": p50, "server_cpu_us_per_decision": 200.0,
+             "bots_cpu_s": 0.3, "decisions": 3000}
+    echo = {"round_trips_per_s": round_trips, "p50_ms": echo_p50}
+    return {"level": level, "echo": echo, "ratio": decisions / round_trips}
+
+
+def test_the_round_of_the_median_ratio_is_kept_whole() -> None:
+    slow_machine = a_round(3000, 4000)  # 0.75
+    fast_machine = a_round(6000, 7500)  # 0.80
+    odd = a_round(5000, 5500)  # 0.91
+    assert median_round([odd, slow_machine, fast_machine]) is fast_machine
+    # With an even count, the lower of the two middle rounds: the figure does not flatter.
+    assert median_round([odd, fast_machine, slow_machine, a_round(1, 1)]) is fast_machine
+    assert median_round([odd]) is odd
+
+
+def test_a_rounds_figures_are_read_against_its_own_echo() -> None:
+    figures = round_figures(a_round(4000, 5000, p50=0.6, echo_p50=0.3))
+    assert figures["ratio"] == 0.8
+    assert figures["p50_to_echo"] == 2.0
+    assert figures["bots_cpu_us_per_decision"] == 100.0
