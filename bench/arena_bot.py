@@ -172,28 +172,13 @@ def play_sdk(port: int, token: str, max_tables: int, record: Path | None = None
     ``record``: every stream message received is written there as it came
     (:mod:`bench.sdk_replay` replays them without the transport).
     """
-    from arena.games.french_tarot import Bid, Contract, Phase
-    from clients.sdk import Bot, ClientTls, DecisionRequest, TableView, run_bot
+    from bench.sdk_replay import first_legal_sdk_bot
+    from clients.sdk import ClientTls, run_bot
 
     counts: dict[str, float] = {"requests": 0, "messages": 0, "think_seconds": 0.0}
-
-    class FirstLegal(Bot):
-        name = "bench-first-legal-sdk"
-        version = "1"
-        threaded = False
-
-        def decide(self, table: TableView, request: DecisionRequest) -> object:
-            counts["requests"] += 1
-            legal = request.legal_actions
-            if request.phase is Phase.BIDDING:
-                for action in legal:
-                    if isinstance(action, Bid) and action.contract is Contract.PETITE:
-                        return action
-            return legal[0]
-
     recorder = contextlib.nullcontext() if record is None else recording(record)
     with recorder:
-        run_bot(FirstLegal(), f"{HOST}:{port}", token, max_tables=max_tables,
+        run_bot(first_legal_sdk_bot(counts), f"{HOST}:{port}", token, max_tables=max_tables,
                 tls=ClientTls(ca=TLS_CA) if TLS_CA is not None else False)
     return counts
 

@@ -40,6 +40,31 @@ from arena.proto_gen.tarot_arena.v1 import arena_pb2 as pb
 _LENGTH = struct.Struct("<I")
 
 
+def first_legal_sdk_bot(counts: dict[str, float] | None = None) -> Any:
+    """The SDK bench bot (:func:`bench.arena_bot.play_sdk`, and these replays): the first
+    legal action, but a Petite for the first bidder offered one (first legal actions alone pass
+    every deal out); ``counts["requests"]`` counts its decisions."""
+    from arena.games.french_tarot import Bid, Contract, Phase
+    from clients.sdk import Bot, DecisionRequest, TableView
+
+    class FirstLegal(Bot):
+        name = "bench-first-legal-sdk"
+        version = "1"
+        threaded = False
+
+        def decide(self, table: TableView, request: DecisionRequest) -> object:
+            if counts is not None:
+                counts["requests"] += 1
+            legal = request.legal_actions
+            if request.phase is Phase.BIDDING:
+                for action in legal:
+                    if isinstance(action, Bid) and action.contract is Contract.PETITE:
+                        return action
+            return legal[0]
+
+    return FirstLegal()
+
+
 def write_recording(path: Path, messages: Sequence[bytes]) -> None:
     """Each message as its length (4 bytes, little-endian) and its bytes."""
     with path.open("wb") as out:
@@ -100,21 +125,7 @@ def replay(messages: Sequence[pb.ArenaMessage], repeat: int) -> tuple[int, float
     """(decisions, CPU seconds) of ``repeat`` replays of ``messages``."""
     import trio
 
-    from arena.games.french_tarot import Bid, Contract, Phase
-    from clients.sdk import ArenaClient, Bot, DecisionRequest, TableView
-
-    class FirstLegal(Bot):  # bench/arena_bot.py's play_sdk
-        name = "bench-first-legal-sdk"
-        version = "1"
-        threaded = False
-
-        def decide(self, table: TableView, request: DecisionRequest) -> object:
-            legal = request.legal_actions
-            if request.phase is Phase.BIDDING:
-                for action in legal:
-                    if isinstance(action, Bid) and action.contract is Contract.PETITE:
-                        return action
-            return legal[0]
+    from clients.sdk import ArenaClient
 
     decisions = 0
     cpu = 0.0
@@ -122,7 +133,7 @@ def replay(messages: Sequence[pb.ArenaMessage], repeat: int) -> tuple[int, float
     async def main() -> None:
         nonlocal decisions, cpu
         for _ in range(repeat):
-            client = ArenaClient(FirstLegal(), "127.0.0.1:1", "tka_replay")
+            client = ArenaClient(first_legal_sdk_bot(), "127.0.0.1:1", "tka_replay")
             stream: Any = _Stream()
             async with trio.open_nursery() as nursery:
                 client._nursery = nursery
