@@ -60,6 +60,9 @@ ITERATIONS_PER_STEP: Final = 16
 """At most this many loop iterations in a row (stepped bridge) before trio runs again: a step
 runs asyncio until it has nothing ready, so that one message read, its hand-over to trio and a
 write woken by it take one trio round, not one each; the cap keeps trio from starving."""
+READY_AT_ONCE: Final = 64
+"""At most this many of the loop's ready callbacks run in a call from trio (the stepped
+bridge's :meth:`SteppedBridge._run_ready`); the driver runs the rest."""
 CLOSE_ITERATIONS: Final = 3
 """Loop iterations given to cancelled tasks to unwind before the loop is closed."""
 THREAD_STOP_WAIT: Final = 10.0
@@ -111,6 +114,14 @@ class Bridge(abc.ABC):
         asyncio): a writer that waits for it sends the messages those tasks post in the same
         write. The thread bridge, where both run at once, gives one loop iteration."""
         await asyncio.sleep(0)
+
+    def posting(self) -> contextlib.AbstractContextManager[None]:
+        """A scope, in trio, whose calls to asyncio run as it ends if this bridge can, rather
+        than after trio's round: a table's request is written in the round that posted it.
+        ``to_asyncio`` itself never runs its call at once (its callers may hold a lock the
+        call takes), so the scope ends where nothing is held and nothing half done. The
+        thread bridge, whose loop runs by itself, has nothing to do."""
+        return _NO_SCOPE
 
     def call_in_trio(self, fn: Callable[..., T], *args: Any) -> asyncio.Future[T]:
         """Run a sync ``fn(*args)`` in trio; an asyncio future of its result (from asyncio)."""
@@ -232,6 +243,16 @@ class SteppedBridge(Bridge):
         self._poked = False
         """A wake-up byte went to the loop's self-pipe since the driver last woke."""
         self._after_trio: list[asyncio.Future[None]] = []
+        self._driving = False
+        """:meth:`drive` runs: a call from trio may run the loop's ready callbacks at once."""
+        self._main: asyncio.Future[Any] | None = None
+        """What :meth:`drive` runs (its end wakes the driver)."""
+        self._stepping = False
+        """The loop's callbacks run now (a step, or :meth:`_run_ready`): a call to asyncio
+        made meanwhile waits its turn in the loop."""
+        self._posting = False
+        """A trio task is in a :meth:`posting` scope: its calls to asyncio need no wake-up
+        byte, the scope's end runs them."""
 
     @trio.lowlevel.enable_ki_protection
     async def drive(self, main: Coroutine[Any, Any, T], grace: float = 5.0) -> T:
@@ -243,6 +264,8 @@ class SteppedBridge(Bridge):
         cancellation then stops the gRPC side in order.
         """
         task = self.loop.create_task(main)
+        self._main = task
+        self._driving = True
         try:
             await self._step_until(task)
         except trio.Cancelled:
@@ -256,6 +279,7 @@ class SteppedBridge(Bridge):
                     await self._step_until(task)
             raise
         finally:
+            self._driving = False
             # Calls for trio made while closing are dropped: trio is done with this side.
             _cancel_and_close(self.loop, lambda: _one_iteration(self.loop))
         return task.result()
@@ -294,6 +318,8 @@ class SteppedBridge(Bridge):
                     await checkpoint()
                 if ready:
                     continue
+            if task.done() or self._after_trio:  # in a posting scope meanwhile (_run_ready)
+                continue
             # Woken by the descriptor: I/O, a thread's call_soon_threadsafe, or a call from
             # trio, which writes to the loop's self-pipe while we wait (see to_asyncio). No cancel
             # scope unless a timer is due: cancelling a wait is most of a wake-up's cost.
@@ -317,14 +343,18 @@ class SteppedBridge(Bridge):
         loop: Any = self.loop
         ready = loop._ready
         woke = False
-        for _ in range(ITERATIONS_PER_STEP):
-            _one_iteration(loop)
-            while self._trio_calls:
-                calls, self._trio_calls = self._trio_calls, []
-                if _run_calls(calls, "gRPC"):
-                    woke = True
-            if not ready:
-                break
+        self._stepping = True
+        try:
+            for _ in range(ITERATIONS_PER_STEP):
+                _one_iteration(loop)
+                while self._trio_calls:
+                    calls, self._trio_calls = self._trio_calls, []
+                    if _run_calls(calls, "gRPC"):
+                        woke = True
+                if not ready:
+                    break
+        finally:
+            self._stepping = False
         return woke
 
     def to_trio(self, fn: Callable[..., Any], *args: Any) -> None:
@@ -335,19 +365,87 @@ class SteppedBridge(Bridge):
         loop = self.loop
         if loop.is_closed():
             return
-        if self._waiting and not self._poked:
+        if self._waiting and not self._poked and not self._posting:
             # One byte to the self-pipe wakes the driver at the end of trio's round, once
-            # every task of that round has posted what it had.
+            # every task of that round has posted what it had (a posting scope runs them
+            # itself as it ends).
             self._poked = True
             loop.call_soon_threadsafe(fn, *args)
         else:
             loop.call_soon(fn, *args)
+
+    def posting(self) -> contextlib.AbstractContextManager[None]:
+        """See :meth:`Bridge.posting`: here the calls run in the calling trio task as the
+        scope ends, unless the driver is stepping (a call to trio from a step: the step runs
+        them next) or an outer scope will."""
+        if not self._driving or self._stepping or self._posting:
+            return _NO_SCOPE
+        return _Posting(self)
+
+    @trio.lowlevel.enable_ki_protection
+    def _run_ready(self) -> None:
+        """Run the loop's ready callbacks now, as a step would but without its poll for I/O
+        (a system call) or trio rounds: at most :data:`READY_AT_ONCE`, with the calls to trio
+        they make. What remains for the driver (callbacks past the cap, a writer's
+        :meth:`after_trio`, a timer made earlier than the one it waits for, the end of what
+        it drives) wakes it if it waits.
+
+        Protected from KeyboardInterrupt, like :meth:`drive`: it runs grpc.aio's code."""
+        loop: Any = self.loop
+        ready = loop._ready
+        scheduled = loop._scheduled
+        due = scheduled[0].when() if scheduled else None
+        self._stepping = True
+        events._set_running_loop(loop)
+        try:
+            for _ in range(READY_AT_ONCE):
+                if not ready:
+                    break
+                handle = ready.popleft()
+                if not handle._cancelled:
+                    handle._run()
+                while self._trio_calls:
+                    calls, self._trio_calls = self._trio_calls, []
+                    _run_calls(calls, "gRPC")
+        finally:
+            events._set_running_loop(None)
+            self._stepping = False
+        if self._waiting and not self._poked and (
+            ready or self._after_trio
+            or (scheduled and (due is None or scheduled[0].when() < due))
+            or (self._main is not None and self._main.done())
+        ):
+            self._poked = True
+            loop._write_to_self()
 
     async def after_trio(self) -> None:
         """See :meth:`Bridge.after_trio`: here, once every trio task woken so far has run."""
         future = self.loop.create_future()
         self._after_trio.append(future)
         await future
+
+
+class _Posting:
+    """:meth:`SteppedBridge.posting`'s scope (a class: a generator's context manager cost
+    more than the rest of a post)."""
+
+    __slots__ = ("_bridge",)
+
+    def __init__(self, bridge: SteppedBridge) -> None:
+        self._bridge = bridge
+
+    def __enter__(self) -> None:
+        self._bridge._posting = True
+
+    def __exit__(self, *exc_info: object) -> None:
+        bridge = self._bridge
+        bridge._posting = False
+        if bridge.loop._ready:  # type: ignore[attr-defined]
+            bridge._run_ready()
+
+
+_NO_SCOPE: Final = contextlib.nullcontext()
+"""The scope of a bridge that runs no calls at once (reusable: it holds nothing)."""
 
 
 def _one_iteration(loop: asyncio.AbstractEventLoop) -> None:

@@ -13,6 +13,7 @@ import itertools
 import logging
 import threading
 from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 
 import trio
@@ -68,7 +69,8 @@ class Outbox:
     the stream is to end with when the arena ends it for a fault: (gRPC status name, details).
     """
 
-    def __init__(self, wake: Callable[[], None], limit: int = OUTBOX_LIMIT_BYTES) -> None:
+    def __init__(self, wake: Callable[[], None], limit: int = OUTBOX_LIMIT_BYTES,
+                 posting: Callable[[], AbstractContextManager[None]] = nullcontext) -> None:
         self.items: list[bytes] = []
         self.closed = False
         self.failure: tuple[str, str] | None = None
@@ -77,6 +79,10 @@ class Outbox:
         self.connection_id = 0
         """The :class:`BotConnection` registered for this stream (0 before, or never)."""
         self._wake = wake
+        self.posting = posting
+        """A scope around what a table posts for a bot to answer (no lock held as it ends):
+        the writer may write it as the scope ends, not after trio's round
+        (``Bridge.posting``)."""
         self._lock = threading.Lock()
 
     def put(self, message: bytes) -> bool:
@@ -394,7 +400,8 @@ class RemoteSeat:
         self._wake = trio.Event()
         key = (self.table_id, request.request_id)
         self.connection.pending[key] = self
-        self._post_with_held_events(wire.request(request, self._game))
+        with self.connection.outbox.posting():
+            self._post_with_held_events(wire.request(request, self._game))
         try:
             await self._wake.wait()
             if self._answer is None:

@@ -164,7 +164,8 @@ class BotService(pb_grpc.BotServiceServicer):
             if outbox.failure is not None and not failed.done():
                 failed.set_result(None)
 
-        outbox = Outbox(lambda: bridge.to_asyncio(wake), arena.outbox_limit_bytes)
+        outbox = Outbox(lambda: bridge.to_asyncio(wake), arena.outbox_limit_bytes,
+                        bridge.posting)
         # From here on, however this coroutine ends (cancelled at any await included), the
         # finally below closes the outbox and then tells the trio side, which registers the
         # stream only if its outbox is still open: no connection outlives its stream.

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
 import functools
 import inspect
 import logging
@@ -374,8 +375,9 @@ class ArenaClient:
             if self._queued:
                 # Everything read so far is in: decide what it asked, here rather than in a
                 # task of its own (a task and a trio round per stream message), so that the
-                # answers leave together, in one hand-over to the writer.
-                self._decide_queued()
+                # answers leave together, in one hand-over to the writer, written as it ends.
+                with self._posting():
+                    self._decide_queued()
         return StreamEnded(grpc.StatusCode.CANCELLED, "closed by the client")
 
     def _read_at_once(self, stream: Stream, item: pb.ArenaMessage) -> bool:
@@ -719,7 +721,14 @@ class ArenaClient:
         except Exception:
             self._log_failure(request)
             return
-        self._answer(view, request, answer, result)
+        with self._posting():
+            self._answer(view, request, answer, result)
+
+    def _posting(self) -> contextlib.AbstractContextManager[None]:
+        """The bridge's :meth:`~arena.transport.bridge.Bridge.posting` scope: answers sent in
+        it are written as it ends, not after trio's round."""
+        bridge = self._bridge
+        return contextlib.nullcontext() if bridge is None else bridge.posting()
 
     def _timed(self, method: Any, view: TableView, request: DecisionRequest,
                answer: _Answer) -> Any:
@@ -738,7 +747,8 @@ class ArenaClient:
         except Exception:
             self._log_failure(request)
             return
-        self._answer(view, request, answer, result)
+        with self._posting():
+            self._answer(view, request, answer, result)
 
     def _log_failure(self, request: DecisionRequest) -> None:
         log.exception("%s failed to decide request %d of table %r seat %d: no answer sent",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bench.arena import median_round, round_figures
+from bench.arena import Children, median_round, round_figures, run_echo
 
 
 def a_round(decisions: float, round_trips: float, p50: float = 0.5,
@@ -31,3 +31,25 @@ def test_a_rounds_figures_are_read_against_its_own_echo() -> None:
     assert figures["ratio"] == 0.8
     assert figures["p50_to_echo"] == 2.0
     assert figures["bots_cpu_us_per_decision"] == 100.0
+
+
+def test_the_echo_across_the_bridge_is_read_against_the_bare_echo_and_the_arena() -> None:
+    one = a_round(4000, 5000, p50=0.6, echo_p50=0.3)
+    one["bridged_echo"] = {"round_trips_per_s": 4500.0, "p50_ms": 0.36,
+                           "server_cpu_us_per_round_trip": 250.0}
+    bridged = round_figures(one)["bridged_echo"]
+    assert bridged["to_echo"] == 0.9 and bridged["p50_to_echo"] == 1.2
+    assert bridged["arena_to_bridged"] == 0.889
+    assert "bridged_echo" not in round_figures(a_round(4000, 5000))
+
+
+def test_the_echo_across_the_bridge_plays_round_trips() -> None:
+    """The floor of the stack, for real: a trio task per stream asks across the bridge, the
+    bench's echo client answers (two processes, a fraction of a second)."""
+    children = Children()
+    try:
+        figures = run_echo(children, 2, 0.3, bridged=True)
+    finally:
+        children.stop()
+    assert figures["streams"] == 2 and figures["bridge"] in ("stepped", "thread")
+    assert figures["round_trips"] > 10 and figures["p50_ms"] > 0

@@ -648,6 +648,102 @@ async def test_stepped_bridge_takes_what_woken_trio_tasks_post_without_a_wake_up
     assert await run_on(SteppedBridge, main) == [*(f"posted {i}" for i in range(5)), "pokes 1"]
 
 
+async def test_posting_scope_runs_its_calls_as_it_ends_on_the_stepped_bridge(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a trio task posts inside ``posting()`` has run in asyncio by the time the scope
+    ends (a table's request is written in the round that posted it), in order, after what
+    was queued before it, with no wake-up byte to the waiting driver; a nested scope leaves
+    the running to the outer one; a call from trio made in a step (to which a scope adds
+    nothing) runs in that step."""
+    pokes: list[int] = []
+
+    async def main(bridge: Bridge) -> list[str]:
+        loop: Any = bridge.loop
+        monkeypatch.setattr(loop, "_write_to_self",
+                            lambda real=loop._write_to_self: (pokes.append(1), real())[1])
+        seen: list[str] = []
+        done = asyncio.Event()
+
+        async def table() -> None:
+            await trio.sleep(0.01)  # the driver waits for its descriptor meanwhile
+            with bridge.posting():
+                bridge.to_asyncio(seen.append, "request")
+                with bridge.posting():
+                    bridge.to_asyncio(seen.append, "nested")
+                seen.append("inner scope ended")
+                bridge.to_asyncio(seen.append, "last")
+            seen.append("scope ended")
+            with bridge.posting():
+                bridge.to_asyncio(done.set)
+
+        bridge.nursery.start_soon(table)
+        await done.wait()
+        assert pokes == []
+
+        def in_a_step() -> None:  # a call to trio from asyncio: the step runs what it posts
+            with bridge.posting():
+                bridge.to_asyncio(seen.append, "from a step")
+            seen.append("step's scope ended")
+
+        stepped = asyncio.Event()
+        bridge.to_trio(in_a_step)
+        bridge.to_trio(bridge.to_asyncio, stepped.set)
+        await stepped.wait()
+        return seen
+
+    assert await run_on(SteppedBridge, main) == [
+        "inner scope ended", "request", "nested", "last", "scope ended",
+        "step's scope ended", "from a step",
+    ]
+
+
+async def test_posting_scope_wakes_the_driver_for_what_its_calls_leave_to_it(
+        make_bridge: MakeBridge) -> None:
+    """A call run as a posting scope ends may leave work for the driver: a timer sooner than
+    the one it waits for, a writer waiting for trio's round (``after_trio``), more callbacks
+    than the scope runs, the end of the coroutine it drives. Each must still happen (on the
+    thread bridge, the scope does nothing and the loop runs by itself)."""
+
+    async def main(bridge: Bridge) -> str:
+        loop = asyncio.get_running_loop()
+        loop.call_later(60, lambda: None)  # the driver waits for this timer, not sooner
+        fired = asyncio.Event()
+        after = asyncio.Event()
+        chain: list[int] = []
+
+        async def wait_for_trio() -> None:
+            await bridge.after_trio()
+            after.set()
+
+        chained = asyncio.Event()
+
+        def many(n: int) -> None:  # more callbacks in a row than a scope runs
+            chain.append(n)
+            if n < 3 * bridges.READY_AT_ONCE:
+                loop.call_soon(many, n + 1)
+            else:
+                chained.set()
+
+        async def post(fn: Callable[[], object]) -> None:
+            await trio.sleep(0.01)  # the driver waits meanwhile
+            with bridge.posting():
+                bridge.to_asyncio(fn)
+
+        bridge.to_trio(bridge.nursery.start_soon, post, lambda: loop.call_later(0.01, fired.set))
+        await fired.wait()
+        bridge.to_trio(bridge.nursery.start_soon, post, lambda: loop.create_task(wait_for_trio()))
+        await after.wait()
+        bridge.to_trio(bridge.nursery.start_soon, post, lambda: many(0))
+        await chained.wait()
+        assert chain == list(range(3 * bridges.READY_AT_ONCE + 1))
+        finished = asyncio.Event()
+        bridge.to_trio(bridge.nursery.start_soon, post, finished.set)
+        await finished.wait()  # the coroutine ends in the scope: drive must return
+        return "all done"
+
+    assert await run_on(make_bridge, main) == "all done"
+
+
 async def test_thread_bridge_runs_asyncio_in_a_thread_of_its_own() -> None:
     """On the thread bridge asyncio runs in its own thread, and calls to trio run in trio's:
     trio goes on while the gRPC side is blocked (as a slow servicer would be)."""

@@ -4,9 +4,14 @@ move to a resumed stream, list), and every path of the server goes through it.""
 from __future__ import annotations
 
 import pytest
+import trio
+import trio.testing
 
+from arena.games.french_tarot import Card, Phase
+from arena.games.french_tarot.actions import PLAYS
 from arena.storage.bots import BotRegistry
 from arena.storage.db import make_engine
+from arena.table.messages import DecisionRequest
 from arena.transport import convert
 from arena.transport.connections import BotConnection, Outbox, RemoteSeat
 from arena.transport.server import ArenaServer
@@ -94,3 +99,29 @@ async def test_the_tables_played_follow_every_take_release_and_move(
     old.seats.release(fresh)
     assert old.seats.tables() == set() and old.tables == 0 and not old.seats.at("t3")
     assert new.seats.tables() == {"t1"} and new.has_room_for("t1")
+
+
+async def test_a_request_is_posted_in_the_outboxs_posting_scope(server: ArenaServer) -> None:
+    """A seat's request, with the events held for it, is posted inside the bridge's posting
+    scope (``Outbox.posting``), so that the stepped bridge writes it as the scope ends rather
+    than after trio's round; nothing else happens inside the scope."""
+    log: list[str] = []
+
+    class Scope:
+        def __enter__(self) -> None:
+            log.append("enter")
+
+        def __exit__(self, *exc_info: object) -> None:
+            log.append(f"exit with {len(outbox.items)} queued")
+
+    outbox = Outbox(lambda: log.append("wake"), posting=Scope)
+    hello = convert.Hello("", "holder", "1", convert.PROTOCOL_VERSION, 4, True, ())
+    connection = server.open_stream("b1", hello, outbox)
+    assert connection is not None
+    held = seat(server, connection, "t1")
+    request = DecisionRequest("t1", 0, 5, Phase.PLAYING, (PLAYS[Card(1)],), 1.0, 0.0, (Card(1),))
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(held.ask, request)
+        await trio.testing.wait_all_tasks_blocked()
+        assert log == ["enter", "wake", "exit with 1 queued"]
+        nursery.cancel_scope.cancel()
