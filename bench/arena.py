@@ -24,6 +24,11 @@ Everything runs on loopback (127.0.0.1), each part in a process of its own:
   (one table's p50 against the echo's and the bots' CPU: the medians of the rounds; each
   round in the JSON's ``rounds_T``): these machines' speed drifts from one run to the next, by
   a third at times, and a ratio read against the echo right after it is the steadier figure;
+* with ``--bridged-echo``, after each echo: the same echo asked from trio across the arena's
+  bridge (a trio task per stream posts the request to the stream's writer and waits for the
+  answer in a cancel scope, as a table asks its seat): the floor of this stack (trio core,
+  grpc.aio on asyncio), under which the arena's own work cannot go; ``--levels`` plays only
+  some of the levels (1, 16, 64);
 * with ``--tls``, right after: a plaintext arena and one serving TLS only (a certificate for
   127.0.0.1 from a CA made for the run, ``trustme``), 4 bot processes each (over TLS to the
   second), up side by side; at each level they play in turn, 3 rounds, so that other work on
@@ -36,7 +41,8 @@ Human-readable lines go to stderr; the last line on stdout is one JSON object of
 A default run takes about a minute on 2 cores, ``--quick`` about 25 s. Every child is stopped
 at the end (and dies with this process).
 
-    python -m bench.arena [--quick] [--deals-1 N] [--deals-16 N] [--deals-64 N] [--rounds R]
+    python -m bench.arena [--quick] [--levels T ...] [--deals-1 N] [--deals-16 N] [--deals-64 N]
+                          [--rounds R] [--bridged-echo]
                           [--bot-impl aio|sync|sdk] [--one-by-one] [--py-spy FILE]
                           [--profile FILE] [--profile-bots PREFIX] [--record-bots PREFIX]
                           [--bridge auto|stepped|thread] [--tls]
