@@ -328,7 +328,7 @@ def bridged_echo_server(streams: int, seconds: float) -> None:
 
     Each stream's round trips are asked by a trio task, as a table asks its seat: the request
     encoded in trio and posted to the stream's writer in asyncio (a wake-up through
-    ``to_asyncio``), the answer read in asyncio and handed to trio (``to_trio``), the wait in a
+    ``to_asyncio``, in the bridge's posting scope), the answer read in asyncio and handed to trio (``to_trio``), the wait in a
     cancel scope with a deadline (the arena enforces a time per decision; trio's timeouts are
     cancel scopes) and timed in trio, as ``DecisionLog.seconds`` is. No table, no engine, no
     connection's bookkeeping: what the arena adds on top of this is its own.
@@ -373,7 +373,8 @@ def bridged_echo_server(streams: int, seconds: float) -> None:
             began = clock()
             seat.answered = trio.Event()
             with trio.move_on_after(10.0):
-                seat.post(request.SerializeToString())
+                with seat.bridge.posting():  # as RemoteSeat.ask posts
+                    seat.post(request.SerializeToString())
                 await seat.answered.wait()
                 latencies.append(clock() - began)
 
