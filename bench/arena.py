@@ -328,9 +328,10 @@ def bridged_echo_server(streams: int, seconds: float) -> None:
 
     Each stream's round trips are asked by a trio task, as a table asks its seat: the request
     encoded in trio and posted to the stream's writer in asyncio (a wake-up through
-    ``to_asyncio``, in the bridge's posting scope), the answer read in asyncio and handed to trio (``to_trio``), the wait in a
-    cancel scope with a deadline (the arena enforces a time per decision; trio's timeouts are
-    cancel scopes) and timed in trio, as ``DecisionLog.seconds`` is. No table, no engine, no
+    ``to_asyncio``, in the bridge's posting scope), the answer read in asyncio and handed to
+    trio (``to_trio``), the wait in a cancel scope with a deadline (the arena enforces a time
+    per decision; trio's timeouts are cancel scopes) and timed in trio, as
+    ``DecisionLog.seconds`` is. No table, no engine, no
     connection's bookkeeping: what the arena adds on top of this is its own.
     """
     import asyncio
