@@ -607,6 +607,13 @@ async def test_stepped_bridge_runs_calls_to_trio_right_after_the_iteration() -> 
     assert threads == {threading.get_ident()}
 
 
+def count_pokes(monkeypatch: pytest.MonkeyPatch, bridge: Bridge, pokes: list[int]) -> None:
+    """Count in ``pokes`` the wake-up bytes written to the loop's self-pipe."""
+    loop: Any = bridge.loop
+    monkeypatch.setattr(loop, "_write_to_self",
+                        lambda real=loop._write_to_self: (pokes.append(1), real())[1])
+
+
 async def test_stepped_bridge_takes_what_woken_trio_tasks_post_without_a_wake_up_byte(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A trio task that a call from asyncio woke, and that answers at once (a table an answer
@@ -616,9 +623,7 @@ async def test_stepped_bridge_takes_what_woken_trio_tasks_post_without_a_wake_up
     pokes: list[int] = []
 
     async def main(bridge: Bridge) -> list[str]:
-        loop: Any = bridge.loop
-        monkeypatch.setattr(loop, "_write_to_self",
-                            lambda real=loop._write_to_self: (pokes.append(1), real())[1])
+        count_pokes(monkeypatch, bridge, pokes)
         heard: list[str] = []
         for i in range(5):
             answered = asyncio.Event()
@@ -658,9 +663,7 @@ async def test_posting_scope_runs_its_calls_as_it_ends_on_the_stepped_bridge(
     pokes: list[int] = []
 
     async def main(bridge: Bridge) -> list[str]:
-        loop: Any = bridge.loop
-        monkeypatch.setattr(loop, "_write_to_self",
-                            lambda real=loop._write_to_self: (pokes.append(1), real())[1])
+        count_pokes(monkeypatch, bridge, pokes)
         seen: list[str] = []
         done = asyncio.Event()
 
