@@ -119,8 +119,9 @@ class Bridge(abc.ABC):
         """A scope, in trio, whose calls to asyncio run as it ends if this bridge can, rather
         than after trio's round: a table's request is written in the round that posted it.
         ``to_asyncio`` itself never runs its call at once (its callers may hold a lock the
-        call takes), so the scope ends where nothing is held and nothing half done. The
-        thread bridge, whose loop runs by itself, has nothing to do."""
+        call takes), so the scope ends where nothing is held and nothing half done. Nothing
+        inside it may await: another task's calls meanwhile would wait for the scope's end.
+        The thread bridge, whose loop runs by itself, has nothing to do."""
         return _NO_SCOPE
 
     def call_in_trio(self, fn: Callable[..., T], *args: Any) -> asyncio.Future[T]:
