@@ -24,11 +24,11 @@ Everything runs on loopback (127.0.0.1), each part in a process of its own:
   (one table's p50 against the echo's and the bots' CPU: the medians of the rounds; each
   round in the JSON's ``rounds_T``): these machines' speed drifts from one run to the next, by
   a third at times, and a ratio read against the echo right after it is the steadier figure;
-* with ``--bridged-echo``, after each echo: the same echo asked from trio across the arena's
-  bridge (a trio task per stream posts the request to the stream's writer and waits for the
-  answer in a cancel scope, as a table asks its seat): the floor of this stack (trio core,
-  grpc.aio on asyncio), under which the arena's own work cannot go; ``--levels`` plays only
-  some of the levels (1, 16, 64);
+* after each echo (unless ``--no-bridged-echo``): the same echo asked from trio across the
+  arena's bridge (a trio task per stream posts the request to the stream's writer and waits for
+  the answer in a cancel scope, as a table asks its seat): the floor of this stack (trio core,
+  grpc.aio on asyncio) under the arena's own work, reported beside each target as medians of
+  the rounds (``floor_T``); ``--levels`` plays only some of the levels (1, 16, 64);
 * with ``--tls``, right after: a plaintext arena and one serving TLS only (a certificate for
   127.0.0.1 from a CA made for the run, ``trustme``), 4 bot processes each (over TLS to the
   second), up side by side; at each level they play in turn, 3 rounds, so that other work on
@@ -38,11 +38,11 @@ Everything runs on loopback (127.0.0.1), each part in a process of its own:
   then with 1,000 tables open at once, each waiting on its first decision (target < 200 MB).
 
 Human-readable lines go to stderr; the last line on stdout is one JSON object of all figures.
-A default run takes about a minute on 2 cores, ``--quick`` about 25 s. Every child is stopped
+A default run takes about 75 s on 2 cores, ``--quick`` about 30 s. Every child is stopped
 at the end (and dies with this process).
 
     python -m bench.arena [--quick] [--levels T ...] [--deals-1 N] [--deals-16 N] [--deals-64 N]
-                          [--rounds R] [--bridged-echo]
+                          [--rounds R] [--no-bridged-echo]
                           [--bot-impl aio|sync|sdk] [--one-by-one] [--py-spy FILE]
                           [--profile FILE] [--profile-bots PREFIX] [--record-bots PREFIX]
                           [--bridge auto|stepped|thread] [--tls]
@@ -829,6 +829,12 @@ def parent(args: argparse.Namespace) -> dict[str, Any]:
             figures[f"tables_{tables}"] = kept["level"]
             figures["echo"][f"streams_{tables}"] = kept["echo"]
             figures[f"ratio_{tables}"] = round(kept["ratio"], 3)
+            if args.bridged_echo:
+                floors = [round_figures(r)["bridged_echo"] for r in rounds]
+                figures[f"floor_{tables}"] = {
+                    key: statistics.median(f[key] for f in floors)
+                    for key in ("to_echo", "p50_to_echo", "arena_to_bridged")
+                }
             if args.rounds > 1:
                 figures[f"rounds_{tables}"] = [round_figures(r) for r in rounds]
                 log(f"arena {tables:3d} tables over {args.rounds} rounds: ratios "
@@ -924,9 +930,17 @@ def parent(args: argparse.Namespace) -> dict[str, Any]:
     def verdict(key: str) -> str:
         return "met" if figures.get(key) else "NOT met"
 
+    def floor(tables: int, key: str, unit: str) -> str:
+        """The stack's floor at this level, when measured (medians of the rounds)."""
+        found = figures.get(f"floor_{tables}")
+        if not found:
+            return ""
+        return (f"; the stack's floor (the echo across the bridge) {found[key]:.2f}{unit}, the "
+                f"arena's throughput {found['arena_to_bridged']:.2f} of the floor's")
+
     if "ratio_16" in figures:
         log(f"ratio at 16 tables {figures['ratio_16']:.2f} (target >= {RATIO_16_TARGET}): "
-            f"{verdict('meets_ratio_16')}")
+            f"{verdict('meets_ratio_16')}{floor(16, 'to_echo', '')}")
     if "meets_rss" in figures:
         log(f"RSS with {hold_tables} tables "
             f"{figures.get(f'rss_mb_{hold_tables}_tables', 0):.0f} MB (target < 200): "
@@ -934,7 +948,7 @@ def parent(args: argparse.Namespace) -> dict[str, Any]:
     log(f"total {figures['total_seconds']:.0f} s")
     if "p50_1_to_echo" in figures:
         log(f"one table's p50 round trip {figures['p50_1_to_echo']:.2f}x the echo's (target "
-            f"<= {P50_1_TARGET}): {verdict('meets_p50_1')}")
+            f"<= {P50_1_TARGET}): {verdict('meets_p50_1')}{floor(1, 'p50_to_echo', 'x')}")
     if "sdk_cpu_16_target_us" in figures:
         log(f"SDK bots' CPU at 16 tables {figures['bots_cpu_us_per_decision_16']:.0f} us per "
             f"decision (target <= {SDK_CPU_16_TARGET_US}): {verdict('meets_sdk_cpu_16')}")
@@ -961,9 +975,9 @@ def main() -> None:
     parser.add_argument("--hold-tables", type=int, default=HOLD_TABLES,
                         help="tables open at once for the memory figure "
                              f"(default {HOLD_TABLES}; 0: no memory figure)")
-    parser.add_argument("--bridged-echo", action="store_true",
-                        help="after each echo, the same echo asked from trio across the "
-                             "arena's bridge: the floor of the stack under the arena's own work")
+    parser.add_argument("--no-bridged-echo", dest="bridged_echo", action="store_false",
+                        help="skip the echo asked from trio across the arena's bridge after "
+                             "each echo (the floor of the stack under the arena's own work)")
     parser.add_argument("--no-shaped-echo", dest="shaped_echo", action="store_false",
                         help="skip the echo with 5 events per request (the protocol's shape)")
     parser.add_argument("--profile", metavar="FILE", default=None,
