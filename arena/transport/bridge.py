@@ -224,12 +224,16 @@ class SteppedBridge(Bridge):
     of trio's round, with what every task of the round posted: no cancelled wait (cancelling
     one cost more than the rest of a wake-up). Calls between the two sides are plain function
     calls queued on one thread, in order: a call to trio runs right after the loop iteration
-    that made it (it only wakes trio tasks; they run once the step is over).
+    that made it (it only wakes trio tasks; they run once the step is over). A trio task that
+    posts inside :meth:`posting` runs its calls itself as the scope ends, with whatever else
+    the loop has ready (:meth:`_run_ready`): no byte, and no step to wait for.
 
     At one table, a message read, the table's next request and its write took about five trio
     rounds (a round per loop iteration, and a cancelled wait per post); they take three now:
     ``bench/arena.py`` back to back, the server's CPU per decision 627 -> 450 us at one table
-    and 215 -> 176 us at 16, one table's p50 round trip 0.64 -> 0.54 ms.
+    and 215 -> 176 us at 16, one table's p50 round trip 0.64 -> 0.54 ms. With the posting
+    scope, the request is written in the round that the answer's table runs in (asyncio
+    iterations a decision 5.5 -> 3.7, docs/measurements.md).
     """
 
     name = "stepped"
@@ -245,7 +249,7 @@ class SteppedBridge(Bridge):
         """A wake-up byte went to the loop's self-pipe since the driver last woke."""
         self._after_trio: list[asyncio.Future[None]] = []
         self._driving = False
-        """:meth:`drive` runs: a call from trio may run the loop's ready callbacks at once."""
+        """:meth:`drive` runs: a posting scope may run the loop's ready callbacks at once."""
         self._main: asyncio.Future[Any] | None = None
         """What :meth:`drive` runs (its end wakes the driver)."""
         self._stepping = False
