@@ -134,7 +134,10 @@ async def play(
                 for answer in outgoing(answers(message, counts, hold), one_by_one):
                     await call.write(answer)
         except grpc.aio.AioRpcError as exc:
-            if exc.code() not in (grpc.StatusCode.CANCELLED, grpc.StatusCode.UNAVAILABLE):
+            # A stream cancelled or cut at the bench's end is its normal end; before the
+            # Welcome it is why the arena never saw this bot connect: said either way.
+            if (exc.code() not in (grpc.StatusCode.CANCELLED, grpc.StatusCode.UNAVAILABLE)
+                    or not counts["messages"]):
                 print(f"bot: stream ended: {exc.code()} {exc.details()}", file=sys.stderr)
     return counts
 
