@@ -211,7 +211,14 @@ def arena_server(profile: str | None, extra_tokens: int = 0, tls_dir: str | None
             assert server.bridge is not None
             emit({"port": port, "tokens": [token for _, token in registered],
                   "extra_tokens": extra, "bridge": server.bridge.name})
-            await server.wait_for_bots(bot_ids, 60)
+            try:
+                await server.wait_for_bots(bot_ids, 60)
+            except trio.TooSlowError:
+                missing = set(bot_ids) - set(server.connected_bots())
+                print(f"arena server: {len(missing)} of {len(bot_ids)} bots never connected "
+                      "within 60 s (their own lines above say why, if they know)",
+                      file=sys.stderr)
+                raise
             emit({"ready": True})
             while True:
                 order = await command()
