@@ -135,7 +135,12 @@ def test_bots_of_known_order_come_and_go_and_the_ladder_ranks_them(tmp_path: obj
     new = settings.fit(as_plays(plays), [*entry_of.values(), unseen])[unseen]
     wins = replace(settings, model=RatingModel.WINS).fit(as_plays(plays), entry_of.values())
     assert {r.entry_id: r.rating for r in ranked} == {e: margin[e] for e in entry_of.values()}
-    for ratings, apart in ((margin, 10.0), (wins, 100.0)):  # the tiers on either model
+    # The tiers on either model. Wins say less than margins: a two-player board is won or
+    # lost whatever the margin, and with 14 to 21 boards for each bot the heuristics' lead
+    # over the random bots on the wins model ranged from 69 to 370 points over 15 runs
+    # (about 230 on average; a lead of 100 failed one run in eight): on it, only their order
+    # is asked.
+    for ratings, apart in ((margin, 10.0), (wins, 0.0)):
 
         def mean(bots: tuple[str, ...], ratings: dict[int, Rating] = ratings) -> float:
             return sum(ratings[entry_of[b]].rating for b in bots) / len(bots)
