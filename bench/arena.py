@@ -239,6 +239,27 @@ def arena_server(profile: str | None, extra_tokens: int = 0, tls_dir: str | None
 
 
 # ============================================================ child: the bare echo server
+_ECHO_HAND = (3, 7, 12, 16, 20, 25, 29, 33, 40, 44, 51, 57, 60, 64, 69, 72, 76, 77)
+
+
+@functools.cache
+def _echo_legal() -> list[Any]:
+    from arena.proto_gen.tarot_arena.v1 import arena_pb2 as pb
+
+    return [pb.Action(play=card) for card in _ECHO_HAND[:6]]
+
+
+def _echo_request(number: int) -> Any:
+    """The echoes' request ``number``: a play with six legal cards and a full hand, about the
+    size of the arena's (the legal actions built once, as the echoes always did)."""
+    from arena.proto_gen.tarot_arena.v1 import arena_pb2 as pb
+
+    return pb.ArenaMessage(request=pb.DecisionRequest(
+        table_id="echo", request_id=number, kind=pb.DECIDE_PLAY, legal_actions=_echo_legal(),
+        time_limit_ms=10_000, hand=_ECHO_HAND, seat=1,
+    ))
+
+
 def echo_server(streams: int, seconds: float, events: int) -> None:
     """grpc.aio only: one bidi stream per "table", request -> answer round trips for a while.
 
@@ -253,8 +274,6 @@ def echo_server(streams: int, seconds: float, events: int) -> None:
     from arena.proto_gen.tarot_arena.v1 import arena_pb2_grpc as pb_grpc
 
     quiet_logs()
-    hand = [3, 7, 12, 16, 20, 25, 29, 33, 40, 44, 51, 57, 60, 64, 69, 72, 76, 77]
-    legal = [pb.Action(play=card) for card in hand[:6]]
     event = pb.ArenaMessage(event=pb.TableEvent(
         table_id="echo", sequence=1, seat=1,
         card_played=pb.SeatAction(seat=2, action=pb.Action(play=40)),
@@ -285,10 +304,7 @@ def echo_server(streams: int, seconds: float, events: int) -> None:
                 try:
                     while clock() < deadline[0]:
                         number += 1
-                        request = pb.ArenaMessage(request=pb.DecisionRequest(
-                            table_id="echo", request_id=number, kind=pb.DECIDE_PLAY,
-                            legal_actions=legal, time_limit_ms=10_000, hand=hand, seat=1,
-                        ))
+                        request = _echo_request(number)
                         began = clock()
                         for _ in range(events):
                             await context.write(event)
@@ -350,8 +366,6 @@ def bridged_echo_server(streams: int, seconds: float) -> None:
     from arena.transport.bridge import Bridge, open_bridge
 
     quiet_logs()
-    hand = [3, 7, 12, 16, 20, 25, 29, 33, 40, 44, 51, 57, 60, 64, 69, 72, 76, 77]
-    legal = [pb.Action(play=card) for card in hand[:6]]
 
     class Seat:
         """One stream: what trio posts for its writer, and the answer trio waits for."""
@@ -374,10 +388,7 @@ def bridged_echo_server(streams: int, seconds: float) -> None:
         number = 0
         while time.perf_counter() < until:
             number += 1
-            request = pb.ArenaMessage(request=pb.DecisionRequest(
-                table_id="echo", request_id=number, kind=pb.DECIDE_PLAY,
-                legal_actions=legal, time_limit_ms=10_000, hand=hand, seat=1,
-            ))
+            request = _echo_request(number)
             began = clock()
             seat.answered = trio.Event()
             with trio.move_on_after(10.0):
@@ -823,27 +834,28 @@ def parent(args: argparse.Namespace) -> dict[str, Any]:
                     f"{ratio:.2f}")
                 one_round = {"level": level, "echo": echo, "ratio": ratio}
                 if args.bridged_echo:
-                    bridged = run_echo(children, tables, echo_seconds, bridged=True)
-                    one_round["bridged_echo"] = bridged
+                    one_round["bridged_echo"] = run_echo(children, tables, echo_seconds,
+                                                         bridged=True)
+                    floor = round_figures(one_round)["bridged_echo"]
                     log(f"echo across the bridge, {tables:3d} streams: "
-                        f"{bridged['round_trips_per_s']:7.0f} round trips/s, "
-                        f"{bridged['round_trips_per_s'] / echo['round_trips_per_s']:.2f} of the "
-                        f"echo; round trip p50 {bridged['p50_ms']:6.2f} ms, "
-                        f"{bridged['p50_ms'] / echo['p50_ms']:.2f}x the echo's (server CPU "
-                        f"{bridged['server_cpu_us_per_round_trip']:.0f} us/round trip)")
+                        f"{floor['round_trips_per_s']:7.0f} round trips/s, "
+                        f"{floor['to_echo']:.2f} of the echo; round trip p50 "
+                        f"{floor['p50_ms']:6.2f} ms, {floor['p50_to_echo']:.2f}x the echo's "
+                        f"(server CPU {floor['server_cpu_us_per_round_trip']:.0f} us/round "
+                        "trip)")
                 rounds.append(one_round)
             kept = median_round(rounds)
             figures[f"tables_{tables}"] = kept["level"]
             figures["echo"][f"streams_{tables}"] = kept["echo"]
             figures[f"ratio_{tables}"] = round(kept["ratio"], 3)
+            per_round = [round_figures(r) for r in rounds]
             if args.bridged_echo:
-                floors = [round_figures(r)["bridged_echo"] for r in rounds]
                 figures[f"floor_{tables}"] = {
-                    key: statistics.median(f[key] for f in floors)
+                    key: statistics.median(r["bridged_echo"][key] for r in per_round)
                     for key in ("to_echo", "p50_to_echo", "arena_to_bridged")
                 }
             if args.rounds > 1:
-                figures[f"rounds_{tables}"] = [round_figures(r) for r in rounds]
+                figures[f"rounds_{tables}"] = per_round
                 log(f"arena {tables:3d} tables over {args.rounds} rounds: ratios "
                     + ", ".join(f"{r['ratio']:.2f}" for r in rounds)
                     + f"; median {kept['ratio']:.2f}")

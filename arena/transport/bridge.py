@@ -352,14 +352,22 @@ class SteppedBridge(Bridge):
         try:
             for _ in range(ITERATIONS_PER_STEP):
                 _one_iteration(loop)
-                while self._trio_calls:
-                    calls, self._trio_calls = self._trio_calls, []
-                    if _run_calls(calls, "gRPC"):
-                        woke = True
+                if self._run_trio_calls():
+                    woke = True
                 if not ready:
                     break
         finally:
             self._stepping = False
+        return woke
+
+    def _run_trio_calls(self) -> bool:
+        """The calls to trio queued so far, and those they queue in turn; whether any may
+        have woken a trio task (:func:`_run_calls`)."""
+        woke = False
+        while self._trio_calls:
+            calls, self._trio_calls = self._trio_calls, []
+            if _run_calls(calls, "gRPC"):
+                woke = True
         return woke
 
     def to_trio(self, fn: Callable[..., Any], *args: Any) -> None:
@@ -409,9 +417,7 @@ class SteppedBridge(Bridge):
                 handle = ready.popleft()
                 if not handle._cancelled:
                     handle._run()
-                while self._trio_calls:
-                    calls, self._trio_calls = self._trio_calls, []
-                    _run_calls(calls, "gRPC")
+                self._run_trio_calls()
         finally:
             events._set_running_loop(None)
             self._stepping = False
