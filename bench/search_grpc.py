@@ -14,7 +14,10 @@ of the machine); the load average before and after. The last line on stdout is o
 
     python -m bench.search_grpc [--players P] [--game french-tarot|tre-e-venticinque]
                                 [--preset search-timed|search] [--boards B]
-                                [--per-decision SECONDS] [--tables N]
+                                [--per-decision SECONDS] [--tables N] [--logs DIR]
+
+``--logs DIR`` keeps every process's log (``s.log`` is the search bot's: a decision it saw end
+late by its own clock says so there, as does each notice of the arena's).
 
 A run of the defaults (4 players, 4 boards: 16 tables at once, 0.1 s a decision) takes about
 half a minute on 2 cores.
@@ -26,6 +29,7 @@ import argparse
 import json
 import os
 import re
+import shutil
 import socket
 import sqlite3
 import subprocess
@@ -110,6 +114,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         seconds = time.monotonic() - began
         standings = json.loads(cli("standings", tournament, "--json"))
         late_by_own_clock = (where / f"{SEARCH}.log").read_text().count("past its deadline")
+        if args.logs is not None:
+            args.logs.mkdir(parents=True, exist_ok=True)
+            for log_file in where.glob("*.log"):
+                shutil.copy(log_file, args.logs / log_file.name)
         with sqlite3.connect(where / "arena.db") as db:
             times = [row[0] for row in db.execute(
                 "SELECT d.seconds FROM decision d JOIN table_seat s ON s.table_id = d.table_id "
@@ -143,6 +151,9 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
                         help="the arena's tables at once and every bot's --max-tables")
     parser.add_argument("--timeout", type=float, default=1800.0,
                         help="seconds before a bot process is given up on")
+    parser.add_argument("--logs", type=Path, default=None, metavar="DIR",
+                        help="keep the arena's and every bot's log in DIR (serve.log, s.log for "
+                             "the search bot, o2.log...)")
     args = parser.parse_args(argv)
     if args.game == "tre-e-venticinque":
         args.players = 3
