@@ -59,13 +59,18 @@ def test_a_tournament_queued_for_workers_is_played_by_one(
     assert code == 1 and "bad --jobs 0: at least 1" in err
 
 
-@pytest.mark.parametrize("told", ["ctrl-c twice", "sigterm"])
+@pytest.mark.parametrize("told", ["ctrl-c twice", "sigterm", "sigint to the parent alone",
+                                  "ctrl-c to a worker started ignoring it"])
 def test_ctrl_c_stops_every_worker_process_and_gives_their_boards_back(
         tmp_path: Path, told: str) -> None:
     """Ctrl-C reaches the terminal's whole process group: the parent and both workers stop,
     exit 0, and no board stays claimed (nobody has to wait for a lease to run out), even when
     Ctrl-C is pressed again while they give their boards back. A service manager's SIGTERM to
-    the parent alone stops them the same way."""
+    the parent alone stops them the same way, and so does a SIGINT to the parent alone (it
+    tells its workers). All of it holds for a worker started with SIGINT ignored, as a
+    script's shell starts a background job (``tarot-arena worker &``): such a parent once sat
+    out the signal its workers obeyed, and exited without a word (the case a test harness that
+    ignored SIGINT hit now and then)."""
     import os
     import signal
     import subprocess
@@ -78,10 +83,12 @@ def test_ctrl_c_stops_every_worker_process_and_gives_their_boards_back(
     db = f"sqlite:///{tmp_path}/arena.db"
     store = new_store(db)
     tid = queued_compare(store, baseline="random")
-    worker = subprocess.Popen(
-        [sys.executable, "-m", "tournaments.cli", "--db", db, "worker", "--jobs", "2",
-         "--name", "w"], cwd=ROOT, env=environment(), stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, text=True, start_new_session=True)
+    command = [sys.executable, "-m", "tournaments.cli", "--db", db, "worker", "--jobs", "2",
+               "--name", "w"]
+    if told != "ctrl-c twice":  # SIGINT ignored from the start, as in a script's background job
+        command = ["sh", "-c", 'trap "" INT; exec "$@"', "sh", *command]
+    worker = subprocess.Popen(command, cwd=ROOT, env=environment(), stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
         assert worker.stdout is not None
         for line in worker.stdout:  # a board stored: both processes are at work
@@ -89,6 +96,8 @@ def test_ctrl_c_stops_every_worker_process_and_gives_their_boards_back(
                 break
         if told == "sigterm":
             os.kill(worker.pid, signal.SIGTERM)
+        elif told == "sigint to the parent alone":
+            os.kill(worker.pid, signal.SIGINT)
         else:
             os.killpg(worker.pid, signal.SIGINT)
             os.killpg(worker.pid, signal.SIGINT)

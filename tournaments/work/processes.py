@@ -171,7 +171,7 @@ def run_pool(options: WorkerOptions, jobs: int,
     """Start ``jobs`` workers, call ``while_running`` (if given) while they work, and wait for
     them (interrupted: stop them); their exit codes."""
     pool = Pool(options, jobs)
-    with _sigterm_interrupts():
+    with _stop_signals_interrupt():
         pool.start()
         try:
             if while_running is not None:
@@ -187,7 +187,13 @@ def _interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
 
-def _sigterm_interrupts() -> contextlib.AbstractContextManager[None]:
-    """SIGTERM (a service manager's stop) handled as Ctrl-C meanwhile: the parent stops its
-    workers instead of leaving them orphans."""
-    return _handling(signal.SIGTERM, _interrupt)
+@contextlib.contextmanager
+def _stop_signals_interrupt() -> Iterator[None]:
+    """SIGINT and SIGTERM (a service manager's stop) raise ``KeyboardInterrupt`` meanwhile:
+    the parent stops its workers instead of leaving them orphans. SIGINT too, whatever the
+    parent inherited: started with it ignored (``tarot-arena worker &`` in a script, whose
+    shell ignores SIGINT in background jobs), the parent sat out a ``kill -INT`` that its
+    workers, which listen for it in trio, obeyed, and exited 0 without a word once they had;
+    one sent to the parent alone did nothing at all."""
+    with _handling(signal.SIGTERM, _interrupt), _handling(signal.SIGINT, _interrupt):
+        yield
