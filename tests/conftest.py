@@ -10,6 +10,8 @@ from __future__ import annotations
 import logging
 import os
 import secrets
+import signal
+import threading
 from collections.abc import Iterator
 
 import pytest
@@ -66,3 +68,25 @@ def _root_logging_restored() -> Iterator[None]:
     root.handlers[:] = handlers
     root.setLevel(level)
 
+
+
+_STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+@pytest.fixture(autouse=True)
+def _stop_signals_kept() -> Iterator[None]:
+    """What SIGINT and SIGTERM do is inherited by every process a test starts: one left
+    ignored by a test made a later test's worker sit out the Ctrl-C it was sent, now and then
+    in the full suite. A test that changes them fails by name (and they are put back)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = {s: signal.getsignal(s) for s in _STOP_SIGNALS}
+    yield
+    after = {s: signal.getsignal(s) for s in _STOP_SIGNALS}
+    changed = {signal.Signals(s).name: (before[s], after[s]) for s in _STOP_SIGNALS
+               if after[s] is not before[s]}
+    for s in _STOP_SIGNALS:
+        if after[s] is not before[s] and before[s] is not None:
+            signal.signal(s, before[s])
+    assert not changed, f"the test left signal handlers changed (before, after): {changed}"
