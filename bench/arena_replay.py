@@ -8,10 +8,10 @@ arena's :class:`~arena.transport.server.ArenaServer` seats the bench's four bots
 whose outboxes a fake bot reads as the gRPC writer would (batched as the writer batches them,
 then parsed by protobuf, as the real bots do) and answers through
 ``BotConnection.on_decision``, as the gRPC reader does (the first legal action, a Petite for the
-first bidder: ``bench.arena_bot.choose``). What is counted
-is the arena's work for a decision (the table runner, the engine, the events and the request
-encoded, the answer decoded and checked, the connection's bookkeeping, trio's scheduling) plus
-the fake bots' parse and answer, which are the same before and after a change of the arena.
+first bidder: ``bench.arena_bot.choose``). What is counted is the arena's work for a decision
+(the table runner, the engine, the events and the request encoded, the answer decoded and
+checked, the connection's bookkeeping, trio's scheduling) plus the fake bots' parse and answer,
+which are the same before and after a change of the arena.
 
     python -m bench.arena_replay [--tables 16] [--deals 64] [--repeat N]
 

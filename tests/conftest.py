@@ -69,15 +69,15 @@ def _root_logging_restored() -> Iterator[None]:
     root.setLevel(level)
 
 
-
 _STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
 @pytest.fixture(autouse=True)
 def _stop_signals_kept() -> Iterator[None]:
-    """What SIGINT and SIGTERM do is inherited by every process a test starts: one left
-    ignored by a test made a later test's worker sit out the Ctrl-C it was sent, now and then
-    in the full suite. A test that changes them fails by name (and they are put back)."""
+    """What SIGINT and SIGTERM do is inherited by every process a test starts: once in a full
+    suite, a worker that a test started with SIGINT ignored (by which earlier test, not found)
+    sat out the Ctrl-C it was sent. A test that changes them fails by name (and they are put
+    back)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
