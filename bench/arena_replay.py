@@ -8,7 +8,7 @@ arena's :class:`~arena.transport.server.ArenaServer` seats the bench's four bots
 whose outboxes a fake bot reads as the gRPC writer would (batched as the writer batches them,
 then parsed by protobuf, as the real bots do) and answers through
 ``BotConnection.on_decision``, as the gRPC reader does (the first legal action, a Petite for the
-first bidder: ``bench.arena_bot.choose``). What is counted is the arena's work for a decision
+first bidder: ``bench.arena_bot.answers``). What is counted is the arena's work for a decision
 (the table runner, the engine, the events and the request encoded, the answer decoded and
 checked, the connection's bookkeeping, trio's scheduling) plus the fake bots' parse and answer,
 which are the same before and after a change of the arena.
@@ -58,13 +58,13 @@ def replay(tables: int, deals: int, seed: int = SEED) -> dict[str, Any]:
     from arena.transport.connections import BotConnection, Outbox
     from arena.transport.server import ArenaServer
     from arena.transport.services import MAX_BATCH
-    from bench.arena_bot import choose, unbatch
+    from bench.arena_bot import answers
 
     registry = BotRegistry(make_engine("sqlite://"))
     bot_ids = [registry.register(f"replay{i}")[0].id for i in range(BOTS)]
     options = TableOptions(PLAYERS)
     decisions = 0
-    parsed = 0
+    counts: dict[str, float] = {"messages": 0, "requests": 0, "think_seconds": 0.0}
 
     async def main() -> None:
         nonlocal decisions
@@ -100,29 +100,21 @@ def replay(tables: int, deals: int, seed: int = SEED) -> dict[str, Any]:
 
     async def fake_bot(connection: BotConnection, outbox: Outbox,
                        woken: trio.MemoryReceiveChannel[None]) -> None:
-        """What the gRPC writer takes, read as a bot would; answered as the gRPC reader
-        hands answers over (one trio round later, as a step of the bridge would)."""
-        nonlocal parsed
+        """What the gRPC writer takes, read as the bench's bots read it; answered as the gRPC
+        reader hands answers over (one trio round later, as a step of the bridge would)."""
         async for _ in woken:
-            answers = []
+            decisions_now = []
             for item in wire.batches(outbox.take(), MAX_BATCH):  # as the gRPC writer does
-                message = pb.ArenaMessage.FromString(item)
-                parsed += 1
-                for part in unbatch(message):
-                    if part.WhichOneof("kind") == "request":
-                        request = part.request
-                        answers.append(pb.Decision(table_id=request.table_id,
-                                                   request_id=request.request_id,
-                                                   action=choose(request)))
+                decisions_now += answers(pb.ArenaMessage.FromString(item), counts, hold=False)
             await trio.lowlevel.checkpoint()
-            for answer in answers:
+            for answer in decisions_now:
                 connection.on_decision(convert.decision_from_pb(answer))
 
     cpu, began = time.process_time(), time.perf_counter()
     trio.run(main)
     cpu, wall = time.process_time() - cpu, time.perf_counter() - began
     return {"tables": tables, "deals": deals, "decisions": decisions,
-            "messages_to_bots": parsed, "seconds": round(wall, 3),
+            "messages_to_bots": int(counts["messages"]), "seconds": round(wall, 3),
             "cpu_us_per_decision": round(cpu / max(1, decisions) * 1e6, 1)}
 
 

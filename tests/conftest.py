@@ -83,10 +83,11 @@ def _stop_signals_kept() -> Iterator[None]:
         return
     before = {s: signal.getsignal(s) for s in _STOP_SIGNALS}
     yield
-    after = {s: signal.getsignal(s) for s in _STOP_SIGNALS}
-    changed = {signal.Signals(s).name: (before[s], after[s]) for s in _STOP_SIGNALS
-               if after[s] is not before[s]}
-    for s in _STOP_SIGNALS:
-        if after[s] is not before[s] and before[s] is not None:
-            signal.signal(s, before[s])
+    changed = {}
+    for s, handler in before.items():
+        now = signal.getsignal(s)
+        if now is not handler:
+            changed[signal.Signals(s).name] = (handler, now)
+            if handler is not None:
+                signal.signal(s, handler)
     assert not changed, f"the test left signal handlers changed (before, after): {changed}"
