@@ -17,7 +17,9 @@ Everything runs on loopback (127.0.0.1), each part in a process of its own:
   process answering it, for a fixed time: round trips per second, p50, p99; then the ratio
   arena decisions/s / echo round trips/s (issue 27's targets: >= 0.85 at 16 tables, one
   table's p50 round trip <= 1.5x the echo's, and with ``--bot-impl sdk`` the SDK bots' CPU
-  <= 120 us per decision at 16 tables; the ratio's earlier target was 0.6). Also, once, the same
+  <= 120 us per decision at 16 tables, read beside the bench's own grpc.aio bots, which play
+  each level too on an arena of their own unless ``--no-bare-bots``: the CPU of bots that only
+  parse and answer, ``bare_bots_T``; the ratio's earlier target was 0.6). Also, once, the same
   echo with 5 small events before each request: the floor of the protocol's traffic shape (the
   arena sends ~5.8 messages per decision). With ``--rounds R`` each level and its echo are
   played R times in turn and the round of the median ratio is reported, its figures together
@@ -710,6 +712,12 @@ def round_figures(one: dict[str, Any]) -> dict[str, Any]:
         "bots_cpu_us_per_decision": round(
             level["bots_cpu_s"] / max(1, level["decisions"]) * 1e6, 1),
     }
+    bare = one.get("bare_bots")
+    if bare and bare.get("decisions"):
+        bare_cpu = round(bare["bots_cpu_s"] / bare["decisions"] * 1e6, 1)
+        figures["bare_bots_cpu_us_per_decision"] = bare_cpu
+        figures["bots_cpu_to_bare"] = round(figures["bots_cpu_us_per_decision"]
+                                            / max(1e-9, bare_cpu), 2)
     bridged = one.get("bridged_echo")
     if bridged and echo["round_trips_per_s"] and echo["p50_ms"]:
         figures["bridged_echo"] = {
@@ -812,6 +820,15 @@ def parent(args: argparse.Namespace) -> dict[str, Any]:
             "connected")
         server.send({"cmd": "level", "tables": 4, "deals": 8, "seed": 10**6})  # warm-up
         server.receive(120)
+        bare = None
+        if args.bot_impl == "sdk" and args.bare_bots:
+            # The SDK's CPU read against bots that only parse and answer (the bench's grpc.aio
+            # bots), on an arena of their own, each level right after the SDK's.
+            bare = start_arena(children, hold=False, impl="aio")
+            bare[0].send({"cmd": "level", "tables": 4, "deals": 8, "seed": 10**6})
+            bare[0].receive(120)
+            log(f"bare grpc.aio bots on a second arena (pid {bare[0].pid}): each level played "
+                "by them too, right after the SDK's bots")
         spy = start_py_spy(server.pid, args.py_spy) if args.py_spy else None
         figures["echo"] = {}
         for tables in args.levels:
@@ -833,6 +850,12 @@ def parent(args: argparse.Namespace) -> dict[str, Any]:
                     f"{echo['server_cpu_us_per_round_trip']:.0f} us/round trip)  -> ratio "
                     f"{ratio:.2f}")
                 one_round = {"level": level, "echo": echo, "ratio": ratio}
+                if bare is not None:
+                    one_round["bare_bots"] = play_level(*bare, tables, deals[tables])
+                    bare_figures = round_figures(one_round)
+                    log(f"bare grpc.aio bots {tables:3d} tables: "
+                        f"{bare_figures['bare_bots_cpu_us_per_decision']:.0f} us of CPU a "
+                        f"decision; the SDK's bots {bare_figures['bots_cpu_to_bare']:.2f}x that")
                 if args.bridged_echo:
                     one_round["bridged_echo"] = run_echo(children, tables, echo_seconds,
                                                          bridged=True)
@@ -849,6 +872,10 @@ def parent(args: argparse.Namespace) -> dict[str, Any]:
             figures["echo"][f"streams_{tables}"] = kept["echo"]
             figures[f"ratio_{tables}"] = round(kept["ratio"], 3)
             per_round = [round_figures(r) for r in rounds]
+            if bare is not None:
+                figures[f"bare_bots_{tables}"] = {  # medians of the rounds
+                    key: statistics.median(r[key] for r in per_round)
+                    for key in ("bare_bots_cpu_us_per_decision", "bots_cpu_to_bare")}
             if args.bridged_echo:
                 figures[f"floor_{tables}"] = {
                     key: statistics.median(r["bridged_echo"][key] for r in per_round)
@@ -865,6 +892,9 @@ def parent(args: argparse.Namespace) -> dict[str, Any]:
         if args.bot_impl == "sdk":  # SDK bots reconnect until told to stop
             for bot in bots:
                 bot.process.send_signal(signal.SIGTERM)
+        if bare is not None:
+            bare[0].send({"cmd": "quit"})
+            bot_counts(bare[1])
         received = bot_counts(bots)
         if received.get("messages"):  # SDK bots do not see stream messages
             figures["messages_per_decision"] = round(received["messages"] / received["requests"], 2)
@@ -969,8 +999,11 @@ def parent(args: argparse.Namespace) -> dict[str, Any]:
         log(f"one table's p50 round trip {figures['p50_1_to_echo']:.2f}x the echo's (target "
             f"<= {P50_1_TARGET}): {verdict('meets_p50_1')}{floor(1, 'p50_to_echo', 'x')}")
     if "sdk_cpu_16_target_us" in figures:
+        bare_16 = figures.get("bare_bots_16", {}).get("bare_bots_cpu_us_per_decision")
         log(f"SDK bots' CPU at 16 tables {figures['bots_cpu_us_per_decision_16']:.0f} us per "
-            f"decision (target <= {SDK_CPU_16_TARGET_US}): {verdict('meets_sdk_cpu_16')}")
+            f"decision (target <= {SDK_CPU_16_TARGET_US}): {verdict('meets_sdk_cpu_16')}"
+            + (f"; bare grpc.aio bots, which only parse and answer, {bare_16:.0f} us in the same "
+               "rounds" if bare_16 else ""))
     return figures
 
 
@@ -1014,6 +1047,10 @@ def main() -> None:
     parser.add_argument("--bot-impl", choices=("aio", "sync", "sdk"), default="aio",
                         help="the bots: grpc.aio (default), grpcio's synchronous API, or bots "
                              "written with the Python SDK (clients.sdk)")
+    parser.add_argument("--no-bare-bots", dest="bare_bots", action="store_false",
+                        help="with --bot-impl sdk, skip the bench's bare grpc.aio bots, which "
+                             "otherwise play each level too, on an arena of their own, for the "
+                             "SDK's CPU read against theirs in the same rounds")
     parser.add_argument("--one-by-one", action="store_true",
                         help="bots answer with one Decision per message, not a DecisionBatch")
     parser.add_argument("--bridge", choices=CHOICES, default=None,

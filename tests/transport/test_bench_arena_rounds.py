@@ -53,3 +53,16 @@ def test_the_echo_across_the_bridge_plays_round_trips() -> None:
         children.stop()
     assert figures["streams"] == 2 and figures["bridge"] in ("stepped", "thread")
     assert figures["round_trips"] > 10 and figures["p50_ms"] > 0
+
+
+def test_the_sdk_bots_cpu_is_read_against_bare_bots_in_the_same_round() -> None:
+    """With ``--bot-impl sdk``, the level played again by bots that only parse and answer: the
+    SDK's CPU a decision beside theirs."""
+    one = a_round(4000, 5000)  # the SDK's bots: 0.3 s for 3,000 decisions, 100 us each
+    one["bare_bots"] = {"bots_cpu_s": 0.12, "decisions": 3000}
+    figures = round_figures(one)
+    assert figures["bare_bots_cpu_us_per_decision"] == 40.0
+    assert figures["bots_cpu_to_bare"] == 2.5
+    assert "bare_bots_cpu_us_per_decision" not in round_figures(a_round(4000, 5000))
+    one["bare_bots"] = {"bots_cpu_s": 0.0, "decisions": 0}  # nothing played: no figure
+    assert "bots_cpu_to_bare" not in round_figures(one)
