@@ -872,7 +872,7 @@ def parent(args: argparse.Namespace) -> dict[str, Any]:
             figures["echo"][f"streams_{tables}"] = kept["echo"]
             figures[f"ratio_{tables}"] = round(kept["ratio"], 3)
             per_round = [round_figures(r) for r in rounds]
-            if bare is not None:
+            if all("bare_bots_cpu_us_per_decision" in r for r in per_round):
                 figures[f"bare_bots_{tables}"] = {  # medians of the rounds
                     key: statistics.median(r[key] for r in per_round)
                     for key in ("bare_bots_cpu_us_per_decision", "bots_cpu_to_bare")}
