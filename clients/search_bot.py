@@ -57,6 +57,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import threading
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -298,7 +299,15 @@ class SearchBot(TimedSearch, HeuristicBot):
         self.merged_rollouts = 0
         """Rollouts the merging of equivalent cards saved, over the bot's life."""
         self.weights: list[float] = []
-        """The last card search's weight of each draw (:meth:`evaluate`), in its order."""
+        """The last card search's weight of each draw (:meth:`evaluate`), in its order, made in
+        whichever thread searched last."""
+        self._searched = threading.local()
+        """This thread's last card search's weights (``last``): what :meth:`pick` weighs its
+        draws with. The SDK runs each decision of a table in a thread of its own, and another
+        table's search may start as soon as this one's turn ends, before it picks; a decision
+        that waited past its deadline for its turn even searches (with no time, no draw) while
+        another searches. Read from :attr:`weights`, a pick could take another table's weights,
+        or fail on them (seen in ``make demo``: a ValueError from ``zip``, a timeout)."""
         self.decision_trust = decision_trust
         self.decision_samples = decision_samples
         self.discard_samples = discard_samples
@@ -468,11 +477,14 @@ class SearchBot(TimedSearch, HeuristicBot):
         self.tre.on_notice(table, notice)
 
     def pick(self, table: TableView, cards: Sequence[Card], scores: list[list[int]]) -> Card:
-        """The card with the best total over the draws; with ``trust`` set, the heuristic's card
-        unless the best one beats it by ``trust`` standard errors on the same draws."""
+        """The card with the best total over the draws, each weighed as this thread's last
+        search weighed it (:meth:`evaluate`); with ``trust`` set, the heuristic's card unless
+        the best one beats it by ``trust`` standard errors on the same draws."""
         if not scores:  # no time left for a single draw: the heuristic's card
             return heuristic_card(table, cards)
-        weights = self.weights if len(self.weights) == len(scores) else [1.0] * len(scores)
+        weights = getattr(self._searched, "last", None)
+        if weights is None or len(weights) != len(scores):
+            weights = [1.0] * len(scores)
         totals = [sum(w * draw[i] for w, draw in zip(weights, scores, strict=True))
                   for i in range(len(cards))]
         best = max(range(len(cards)), key=lambda i: (totals[i], -cards[i]))
@@ -508,7 +520,7 @@ class SearchBot(TimedSearch, HeuristicBot):
         tried = self.card_classes(table, cards)
         answers = Replies() if replies else None  # one per decision: its tricks are the same
         weights: list[float] = []
-        self.weights = weights
+        self.weights = self._searched.last = weights
         sampler = Sampler(table, seed=self.decision_seed(table),
                           exact_limit=self.exact_limit(deadline), deadline=deadline, clock=clock)
 

@@ -171,6 +171,35 @@ def test_a_draw_weighs_less_for_each_seat_whose_hand_disagrees_with_its_bid() ->
     assert weighed >= 5
 
 
+def test_a_decision_picks_with_its_own_search_s_weights_whatever_another_thread_searched() -> None:
+    """The SDK runs a table's decision in a thread of its own: another table's search may start
+    once this one's turn ends, before it picks (or, waiting past its deadline for its turn, run
+    with no draw meanwhile). The pick weighs this search's draws, not the last search's: read
+    from the bot's last weights, ``make demo``'s search bot once failed a decision on them."""
+    differ = 0
+    for state in playing_positions(60):
+        request = request_of(state)
+        view = view_of(state, request.player).with_request(request)
+        cards = [a.card for a in legal_actions(state) if isinstance(a, Play)]
+        if len(cards) < 2:
+            continue
+        bot = SearchBot(samples=6, seed=2, play_weight=0.5)
+        scores = bot.evaluate(view, cards, None)
+        weights = list(bot.weights)
+        alone = bot.pick(view, cards, scores)
+        other = threading.Thread(target=bot.evaluate, args=(view, cards, 0.0))  # past: no draw
+        other.start()
+        other.join()
+        assert bot.weights == []  # the bot's last search is the other thread's
+        assert bot.pick(view, cards, scores) == alone
+        totals = [sum(w * d[i] for w, d in zip(weights, scores, strict=True))
+                  for i in range(len(cards))]
+        assert totals[cards.index(alone)] == max(totals)
+        uniform = [sum(d[i] for d in scores) for i in range(len(cards))]
+        differ += uniform[cards.index(alone)] < max(uniform)  # unweighted, another card
+    assert differ >= 1
+
+
 def test_replies_and_bid_inference_keep_the_play_reproducible() -> None:
     for state in playing_positions(15):
         first = decide(SearchBot(samples=3, seed=9, replies=True, bid_tries=3), state)
